@@ -1,0 +1,247 @@
+// Command neurogo is the neurogo Jupyter kernel and tool:
+//
+//	neurogo kernel --connection-file FILE   serve a Jupyter front end
+//	neurogo install [--user | --sys-prefix | --prefix DIR]
+//	neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]   execute headless
+//	neurogo bench kernel            kernel latency beside ipykernel, as ratios
+//	neurogo version
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/neurogo/neurogo/kernel"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `neurogo — Go notebooks for neural modelling
+
+usage:
+  neurogo kernel --connection-file FILE [--memory-limit SIZE]
+  neurogo install [--user | --sys-prefix | --prefix DIR]
+  neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]
+  neurogo bench kernel [--starts N] [--cells N] [--json FILE]
+  neurogo version
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "kernel":
+		return cmdKernel(args[1:], stderr)
+	case "install":
+		return cmdInstall(args[1:], stdout, stderr)
+	case "bench":
+		return cmdBench(args[1:], stdout, stderr)
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "neurogo %s\n", kernel.Version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "neurogo: unknown command %q\n%s", args[0], usage)
+	return 2
+}
+
+func cmdKernel(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("kernel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	connFile := fs.String("connection-file", "", "Jupyter connection file")
+	fs.StringVar(connFile, "f", "", "Jupyter connection file (short form)")
+	memLimit := fs.String("memory-limit", "", "stop a cell whose Go heap exceeds this size (e.g. 4GiB, 512MiB)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *connFile == "" && fs.NArg() == 1 {
+		*connFile = fs.Arg(0)
+	}
+	conn, err := kernel.ReadConnectionFile(*connFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo kernel: %v\n", err)
+		return 2
+	}
+	limit, err := parseSize(*memLimit)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo kernel: --memory-limit: %v\n", err)
+		return 2
+	}
+	k, err := kernel.New(kernel.Options{Conn: conn, MemoryLimit: limit, CaptureFDs: true})
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo kernel: %v\n", err)
+		return 1
+	}
+	if _, err := k.Run(); err != nil {
+		fmt.Fprintf(stderr, "neurogo kernel: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func parseSize(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}}
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			n, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), 64)
+			if err != nil || n <= 0 {
+				return 0, fmt.Errorf("%q is not a positive size", s)
+			}
+			return int64(n * float64(u.mult)), nil
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a positive size (bytes, or with KiB/MiB/GiB)", s)
+	}
+	return n, nil
+}
+
+func cmdInstall(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("install", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	user := fs.Bool("user", false, "install for the current user (default)")
+	sysPrefix := fs.Bool("sys-prefix", false, "install into the current Python's sys.prefix")
+	prefix := fs.String("prefix", "", "install into PREFIX/share/jupyter/kernels")
+	memLimit := fs.String("memory-limit", "", "memory limit passed to the kernel")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	where := "user"
+	n := 0
+	if *user {
+		n++
+	}
+	if *sysPrefix {
+		where = "sys-prefix"
+		n++
+	}
+	if *prefix != "" {
+		where = "prefix"
+		n++
+	}
+	if n > 1 {
+		fmt.Fprintln(stderr, "neurogo install: give at most one of --user, --sys-prefix, --prefix")
+		return 2
+	}
+	dir, err := kernel.KernelspecDir(where, *prefix)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo install: %v\n", err)
+		return 1
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo install: %v\n", err)
+		return 1
+	}
+	var extra []string
+	if *memLimit != "" {
+		if _, err := parseSize(*memLimit); err != nil {
+			fmt.Fprintf(stderr, "neurogo install: --memory-limit: %v\n", err)
+			return 2
+		}
+		extra = append(extra, "--memory-limit", *memLimit)
+	}
+	spec, err := kernel.Install(dir, exe, extra)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo install: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "installed kernelspec neurogo in %s\n", spec)
+	return 0
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) int {
+	var in, out string
+	params := map[string]any{}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; a {
+		case "-p", "--parameter":
+			if i+2 >= len(args) {
+				fmt.Fprintln(stderr, "neurogo run: -p needs NAME and VALUE")
+				return 2
+			}
+			params[args[i+1]] = kernel.ParseParam(args[i+2])
+			i += 2
+		case "-o", "--output":
+			if i+1 >= len(args) {
+				fmt.Fprintln(stderr, "neurogo run: -o needs a file")
+				return 2
+			}
+			out = args[i+1]
+			i++
+		default:
+			if strings.HasPrefix(a, "-") || in != "" {
+				fmt.Fprintf(stderr, "neurogo run: unexpected argument %q\n", a)
+				return 2
+			}
+			in = a
+		}
+	}
+	if in == "" {
+		fmt.Fprintln(stderr, "usage: neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]")
+		return 2
+	}
+	if out == "" {
+		out = strings.TrimSuffix(in, ".ipynb") + ".out.ipynb"
+	}
+	nb, err := kernel.ReadNotebook(in)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo run: %v\n", err)
+		return 1
+	}
+	runErr := kernel.RunNotebook(context.Background(), nb, params, stderr)
+	if err := nb.Write(out); err != nil {
+		fmt.Fprintf(stderr, "neurogo run: write %s: %v\n", out, err)
+		return 1
+	}
+	if runErr != nil {
+		fmt.Fprintf(stderr, "neurogo run: %s: %v (outputs so far in %s)\n", in, runErr, out)
+		return 1
+	}
+	fmt.Fprintf(stdout, "executed %s → %s\n", in, out)
+	return 0
+}
+
+// cmdBench runs a benchmark side by side with its peer. The kernel
+// benchmark needs a real Jupyter client, so it is driven from Python
+// (kernel/jupytertest/bench_kernel.py) against the installed kernelspecs.
+func cmdBench(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "kernel" {
+		fmt.Fprintln(stderr, "usage: neurogo bench kernel [--starts N] [--cells N] [--json FILE]")
+		return 2
+	}
+	root := kernel.SourceRoot()
+	if root == "" {
+		fmt.Fprintln(stderr, "neurogo bench: cannot find the neurogo source tree (set NEUROGO_ROOT)")
+		return 1
+	}
+	cmd := exec.Command("python3", append([]string{filepath.Join(root, "kernel", "jupytertest", "bench_kernel.py")}, args[1:]...)...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Fprintf(stderr, "neurogo bench kernel: %v\n", err)
+		return 1
+	}
+	return 0
+}

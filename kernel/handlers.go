@@ -1,0 +1,363 @@
+package kernel
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/metrics"
+	"time"
+
+	"github.com/neurogo/neurogo/display"
+)
+
+func (k *Kernel) handleShell(m *Message, queue chan *Message) {
+	if m.Header.MsgType == "kernel_info_request" {
+		k.waitSubscriber(500 * time.Millisecond)
+	}
+	k.status(m, "busy")
+	defer k.status(m, "idle")
+	switch m.Header.MsgType {
+	case "kernel_info_request":
+		k.send(k.shell, m, "kernel_info_reply", k.kernelInfo(), nil)
+	case "execute_request", "complete_request", "inspect_request":
+		if _, err := k.executor(); err != nil {
+			k.unknownWith(m, "KernelSetupError", "the Go interpreter could not be set up: "+err.Error())
+			return
+		}
+		switch m.Header.MsgType {
+		case "execute_request":
+			k.execute(m, queue)
+		case "complete_request":
+			k.complete(m)
+		default:
+			k.inspect(m)
+		}
+	case "is_complete_request":
+		var c struct {
+			Code string `json:"code"`
+		}
+		if err := json.Unmarshal(m.Content, &c); err != nil {
+			k.badContent(m, err)
+			return
+		}
+		st, indent := isComplete(c.Code)
+		r := map[string]any{"status": st}
+		if st == "incomplete" {
+			r["indent"] = indent
+		}
+		k.send(k.shell, m, "is_complete_reply", r, nil)
+	case "history_request":
+		k.historyReply(m)
+	case "comm_info_request":
+		k.send(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}}, nil)
+	case "comm_open":
+		// No comm targets are registered: close the comm so that the
+		// front end does not wait for it.
+		var c struct {
+			CommID     string `json:"comm_id"`
+			TargetName string `json:"target_name"`
+		}
+		_ = json.Unmarshal(m.Content, &c)
+		k.log.Printf("comm_open for unknown target %q: closing", c.TargetName)
+		k.publish(m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
+	case "comm_msg", "comm_close":
+		// Messages for comms that do not exist are ignored, as the spec asks.
+	case "shutdown_request":
+		k.handleControl(m)
+	default:
+		k.unknown(k.shell, m)
+	}
+}
+
+func (k *Kernel) badContent(m *Message, err error) {
+	k.log.Printf("%s: bad content: %v", m.Header.MsgType, err)
+	k.unknownWith(m, "BadRequest", fmt.Sprintf("malformed %s content: %v", m.Header.MsgType, err))
+}
+
+func (k *Kernel) unknownWith(m *Message, ename, evalue string) {
+	reply := m.Header.MsgType
+	if len(reply) > 8 && reply[len(reply)-8:] == "_request" {
+		reply = reply[:len(reply)-8]
+	}
+	k.send(k.shell, m, reply+"_reply", map[string]any{"status": "error", "ename": ename, "evalue": evalue, "traceback": []string{}}, nil)
+}
+
+type executeRequest struct {
+	Code            string            `json:"code"`
+	Silent          bool              `json:"silent"`
+	StoreHistory    *bool             `json:"store_history"`
+	UserExpressions map[string]string `json:"user_expressions"`
+	AllowStdin      *bool             `json:"allow_stdin"`
+	StopOnError     *bool             `json:"stop_on_error"`
+}
+
+func (k *Kernel) execute(m *Message, queue chan *Message) {
+	var req executeRequest
+	if err := json.Unmarshal(m.Content, &req); err != nil {
+		k.badContent(m, err)
+		return
+	}
+	store := req.StoreHistory == nil || *req.StoreHistory
+	if req.Silent {
+		store = false
+	}
+	stopOnError := req.StopOnError == nil || *req.StopOnError
+	if store {
+		k.execCount++
+	}
+	count := k.execCount
+	if !req.Silent {
+		k.publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
+	}
+	k.parent.Store(m)
+	allowStdin := req.AllowStdin == nil || *req.AllowStdin
+	k.exec.allowStdin.Store(allowStdin)
+
+	ctx, cancel := context.WithCancelCause(k.ctx)
+	k.mu.Lock()
+	k.cancelCell = cancel
+	k.mu.Unlock()
+	stopWatch := k.watchMemory(ctx, cancel)
+
+	res, err := k.exec.Run(ctx, req.Code)
+
+	stopWatch()
+	k.mu.Lock()
+	k.cancelCell = nil
+	k.mu.Unlock()
+	cancel(nil)
+	k.streams.sync()
+
+	if store {
+		k.history.add(k.session, count, req.Code)
+	}
+	if err != nil {
+		ce := asCellError(err)
+		content := map[string]any{
+			"status":           "error",
+			"execution_count":  count,
+			"ename":            ce.Name,
+			"evalue":           ce.Value,
+			"traceback":        ce.Traceback,
+			"user_expressions": map[string]any{},
+			"payload":          []any{},
+		}
+		if !req.Silent {
+			k.publish(m, "error", map[string]any{"ename": ce.Name, "evalue": ce.Value, "traceback": ce.Traceback})
+		}
+		k.send(k.shell, m, "execute_reply", content, map[string]any{"status": "error"})
+		if stopOnError {
+			k.abortQueued(queue)
+		}
+		return
+	}
+	if res.HasValue && !req.Silent {
+		data, md := display.Bundle(res.Value)
+		if store {
+			k.history.setOutput(k.session, count, fmt.Sprint(data[display.MIMEText]))
+		}
+		k.publish(m, "execute_result", map[string]any{"execution_count": count, "data": data, "metadata": md})
+	}
+	k.send(k.shell, m, "execute_reply", map[string]any{
+		"status":           "ok",
+		"execution_count":  count,
+		"user_expressions": k.userExpressions(req.UserExpressions),
+		"payload":          []any{},
+	}, map[string]any{"status": "ok"})
+}
+
+func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
+	out := map[string]any{}
+	for name, src := range exprs {
+		v, err := k.exec.Run(k.ctx, src)
+		if err != nil {
+			ce := asCellError(err)
+			out[name] = map[string]any{"status": "error", "ename": ce.Name, "evalue": ce.Value, "traceback": ce.Traceback}
+			continue
+		}
+		data, md := display.Bundle(v.Value)
+		out[name] = map[string]any{"status": "ok", "data": data, "metadata": md}
+	}
+	return out
+}
+
+// abortQueued replies "aborted" to execute requests that were already
+// queued when a cell failed (stop_on_error), as ipykernel does. Other
+// requests are served normally.
+func (k *Kernel) abortQueued(queue chan *Message) {
+	deadline := time.After(20 * time.Millisecond)
+	var keep []*Message
+loop:
+	for {
+		select {
+		case q := <-queue:
+			if q.Header.MsgType != "execute_request" {
+				keep = append(keep, q)
+				continue
+			}
+			k.status(q, "busy")
+			k.send(k.shell, q, "execute_reply", map[string]any{"status": "aborted", "execution_count": k.execCount}, map[string]any{"status": "aborted"})
+			k.status(q, "idle")
+		case <-deadline:
+			break loop
+		}
+	}
+	for _, q := range keep {
+		k.handleShell(q, queue)
+	}
+}
+
+// watchMemory cancels the cell when the Go heap grows beyond the memory
+// limit. It returns a function that stops the watcher.
+func (k *Kernel) watchMemory(ctx context.Context, cancel context.CancelCauseFunc) func() {
+	limit := k.opt.MemoryLimit
+	if limit <= 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				metrics.Read(sample)
+				if used := int64(sample[0].Value.Uint64()); used > limit {
+					cancel(fmt.Errorf("%w: heap %d MiB > limit %d MiB", errMemoryLimit, used>>20, limit>>20))
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+func (k *Kernel) complete(m *Message) {
+	var c struct {
+		Code      string `json:"code"`
+		CursorPos int    `json:"cursor_pos"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		k.badContent(m, err)
+		return
+	}
+	r := k.exec.Complete(c.Code, c.CursorPos)
+	types := make([]map[string]any, len(r.Matches))
+	for i, mt := range r.Matches {
+		types[i] = map[string]any{"start": r.Start, "end": r.End, "text": mt, "type": r.Kinds[i]}
+	}
+	k.send(k.shell, m, "complete_reply", map[string]any{
+		"status":       "ok",
+		"matches":      r.Matches,
+		"cursor_start": r.Start,
+		"cursor_end":   r.End,
+		"metadata":     map[string]any{"_jupyter_types_experimental": types},
+	}, nil)
+}
+
+func (k *Kernel) inspect(m *Message) {
+	var c struct {
+		Code        string `json:"code"`
+		CursorPos   int    `json:"cursor_pos"`
+		DetailLevel int    `json:"detail_level"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		k.badContent(m, err)
+		return
+	}
+	text, found := k.exec.Inspect(c.Code, c.CursorPos, c.DetailLevel)
+	data := map[string]any{}
+	if found {
+		data["text/plain"] = text
+		data["text/markdown"] = "```go\n" + text + "\n```"
+	}
+	k.send(k.shell, m, "inspect_reply", map[string]any{"status": "ok", "found": found, "data": data, "metadata": map[string]any{}}, nil)
+}
+
+func (k *Kernel) historyReply(m *Message) {
+	var c historyRequest
+	if err := json.Unmarshal(m.Content, &c); err != nil {
+		k.badContent(m, err)
+		return
+	}
+	k.send(k.shell, m, "history_reply", map[string]any{"status": "ok", "history": k.history.query(c)}, nil)
+}
+
+// sink sends display requests from cells to the front end.
+type sink struct{ k *Kernel }
+
+func (s sink) Display(data, metadata map[string]any, id string, update bool) error {
+	s.k.streams.sync()
+	content := map[string]any{"data": data, "metadata": metadata, "transient": map[string]any{}}
+	if id != "" {
+		content["transient"] = map[string]any{"display_id": id}
+	}
+	t := "display_data"
+	if update {
+		t = "update_display_data"
+	}
+	s.k.publish(s.k.parent.Load(), t, content)
+	return nil
+}
+
+func (s sink) Clear(wait bool) error {
+	s.k.streams.sync()
+	s.k.publish(s.k.parent.Load(), "clear_output", map[string]any{"wait": wait})
+	return nil
+}
+
+// stdinReader serves reads from standard input in cells with input_request
+// messages on the stdin channel.
+type stdinReader struct {
+	k   *Kernel
+	buf []byte
+}
+
+func (r *stdinReader) Read(p []byte) (int, error) {
+	if len(r.buf) == 0 {
+		line, err := r.k.requestInput("", false)
+		if err != nil {
+			return 0, err
+		}
+		r.buf = []byte(line + "\n")
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// requestInput asks the front end for a line of input.
+func (k *Kernel) requestInput(prompt string, password bool) (string, error) {
+	if k.exec == nil || !k.exec.allowStdin.Load() {
+		return "", errNoStdin
+	}
+	parent := k.parent.Load()
+	if parent == nil {
+		return "", errNoStdin
+	}
+	k.streams.sync()
+	// Drain a stale reply, if any.
+	select {
+	case <-k.inputRep:
+	default:
+	}
+	k.send(k.stdin, parent, "input_request", map[string]any{"prompt": prompt, "password": password}, nil)
+	ctx := k.exec.currentContext()
+	select {
+	case rep := <-k.inputRep:
+		var c struct {
+			Value string `json:"value"`
+		}
+		if err := json.Unmarshal(rep.Content, &c); err != nil {
+			return "", fmt.Errorf("input_reply: %w", err)
+		}
+		return c.Value, nil
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
+	}
+}
