@@ -151,34 +151,83 @@ func GoLiteral(v any) (lit string, needsMath bool, err error) {
 	case json.Number:
 		return x.String(), false, nil
 	case []any:
+		t := elemType(x)
 		parts := make([]string, len(x))
 		m := false
 		for i, e := range x {
-			l, nm, err := GoLiteral(e)
+			l, nm, err := goLiteralAs(e, t)
 			if err != nil {
 				return "", false, err
 			}
 			parts[i], m = l, m || nm
 		}
-		return "[]any{" + strings.Join(parts, ", ") + "}", m, nil
+		return "[]" + t + "{" + strings.Join(parts, ", ") + "}", m, nil
 	case map[string]any:
 		keys := make([]string, 0, len(x))
+		vals := make([]any, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
+		for _, k := range keys {
+			vals = append(vals, x[k])
+		}
+		t := elemType(vals)
 		parts := make([]string, len(keys))
 		m := false
 		for i, k := range keys {
-			l, nm, err := GoLiteral(x[k])
+			l, nm, err := goLiteralAs(x[k], t)
 			if err != nil {
 				return "", false, err
 			}
 			parts[i], m = strconv.Quote(k)+": "+l, m || nm
 		}
-		return "map[string]any{" + strings.Join(parts, ", ") + "}", m, nil
+		return "map[string]" + t + "{" + strings.Join(parts, ", ") + "}", m, nil
 	}
 	return "", false, fmt.Errorf("a parameter of type %T cannot be written as Go", v)
+}
+
+// elemType is the Go element type for a list or map of parameter values:
+// the values' common type (ints and floats together give float64), else any.
+// It matches the papermill translator in python/neurogo_papermill.
+func elemType(vals []any) string {
+	kinds := map[string]bool{}
+	for _, v := range vals {
+		switch v.(type) {
+		case bool:
+			kinds["bool"] = true
+		case int, int64:
+			kinds["int"] = true
+		case float64:
+			kinds["float64"] = true
+		case string:
+			kinds["string"] = true
+		default:
+			return "any"
+		}
+	}
+	if len(kinds) == 2 && kinds["int"] && kinds["float64"] {
+		return "float64"
+	}
+	if len(kinds) == 1 {
+		for k := range kinds {
+			return k
+		}
+	}
+	return "any"
+}
+
+// goLiteralAs renders v as an element of a []t or map[string]t.
+func goLiteralAs(v any, t string) (string, bool, error) {
+	if t == "float64" {
+		switch x := v.(type) {
+		case int:
+			v = float64(x)
+		case int64:
+			v = float64(x)
+		}
+	}
+	return GoLiteral(v)
 }
 
 // ParameterCell builds the source of the injected-parameters cell: one

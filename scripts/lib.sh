@@ -30,6 +30,17 @@ PY
     log "installing Python packages (requirements.txt)"
     python3 -m pip install -q --disable-pip-version-check -r requirements.txt
   fi
+  # papermill's Go translator (python/neurogo_papermill), reinstalled when
+  # its sources change.
+  local stamp sum
+  stamp="$(python3 -c 'import site; print(site.getsitepackages()[0])')/neurogo_papermill.stamp"
+  sum=$(cat python/neurogo_papermill/*.py python/neurogo_papermill/*.toml python/neurogo_papermill/*.pth python/neurogo_papermill/neurogo_papermill/*.py | sha256sum | cut -d' ' -f1)
+  if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$sum" ]]; then
+    log "installing the papermill Go translator (python/neurogo_papermill)"
+    python3 -m pip install -q --disable-pip-version-check ./python/neurogo_papermill
+    rm -rf python/neurogo_papermill/build python/neurogo_papermill/*.egg-info
+    echo "$sum" > "$stamp" 2>/dev/null || true
+  fi
 }
 
 # build_kernel builds bin/neurogo.

@@ -1,0 +1,47 @@
+import math
+
+import papermill.translators as pt
+import pytest
+
+from neurogo_papermill import GoTranslator, go_literal
+
+
+@pytest.mark.parametrize(
+    "value, want",
+    [
+        (None, "nil"),
+        (True, "true"),
+        (False, "false"),
+        (3, "3"),
+        (-7, "-7"),
+        (0.5, "0.5"),
+        (2.0, "2.0"),
+        (1e-30, "1e-30"),
+        (float("nan"), "math.NaN()"),
+        (float("inf"), "math.Inf(1)"),
+        (float("-inf"), "math.Inf(-1)"),
+        ("x", '"x"'),
+        ('a "quoted" \\ path\n', '"a \\"quoted\\" \\\\ path\\n"'),
+        ("héllo ✓ 🧠", '"héllo ✓ 🧠"'),
+        ("\x00\x1f", '"\\x00\\x1f"'),
+        ([1, 2, 3], "[]int{1, 2, 3}"),
+        ([1, 2.5], "[]float64{1.0, 2.5}"),
+        (["a", "b"], '[]string{"a", "b"}'),
+        ([1, "a", None], '[]any{1, "a", nil}'),
+        ([], "[]any{}"),
+        ({"a": 1, "b": 2}, 'map[string]int{"a": 1, "b": 2}'),
+        ({"a": [1], "b": "x"}, 'map[string]any{"a": []int{1}, "b": "x"}'),
+    ],
+)
+def test_go_literal(value, want):
+    assert go_literal(value) == want
+
+
+def test_registered_for_neurogo_kernel():
+    tr = pt.papermill_translators.find_translator("neurogo", "go")
+    assert tr is GoTranslator
+
+
+def test_codify_imports_math_when_needed():
+    src = pt.translate_parameters("neurogo", "go", {"x": math.nan, "n": 5}, "Parameters")
+    assert src.splitlines() == ["// Parameters", 'import "math"', "x = math.NaN()", "n = 5"]
