@@ -174,6 +174,12 @@ func (e *Executor) Run(ctx context.Context, code string) (res Result, err error)
 	for i, seg := range prog.Segments {
 		v, err := e.eval(ctx, seg.Src)
 		if err != nil {
+			if i > 0 {
+				// Earlier segments ran (imports, declarations): keep the
+				// front end in step with the interpreter.
+				e.front.Commit(prog)
+				e.noteImports(prog)
+			}
 			return res, e.evalError(ctx, code, seg, err)
 		}
 		if i == len(prog.Segments)-1 {
@@ -275,6 +281,9 @@ func (e *Executor) panicError(code string, seg cell.Segment, msg string, value a
 		l, _ := strconv.Atoi(m[1])
 		c, _ := strconv.Atoi(m[2])
 		line, col := cell.MapPos(seg, l, c)
+		if line == 0 {
+			continue // a frame outside the cell (interpreted library source)
+		}
 		fn := m[3]
 		fn = strings.TrimPrefix(fn, "main.")
 		if fn == "main" {

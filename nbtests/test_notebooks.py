@@ -1,0 +1,66 @@
+"""Runs every notebook in notebooks/ through papermill with the real
+neurogo kernel and small parameters, as users and Binder run them.
+
+Each notebook asserts its own key results in its last cells (a failing
+check is an error output); this harness fails on any error output and
+checks that the expected figures exist as image/png. Executed notebooks are
+kept in $NEUROGO_ARTIFACTS/notebooks. NEUROGO_FULL=1 runs the notebooks
+with their own (paper-size) parameters instead of the small ones.
+"""
+import json
+import os
+import pathlib
+import time
+
+import nbformat
+import papermill
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+ARTIFACTS = pathlib.Path(os.environ.get("NEUROGO_ARTIFACTS", ROOT / "artifacts")) / "notebooks"
+FULL = os.environ.get("NEUROGO_FULL") == "1"
+
+# Small parameters for CI, and the minimum number of PNG figures each
+# notebook must show.
+SMALL = {
+    "00-quickstart.ipynb": {"params": {"n_points": 50, "title": "LIF rate curve (CI)"}, "min_png": 1},
+}
+
+
+def test_every_notebook_is_configured():
+    missing = [nb.name for nb in NOTEBOOKS if nb.name not in SMALL]
+    assert not missing, f"add small parameters for {missing} to nbtests/test_notebooks.py"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook(path):
+    cfg = SMALL.get(path.name, {"params": {}, "min_png": 0})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    out = ARTIFACTS / path.name
+    params = {} if FULL else cfg["params"]
+    t0 = time.monotonic()
+    papermill.execute_notebook(
+        str(path), str(out), parameters=params, kernel_name="neurogo",
+        cwd=str(path.parent), progress_bar=False, execution_timeout=1800,
+    )
+    elapsed = time.monotonic() - t0
+    nb = nbformat.read(str(out), as_version=4)
+    errors, pngs = [], 0
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        for o in cell.get("outputs", []):
+            if o.get("output_type") == "error":
+                errors.append(f"{o.get('ename')}: {o.get('evalue')}")
+            if "image/png" in o.get("data", {}):
+                pngs += 1
+    assert not errors, errors
+    assert pngs >= cfg["min_png"], f"{path.name}: {pngs} PNG figures, want ≥ {cfg['min_png']}"
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    if params:
+        assert injected, "papermill did not inject the parameters cell"
+    timings = ARTIFACTS / "timings.json"
+    data = json.loads(timings.read_text()) if timings.exists() else {}
+    data[path.name] = round(elapsed, 2)
+    timings.write_text(json.dumps(data, indent=1, sort_keys=True))
