@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"go/importer"
 	"go/parser"
 	"go/token"
+	"image"
+	"image/png"
 	"io"
 	"os"
 	"reflect"
@@ -18,9 +21,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/neurogo/neurogo/display"
 	"github.com/neurogo/neurogo/kernel/bindings"
 	"github.com/neurogo/neurogo/kernel/cell"
 )
@@ -53,6 +58,26 @@ type Executor struct {
 
 	allowStdin atomic.Bool
 	imports    map[string]string // package name in cells → import path
+	// funcSource maps a function or method declared in a cell ("f",
+	// "T.M") to that cell's source, to show panic lines in functions that
+	// an earlier cell declared.
+	funcSource map[string]string
+
+	// result is set by the interpreted __neurogoShow wrapper around a
+	// cell's final expression (see prelude).
+	result *shownResult
+	// wrapLine is the cell line where __neurogoShow( was inserted in the
+	// segment being evaluated (0 if none); columns there shift by len(showCall).
+	wrapLine int
+}
+
+const showCall = "__neurogoShow("
+
+// shownResult is what __neurogoShow reports for a cell's final value:
+// the value and the rich representations its methods gave (computed in the
+// interpreter, so that methods declared in cells count).
+type shownResult struct {
+	data, metadata map[string]any
 }
 
 // Result is the outcome of a cell that ran without error.
@@ -105,7 +130,7 @@ func NewExecutor(opt ExecutorOptions) (*Executor, error) {
 	if opt.PanicLines == nil {
 		opt.PanicLines = func() []string { return nil }
 	}
-	e := &Executor{opt: opt, ctx: context.Background(), imports: map[string]string{}}
+	e := &Executor{opt: opt, ctx: context.Background(), imports: map[string]string{}, funcSource: map[string]string{}}
 	e.allowStdin.Store(true)
 	e.interp = interp.New(interp.Options{
 		Stdout:       opt.Stdout,
@@ -130,7 +155,9 @@ func NewExecutor(opt ExecutorOptions) (*Executor, error) {
 			}
 		})},
 		"github.com/neurogo/neurogo/kernel/kernelrt/kernelrt": {
-			"GoPanic": reflect.ValueOf(e.goPanic),
+			"GoPanic":   reflect.ValueOf(e.goPanic),
+			"Show":      reflect.ValueOf(e.show),
+			"EncodePNG": reflect.ValueOf(encodePNG),
 		},
 	}); err != nil {
 		return nil, err
@@ -138,11 +165,122 @@ func NewExecutor(opt ExecutorOptions) (*Executor, error) {
 	if _, err := e.interp.Eval(`import kernelrt "github.com/neurogo/neurogo/kernel/kernelrt"`); err != nil {
 		return nil, fmt.Errorf("kernel runtime: %w", err)
 	}
-	if _, err := e.interp.Eval(`func __neurogoGoPanic(r any) { kernelrt.GoPanic(r) }`); err != nil {
+	if _, err := e.interp.Eval(prelude); err != nil {
 		return nil, fmt.Errorf("kernel runtime: %w", err)
 	}
 	e.front = cell.New(importer.Default())
 	return e, nil
+}
+
+// prelude is evaluated in every new interpreter before the first cell.
+// __neurogoShow wraps a cell's final expression: it runs in the
+// interpreter, where type assertions see methods declared in cells, and
+// hands the value and its rich representations to the kernel.
+const prelude = `
+import (
+	__ngfmt "fmt"
+	__ngimage "image"
+)
+
+func __neurogoGoPanic(r any) { kernelrt.GoPanic(r) }
+
+type __ngBundler interface{ MIMEBundle() map[string]any }
+type __ngMeta interface{ MIMEMetadata() map[string]any }
+type __ngPNGer interface{ PNG() []byte }
+type __ngRetina interface{ Retina() bool }
+type __ngSVGer interface{ SVG() string }
+type __ngHTMLer interface{ HTML() string }
+type __ngMarkdowner interface{ Markdown() string }
+type __ngStringer interface{ String() string }
+
+// __neurogoShow computes the MIME bundle of a cell's final value. The value
+// itself never crosses into compiled code (the interpreter cannot pass
+// values of cell-declared types with methods there); only its
+// representations do.
+func __neurogoShow(v any) any {
+	if v == nil {
+		return nil
+	}
+	// yaegi v0.16.1 answers "v.(I)" correctly only without binding the
+	// result, and a binding type switch with one case only after the
+	// answer was yes: hence the test-then-switch pairs.
+	d := map[string]any{}
+	md := map[string]any{}
+	if _, ok := v.(__ngBundler); ok {
+		switch x := v.(type) {
+		case __ngBundler:
+			for k, val := range x.MIMEBundle() {
+				d[k] = val
+			}
+		}
+	}
+	if _, ok := v.(__ngMeta); ok {
+		switch x := v.(type) {
+		case __ngMeta:
+			for k, val := range x.MIMEMetadata() {
+				md[k] = val
+			}
+		}
+	}
+	if _, ok := v.(__ngPNGer); ok {
+		switch x := v.(type) {
+		case __ngPNGer:
+			d["image/png"] = x.PNG()
+		}
+		if _, ok := v.(__ngRetina); ok {
+			switch x := v.(type) {
+			case __ngRetina:
+				md["retina"] = x.Retina()
+			}
+		}
+	} else if _, ok := v.(__ngimage.Image); ok {
+		switch x := v.(type) {
+		case __ngimage.Image:
+			d["image/png"] = kernelrt.EncodePNG(x)
+		}
+	}
+	if _, ok := v.(__ngSVGer); ok {
+		switch x := v.(type) {
+		case __ngSVGer:
+			d["image/svg+xml"] = x.SVG()
+		}
+	}
+	if _, ok := v.(__ngHTMLer); ok {
+		switch x := v.(type) {
+		case __ngHTMLer:
+			d["text/html"] = x.HTML()
+		}
+	}
+	if _, ok := v.(__ngMarkdowner); ok {
+		switch x := v.(type) {
+		case __ngMarkdowner:
+			d["text/markdown"] = x.Markdown()
+		}
+	}
+	if _, ok := v.(__ngStringer); ok {
+		switch x := v.(type) {
+		case __ngStringer:
+			d["text/plain"] = x.String()
+		}
+	}
+	kernelrt.Show(d, md)
+	return v
+}
+`
+
+// show receives the representations of a cell's final value from
+// __neurogoShow.
+func (e *Executor) show(data, metadata map[string]any) {
+	e.result = &shownResult{data: data, metadata: metadata}
+}
+
+// encodePNG encodes an image for __neurogoShow.
+func encodePNG(img image.Image) []byte {
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		return nil
+	}
+	return b.Bytes()
 }
 
 // goPanic reports a panic recovered in a goroutine that a cell started.
@@ -171,14 +309,33 @@ func (e *Executor) Run(ctx context.Context, code string) (res Result, err error)
 		return res, e.frontError(code, perr)
 	}
 	var last reflect.Value
+	e.result = nil
 	for i, seg := range prog.Segments {
-		v, err := e.eval(ctx, seg.Src)
+		src := seg.Src
+		wrapped := false
+		if i == len(prog.Segments)-1 && prog.Result && seg.Kind == cell.Stmts {
+			// Evaluate the final expression through __neurogoShow so that
+			// rich-display methods of types declared in cells count. An
+			// expression that cannot be passed as one value (several
+			// results, say) fails to compile; then it runs unwrapped.
+			if w, ok := wrapResult(src); ok {
+				if _, err := e.interp.Compile(w); err == nil {
+					src, wrapped = w, true
+				}
+			}
+		}
+		v, err := e.eval(ctx, src)
+		e.wrapLine = 0
+		if wrapped {
+			e.wrapLine = seg.Line
+		}
 		if err != nil {
 			if i > 0 {
 				// Earlier segments ran (imports, declarations): keep the
 				// front end in step with the interpreter.
 				e.front.Commit(prog)
 				e.noteImports(prog)
+				e.noteFuncs(prog, code)
 			}
 			return res, e.evalError(ctx, code, seg, err)
 		}
@@ -188,6 +345,16 @@ func (e *Executor) Run(ctx context.Context, code string) (res Result, err error)
 	}
 	e.front.Commit(prog)
 	e.noteImports(prog)
+	e.noteFuncs(prog, code)
+	if r := e.result; r != nil && prog.Result && !printCall(prog) {
+		e.result = nil
+		if !last.IsValid() {
+			return res, nil
+		}
+		res.Value = newRichValue(r.data, r.metadata, last)
+		res.HasValue = true
+		return res, nil
+	}
 	if prog.Result && last.IsValid() && last.CanInterface() && !printCall(prog) {
 		res.Value = last.Interface()
 		// An untyped nil (a nil error from display.Display, say) says nothing.
@@ -255,7 +422,7 @@ func (e *Executor) evalError(ctx context.Context, code string, seg cell.Segment,
 	if m := posRE.FindStringSubmatch(msg); m != nil {
 		l, _ := strconv.Atoi(m[1])
 		c, _ := strconv.Atoi(m[2])
-		line, col := cell.MapPos(seg, l, c)
+		line, col := e.mapPos(seg, l, c)
 		rest := msg[len(m[0]):]
 		if strings.HasPrefix(rest, "panic") {
 			return e.panicError(code, seg, rest, nil)
@@ -280,18 +447,29 @@ func (e *Executor) panicError(code string, seg cell.Segment, msg string, value a
 		}
 		l, _ := strconv.Atoi(m[1])
 		c, _ := strconv.Atoi(m[2])
-		line, col := cell.MapPos(seg, l, c)
-		if line == 0 {
-			continue // a frame outside the cell (interpreted library source)
-		}
-		fn := m[3]
-		fn = strings.TrimPrefix(fn, "main.")
+		fn := strings.TrimPrefix(m[3], "main.")
 		if fn == "main" {
 			fn = "cell"
 		}
-		entry := fmt.Sprintf("  in %s, cell line %d:%d", fn, line, col)
-		if line >= 1 && line <= len(lines) {
-			entry += "\n    " + strings.TrimSpace(lines[line-1])
+		line, col := e.mapPos(seg, l, c)
+		src := lines
+		where := "cell line"
+		if line == 0 {
+			// A frame in a function that an earlier cell declared: segment
+			// sources keep cell line numbers, so the line is exact in that
+			// cell.
+			prev, ok := e.funcSource[fn]
+			if !ok {
+				continue // interpreted library source, not a cell
+			}
+			line, col = l-cell.LineOffset, c
+			src = strings.Split(prev, "\n")
+			where = "line"
+			fn += " (declared in an earlier cell)"
+		}
+		entry := fmt.Sprintf("  in %s, %s %d:%d", fn, where, line, col)
+		if line >= 1 && line <= len(src) {
+			entry += "\n    " + strings.TrimSpace(src[line-1])
 		}
 		tb = append(tb, entry)
 	}
@@ -425,4 +603,143 @@ func printCall(p *cell.Program) bool {
 		return strings.HasPrefix(name, "Print")
 	}
 	return false
+}
+
+// wrapResult wraps the final expression statement of a segment in
+// __neurogoShow(...), keeping the padding that aligns line numbers.
+func wrapResult(src string) (string, bool) {
+	body := strings.TrimLeft(src, " \t\n")
+	if body == "" {
+		return "", false
+	}
+	pad := src[:len(src)-len(body)]
+	body = strings.TrimRight(body, " \t\n;")
+	return pad + showCall + body + ",\n)", true
+}
+
+// richValue is a cell result whose representations were computed in the
+// interpreter (so that methods declared in cells count). It implements the
+// display interfaces.
+type richValue struct {
+	data, metadata map[string]any
+}
+
+func newRichValue(data, metadata map[string]any, v reflect.Value) richValue {
+	r := richValue{data: map[string]any{}, metadata: map[string]any{}}
+	// The native bundle first (compiled display types, image.Image, text),
+	// then what the interpreter found (methods declared in cells).
+	if inner, ok := interpValue(v); ok {
+		for i := 0; i < 8; i++ { // boxes may nest
+			next, ok := interpValue(inner)
+			if !ok {
+				break
+			}
+			inner = next
+		}
+		r.data[display.MIMEText] = fmt.Sprint(inner)
+	} else if v.CanInterface() {
+		nd, nmd := display.Bundle(v.Interface())
+		for k, x := range nd {
+			r.data[k] = x
+		}
+		for k, x := range nmd {
+			r.metadata[k] = x
+		}
+	}
+	for k, v := range data {
+		r.data[k] = v
+	}
+	retina := metadata["retina"] == true
+	for k, v := range metadata {
+		if k != "retina" {
+			r.metadata[k] = v
+		}
+	}
+	if b, ok := data[display.MIMEPNG].([]byte); ok {
+		p := display.PNG(b)
+		if retina {
+			p = display.RetinaPNG(b)
+		}
+		r.data[display.MIMEPNG] = p.Data[display.MIMEPNG]
+		if _, ok := r.metadata[display.MIMEPNG]; !ok {
+			r.metadata[display.MIMEPNG] = p.Metadata[display.MIMEPNG]
+		}
+	}
+	return r
+}
+
+// MIMEBundle returns the representations.
+func (r richValue) MIMEBundle() map[string]any { return r.data }
+
+// MIMEMetadata returns their metadata (PNG sizes).
+func (r richValue) MIMEMetadata() map[string]any { return r.metadata }
+
+func (r richValue) String() string {
+	s, _ := r.data[display.MIMEText].(string)
+	return s
+}
+
+// noteFuncs records which cell declared each function and method.
+func (e *Executor) noteFuncs(p *cell.Program, code string) {
+	for _, seg := range p.Segments {
+		if seg.Kind != cell.Decls {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+seg.Src, 0)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			name := fd.Name.Name
+			if fd.Recv != nil && len(fd.Recv.List) == 1 {
+				t := fd.Recv.List[0].Type
+				if st, ok := t.(*ast.StarExpr); ok {
+					t = st.X
+				}
+				if id, ok := t.(*ast.Ident); ok {
+					name = id.Name + "." + name
+				}
+			}
+			e.funcSource[name] = code
+		}
+	}
+}
+
+// mapPos maps an interpreter position to the cell, undoing the column shift
+// of the __neurogoShow wrapper.
+func (e *Executor) mapPos(seg cell.Segment, l, c int) (int, int) {
+	line, col := cell.MapPos(seg, l, c)
+	if line != 0 && line == e.wrapLine {
+		col = max(1, col-len(showCall))
+	}
+	return line, col
+}
+
+// interpValue unwraps the interpreter's box for values of cell-declared
+// types with methods (yaegi's unexported valueInterface{node, value}), for
+// printing: fmt prints the reflect.Value it holds.
+func interpValue(v reflect.Value) (reflect.Value, bool) {
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if !v.IsValid() {
+		return reflect.Value{}, false
+	}
+	t := v.Type()
+	if t.Kind() != reflect.Struct || t.Name() != "valueInterface" || !strings.HasSuffix(t.PkgPath(), "yaegi/interp") || t.NumField() != 2 {
+		return reflect.Value{}, false
+	}
+	// Copy to an addressable value to read the unexported field.
+	c := reflect.New(t).Elem()
+	c.Set(v)
+	f := c.Field(1)
+	if f.Type() != reflect.TypeFor[reflect.Value]() {
+		return reflect.Value{}, false
+	}
+	inner := reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Interface().(reflect.Value)
+	return inner, inner.IsValid()
 }

@@ -15,7 +15,12 @@ func (k *Kernel) handleShell(m *Message, queue chan *Message) {
 		k.waitSubscriber(500 * time.Millisecond)
 	}
 	k.status(m, "busy")
-	defer k.status(m, "idle")
+	idle := true
+	defer func() {
+		if idle {
+			k.status(m, "idle")
+		}
+	}()
 	switch m.Header.MsgType {
 	case "kernel_info_request":
 		k.send(k.shell, m, "kernel_info_reply", k.kernelInfo(), nil)
@@ -26,7 +31,14 @@ func (k *Kernel) handleShell(m *Message, queue chan *Message) {
 		}
 		switch m.Header.MsgType {
 		case "execute_request":
-			k.execute(m, queue)
+			if k.execute(m) {
+				// Abort the queued cells after this request's idle, so
+				// that clients see its status close first.
+				failedAt := time.Now()
+				k.status(m, "idle")
+				idle = false
+				k.abortQueued(queue, failedAt)
+			}
 		case "complete_request":
 			k.complete(m)
 		default:
@@ -91,11 +103,13 @@ type executeRequest struct {
 	StopOnError     *bool             `json:"stop_on_error"`
 }
 
-func (k *Kernel) execute(m *Message, queue chan *Message) {
+// execute runs an execute_request. It reports whether queued requests
+// must be aborted (the cell failed and stop_on_error is set).
+func (k *Kernel) execute(m *Message) (abort bool) {
 	var req executeRequest
 	if err := json.Unmarshal(m.Content, &req); err != nil {
 		k.badContent(m, err)
-		return
+		return false
 	}
 	store := req.StoreHistory == nil || *req.StoreHistory
 	if req.Silent {
@@ -146,10 +160,7 @@ func (k *Kernel) execute(m *Message, queue chan *Message) {
 			k.publish(m, "error", map[string]any{"ename": ce.Name, "evalue": ce.Value, "traceback": ce.Traceback})
 		}
 		k.send(k.shell, m, "execute_reply", content, map[string]any{"status": "error"})
-		if stopOnError {
-			k.abortQueued(queue)
-		}
-		return
+		return stopOnError
 	}
 	if res.HasValue && !req.Silent {
 		data, md := display.Bundle(res.Value)
@@ -164,6 +175,7 @@ func (k *Kernel) execute(m *Message, queue chan *Message) {
 		"user_expressions": k.userExpressions(req.UserExpressions),
 		"payload":          []any{},
 	}, map[string]any{"status": "ok"})
+	return false
 }
 
 func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
@@ -181,26 +193,45 @@ func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
 	return out
 }
 
-// abortQueued replies "aborted" to execute requests that were already
-// queued when a cell failed (stop_on_error), as ipykernel does. Other
-// requests are served normally.
-func (k *Kernel) abortQueued(queue chan *Message) {
+// abortQueued replies "aborted" to the execute requests that were sent
+// before a cell failed (stop_on_error), as ipykernel does: those already
+// queued, and those still in flight whose header date is before the
+// failure. Requests sent after the client saw the failure run normally.
+func (k *Kernel) abortQueued(queue chan *Message, failedAt time.Time) {
 	deadline := time.After(20 * time.Millisecond)
 	var keep []*Message
+	first := true
 loop:
 	for {
-		select {
-		case q := <-queue:
-			if q.Header.MsgType != "execute_request" {
-				keep = append(keep, q)
+		var q *Message
+		if first {
+			select {
+			case q = <-queue:
+			default:
+				first = false
 				continue
 			}
-			k.status(q, "busy")
-			k.send(k.shell, q, "execute_reply", map[string]any{"status": "aborted", "execution_count": k.execCount}, map[string]any{"status": "aborted"})
-			k.status(q, "idle")
-		case <-deadline:
-			break loop
+		} else {
+			select {
+			case q = <-queue:
+			case <-deadline:
+				break loop
+			}
 		}
+		sentBefore := first
+		if t, err := time.Parse(time.RFC3339Nano, q.Header.Date); err == nil && t.Before(failedAt) {
+			sentBefore = true
+		}
+		if q.Header.MsgType != "execute_request" || !sentBefore {
+			keep = append(keep, q)
+			if !sentBefore {
+				break loop // everything after it is newer still
+			}
+			continue
+		}
+		k.status(q, "busy")
+		k.send(k.shell, q, "execute_reply", map[string]any{"status": "aborted", "execution_count": k.execCount}, map[string]any{"status": "aborted"})
+		k.status(q, "idle")
 	}
 	for _, q := range keep {
 		k.handleShell(q, queue)

@@ -1,0 +1,245 @@
+"""End-to-end: the neurogo kernel in JupyterLab 4, driven in headless
+Chromium by run_e2e.mjs (playwright-core).
+
+The test starts `jupyter lab` on a free loopback port with a random token
+and JUPYTER_PATH pointing at the installed neurogo kernelspec, writes a
+two-cell notebook (a print and a PNG shown with the display package), opens
+it in Lab, runs all cells from the Run menu, waits for both outputs, checks
+the printed text and a data:image/png <img>, and saves a screenshot to
+$NEUROGO_ARTIFACTS/jupyterlab-e2e.png (default <repo>/artifacts).
+
+Requirements: Chromium (NEUROGO_CHROMIUM, default /usr/bin/chromium), node,
+and `npm ci` run in this directory. Without them the test is skipped with
+the reason, unless NEUROGO_REQUIRE_E2E is set (then it fails).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+CHROMIUM = os.environ.get("NEUROGO_CHROMIUM", "/usr/bin/chromium")
+NODE = shutil.which("node")
+ARTIFACTS = Path(os.environ.get("NEUROGO_ARTIFACTS") or REPO / "artifacts")
+SERVER_START_TIMEOUT = 90
+NODE_TIMEOUT = 420
+
+EXPECT_TEXT = "hello from neurogo"
+
+CELL_HELLO = 'import "fmt"; fmt.Println("hello from neurogo")'
+
+CELL_PNG = '''import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+
+	"github.com/neurogo/neurogo/display"
+)
+
+img := image.NewRGBA(image.Rect(0, 0, 160, 100))
+for x := 0; x < 160; x++ {
+	for y := 0; y < 100; y++ {
+		img.Set(x, y, color.RGBA{uint8(x * 255 / 160), uint8(y * 255 / 100), 160, 255})
+	}
+}
+var buf bytes.Buffer
+if err := png.Encode(&buf, img); err != nil {
+	panic(err)
+}
+_ = display.Display(display.PNG(buf.Bytes()))'''
+
+
+def missing_requirements() -> list[str]:
+    missing = []
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        missing.append(f"Chromium not found at {CHROMIUM} (set NEUROGO_CHROMIUM)")
+    if NODE is None:
+        missing.append("node is not on PATH")
+    if not (HERE / "node_modules" / "playwright-core" / "package.json").is_file():
+        missing.append(f"{HERE / 'node_modules'} has no playwright-core (run `npm ci` in {HERE})")
+    return missing
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http_get(url: str, timeout: float = 5) -> tuple[int, bytes]:
+    with urllib.request.urlopen(url, timeout=timeout) as r:  # noqa: S310 (loopback only)
+        return r.status, r.read()
+
+
+def http_delete(url: str, timeout: float = 10) -> None:
+    req = urllib.request.Request(url, method="DELETE")
+    with urllib.request.urlopen(req, timeout=timeout):  # noqa: S310
+        pass
+
+
+def write_notebook(path: Path) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "neurogo", "display_name": "Go (neurogo)", "language": "go"}
+    nb.metadata["language_info"] = {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}
+    nb.cells = [nbformat.v4.new_code_cell(CELL_HELLO), nbformat.v4.new_code_cell(CELL_PNG)]
+    nbformat.write(nb, str(path))
+
+
+def check_requirements() -> None:
+    """Skip (or, with NEUROGO_REQUIRE_E2E set, fail) without Chromium or
+    the e2e node_modules. Called in the test body so that a missing
+    requirement is a test failure, not a setup error."""
+    missing = missing_requirements()
+    if missing:
+        reason = "JupyterLab e2e needs: " + "; ".join(missing)
+        if os.environ.get("NEUROGO_REQUIRE_E2E"):
+            pytest.fail(reason + " (NEUROGO_REQUIRE_E2E is set)", pytrace=False)
+        pytest.skip(reason)
+
+
+@contextlib.contextmanager
+def lab_server(tmp_path: Path, neurogo_kernelspec):
+    """A JupyterLab server on a free loopback port; yields (url, token, root, log_tail)."""
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    for d in ("config", "runtime", "lab-settings", "lab-workspaces", "data"):
+        (tmp_path / d).mkdir()
+    port = free_port()
+    token = secrets.token_hex(16)
+    # share/jupyter of the installed kernelspec (…/share/jupyter/kernels/neurogo)
+    spec_root = Path(neurogo_kernelspec.resource_dir).parents[1]
+    env = dict(os.environ)
+    env["JUPYTER_PATH"] = os.pathsep.join(p for p in [str(spec_root), os.environ.get("JUPYTER_PATH", "")] if p)
+    env["JUPYTER_CONFIG_DIR"] = str(tmp_path / "config")
+    env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
+    env["JUPYTERLAB_SETTINGS_DIR"] = str(tmp_path / "lab-settings")
+    env["JUPYTERLAB_WORKSPACES_DIR"] = str(tmp_path / "lab-workspaces")
+    env["JUPYTER_DATA_DIR"] = str(tmp_path / "data")
+    cmd = [
+        sys.executable, "-m", "jupyterlab",
+        "--no-browser",
+        "--allow-root",
+        "--port", str(port),
+        "--ServerApp.port_retries=0",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.token={token}",
+        "--notebook-dir", str(root),
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.news_url=None",
+    ]
+    log_path = tmp_path / "jupyter-lab.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(root), start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+
+    def log_tail() -> str:
+        log.flush()
+        return log_path.read_text(errors="replace")[-6000:]
+
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"jupyter lab exited with {proc.returncode}:\n{log_tail()}", pytrace=False)
+            try:
+                status, _ = http_get(f"{url}/api/status?token={token}", timeout=2)
+                if status == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"jupyter lab did not answer within {SERVER_START_TIMEOUT}s:\n{log_tail()}", pytrace=False)
+            time.sleep(0.5)
+        yield url, token, root, log_tail
+    finally:
+        # shut the kernels down through the API, then the server
+        try:
+            _, body = http_get(f"{url}/api/kernels?token={token}", timeout=5)
+            for k in json.loads(body):
+                http_delete(f"{url}/api/kernels/{k['id']}?token={token}")
+        except Exception:
+            pass
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(600)
+def test_jupyterlab_runs_neurogo_notebook(tmp_path, neurogo_kernelspec):
+    check_requirements()
+    with lab_server(tmp_path, neurogo_kernelspec) as (url, token, root, log_tail):
+        run_notebook_in_lab(url, token, root, log_tail, neurogo_kernelspec)
+
+
+def run_notebook_in_lab(url, token, root, log_tail, neurogo_kernelspec):
+    nb_name = "neurogo-e2e.ipynb"
+    write_notebook(root / nb_name)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / "jupyterlab-e2e.png"
+    if shot.exists():
+        shot.unlink()
+    env = dict(os.environ)
+    env.update(
+        E2E_URL=url,
+        E2E_TOKEN=token,
+        E2E_NOTEBOOK=nb_name,
+        E2E_SCREENSHOT=str(shot),
+        E2E_EXPECT_TEXT=EXPECT_TEXT,
+        E2E_TIMEOUT_MS="120000",
+        E2E_CHROMIUM=CHROMIUM,
+        E2E_KERNEL_DISPLAY_NAME=neurogo_kernelspec.display_name,
+    )
+    try:
+        p = subprocess.run(
+            [NODE, str(HERE / "run_e2e.mjs")], cwd=str(HERE), env=env,
+            capture_output=True, text=True, timeout=NODE_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"run_e2e.mjs did not finish within {NODE_TIMEOUT}s; stderr:\n{e.stderr}\nserver log:\n{log_tail()}")
+    lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+    try:
+        res = json.loads(lines[-1])
+    except (IndexError, json.JSONDecodeError):
+        pytest.fail(f"run_e2e.mjs printed no result (exit {p.returncode}):\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}\nserver log:\n{log_tail()}")
+    context = (
+        f"\nsteps: {res.get('steps')}\nerrors: {res.get('errors')}\nbrowser console errors: {res.get('console')}"
+        f"\ntexts: {res.get('texts')}\nimages: {res.get('images')}\nserver log:\n{log_tail()}"
+    )
+    assert p.returncode == 0 and res["ok"], "JupyterLab e2e failed" + context
+    assert EXPECT_TEXT in res["texts"][0], context
+    assert res.get("kernelName") == neurogo_kernelspec.display_name, (
+        f"notebook toolbar shows kernel {res.get('kernelName')!r}, not {neurogo_kernelspec.display_name!r}" + context
+    )
+    pngs = [im for im in res["images"] if im["srcPrefix"].startswith("data:image/png")]
+    assert pngs, "no <img> with a data:image/png src in the output area" + context
+    assert pngs[0]["natural"] == [160, 100], f"unexpected image size {pngs[0]['natural']}" + context
+    assert shot.is_file() and shot.stat().st_size > 1000, f"screenshot {shot} missing or empty"
+    with open(shot, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
