@@ -168,6 +168,11 @@ func NewExecutor(opt ExecutorOptions) (*Executor, error) {
 	if _, err := e.interp.Eval(prelude); err != nil {
 		return nil, fmt.Errorf("kernel runtime: %w", err)
 	}
+	// Builtins yaegi lacks (min, max, clear), as generic functions that the
+	// cell front end's rewrites call.
+	if _, err := e.interp.Eval(cell.Prelude); err != nil {
+		return nil, fmt.Errorf("cell prelude: %w", err)
+	}
 	e.front = cell.New(importer.Default())
 	return e, nil
 }
@@ -427,9 +432,27 @@ func (e *Executor) evalError(ctx context.Context, code string, seg cell.Segment,
 		if strings.HasPrefix(rest, "panic") {
 			return e.panicError(code, seg, rest, nil)
 		}
-		return compileError(code, line, col, rest)
+		return e.betterCompileError(code, line, col, rest)
 	}
-	return compileError(code, 0, 0, msg)
+	return e.betterCompileError(code, 0, 0, msg)
+}
+
+// betterCompileError replaces a misleading interpreter message ("constant
+// definition loop" for an undefined name, say) by the Go type checker's
+// diagnosis of the cell, keeping the interpreter's message as a note.
+func (e *Executor) betterCompileError(code string, line, col int, msg string) *CellError {
+	if cell.Unhelpful(msg) || line == 0 {
+		if diags := e.front.Diagnose(code); len(diags) > 0 {
+			d := diags[0]
+			ce := compileError(code, d.Line, d.Col, d.Msg)
+			for _, more := range diags[1:] {
+				ce.Traceback = append(ce.Traceback, fmt.Sprintf("cell line %d:%d: %s", more.Line, more.Col, more.Msg))
+			}
+			ce.Traceback = append(ce.Traceback, "(interpreter: "+msg+")")
+			return ce
+		}
+	}
+	return compileError(code, line, col, msg)
 }
 
 func (e *Executor) panicError(code string, seg cell.Segment, msg string, value any) *CellError {

@@ -3,11 +3,14 @@ package bindings
 import (
 	"embed"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"path"
 	"reflect"
 	"sort"
 
 	"github.com/traefik/yaegi/interp"
+	yaegigeneric "github.com/traefik/yaegi/stdlib/generic"
 )
 
 // Symbols holds the exported symbols of every bound package, keyed by
@@ -52,6 +55,28 @@ func Use(i *interp.Interpreter) error {
 		}
 	}
 	return nil
+}
+
+// GenericSources returns, for each package whose generic functions are
+// interpreted source (cmp, iter, maps, slices), the sources that Use
+// compiles for it, in load order: yaegi's bundled source first (loaded by
+// i.Use with the standard library), then neurogo's generic/*.go.txt. A later
+// declaration of a name replaces an earlier one, as it does in the
+// interpreter. The front end type-checks cells against these signatures.
+// The result is a fresh map.
+func GenericSources() map[string][]string {
+	out := map[string][]string{}
+	for _, src := range yaegigeneric.Sources {
+		if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.PackageClauseOnly); err == nil {
+			out[f.Name.Name] = append(out[f.Name.Name], src) // standard library: path == name
+		}
+	}
+	for _, name := range genericOrder {
+		if src, err := genericSources.ReadFile("generic/" + name + ".go.txt"); err == nil {
+			out[name] = append(out[name], string(src))
+		}
+	}
+	return out
 }
 
 // Packages returns the sorted import paths that cells can import.

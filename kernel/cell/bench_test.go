@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/neurogo/neurogo/kernel/bindings"
 )
 
 // benchContext is a moderate notebook context: imports, a few types,
@@ -161,5 +163,26 @@ func Top%d(rs []Rec%d, n int) []Rec%d {
 	b.ResetTimer()
 	for range b.N {
 		f.Prepare(benchCellTC)
+	}
+}
+
+// BenchmarkDiagnose measures Diagnose on the type-checked bench cell.
+func BenchmarkDiagnose(b *testing.B) {
+	f := benchFront(b)
+	f.Diagnose(benchCellTC) // warm the importer
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		f.Diagnose(benchCellTC)
+	}
+}
+
+// BenchmarkSrcPackages measures the type-check of the interpreted generic
+// packages, done once per process.
+func BenchmarkSrcPackages(b *testing.B) {
+	srcs := bindings.GenericSources()
+	b.ReportAllocs()
+	for range b.N {
+		buildSrcPackages(srcs)
 	}
 }

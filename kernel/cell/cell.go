@@ -2,6 +2,7 @@ package cell
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -123,6 +124,9 @@ type Front struct {
 	byKey   map[string]*entry
 
 	seq int // for fresh names
+
+	typeRecs map[string]*typeRec // type definitions handed out by Prepare (retype.go)
+	hidden   map[string]bool     // context-only names of replaced types, not known to the interpreter
 }
 
 type impResult struct {
@@ -134,7 +138,7 @@ type impResult struct {
 // cells. imp may be nil: then only the cells' own declarations are known.
 // Import results (and failures) are cached for the life of the Front.
 func New(imp types.Importer) *Front {
-	return &Front{imp: imp, impCache: map[string]impResult{}, byKey: map[string]*entry{}}
+	return &Front{imp: imp, impCache: map[string]impResult{}, byKey: map[string]*entry{}, typeRecs: map[string]*typeRec{}, hidden: map[string]bool{}}
 }
 
 // recoverPanics makes Prepare convert an unexpected internal panic into an
@@ -147,6 +151,9 @@ var recoverPanics = true
 // of type *Error: syntax errors, and rewrites that are not supported (for
 // instance goto inside a range-over-func loop). Type errors are tolerated:
 // code whose types are unknown is left unchanged for yaegi to judge.
+// Prepare does not change the context; it only records the definitions it
+// gives the cell's type names (see the package documentation on redeclared
+// types), so that they stay right even if the program is never committed.
 func (f *Front) Prepare(src string) (p *Program, err error) {
 	if recoverPanics {
 		defer func() {
@@ -175,6 +182,11 @@ func (f *Front) Commit(p *Program) {
 		f.addImport(im)
 	}
 	for _, e := range d.entries {
+		if e.kind == token.TYPE {
+			f.retireType(e)
+		}
+	}
+	for _, e := range d.entries {
 		f.addEntry(e)
 	}
 }
@@ -184,6 +196,8 @@ func (f *Front) Reset() {
 	f.imports = nil
 	f.entries = nil
 	f.byKey = map[string]*entry{}
+	f.typeRecs = map[string]*typeRec{}
+	f.hidden = map[string]bool{}
 }
 
 // Context returns the source that Prepare uses as the context of earlier

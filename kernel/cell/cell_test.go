@@ -14,14 +14,16 @@ import (
 	"time"
 
 	"github.com/traefik/yaegi/interp"
-	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/neurogo/neurogo/kernel/bindings"
 )
 
 // testImporter is shared so that packages are imported once per test run.
 var testImporter = importer.Default()
 
-// session is a notebook: a Front and a yaegi interpreter, wired as the
-// kernel does.
+// session is a notebook: a Front and a yaegi interpreter, set up as the
+// kernel does (unrestricted, with the real bindings, GoPanicFunc and the
+// Prelude).
 type session struct {
 	t        *testing.T
 	f        *Front
@@ -34,8 +36,8 @@ type session struct {
 func newSession(t *testing.T, imp types.Importer) *session {
 	t.Helper()
 	s := &session{t: t, f: New(imp), goPanics: make(chan any, 16)}
-	s.i = interp.New(interp.Options{Stdout: &s.stdout, Stderr: &s.stderr})
-	if err := s.i.Use(stdlib.Symbols); err != nil {
+	s.i = interp.New(interp.Options{Stdout: &s.stdout, Stderr: &s.stderr, Unrestricted: true})
+	if err := bindings.Use(s.i); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.i.Use(interp.Exports{"neurogotest/neurogotest": {
@@ -43,7 +45,7 @@ func newSession(t *testing.T, imp types.Importer) *session {
 	}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, src := range []string{`import "neurogotest"`, "func " + GoPanicFunc + "(r any) { neurogotest.Report(r) }"} {
+	for _, src := range []string{`import "neurogotest"`, "func " + GoPanicFunc + "(r any) { neurogotest.Report(r) }", Prelude} {
 		if _, err := s.i.Eval(src); err != nil {
 			t.Fatal(err)
 		}
@@ -444,19 +446,18 @@ func TestRangeOverFunc(t *testing.T) {
 }
 
 func TestRangeOverFuncIterSeq(t *testing.T) {
-	// yaegi v0.16.1 has no iter package, so this only checks the rewrite of
-	// a range over iter.Seq and maps.All values.
-	f := New(testImporter)
-	p, err := f.Prepare("import (\"iter\"; \"maps\")\nvar seq iter.Seq[int]\nm := map[string]int{}\nfor v := range seq { _ = v }\nfor k, v := range maps.All(m) { _, _ = k, v }")
-	if err != nil {
-		t.Fatal(err)
-	}
+	// iter.Seq values and the iterators of the interpreted maps package
+	// (whose signatures give the type arguments).
+	s := newSession(t, testImporter)
+	src := "import (\"iter\"; \"maps\")\nvar seq iter.Seq[int] = func(yield func(int) bool) { yield(4) }\nm := map[string]int{\"a\": 1}\nn := 0\nfor v := range seq { n += v }\nfor k, v := range maps.All(m) { n += v + len(k) }\nn"
+	p := mustPrepare(s.f, src)
 	all := dumpProgram(p)
-	for _, want := range []string{"{ seq(func(v int) bool {", "{ maps.All[map[string]int, string, int](m)(func(k string, v int) bool {"} {
+	for _, want := range []string{"{ seq(func(v int) bool {", "{ maps.All[string, int](m)(func(k string, v int) bool {"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("missing %q in%s", want, all)
 		}
 	}
+	s.expect(src, "6")
 }
 
 func TestGenericInference(t *testing.T) {

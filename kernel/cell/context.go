@@ -22,6 +22,10 @@ type entry struct {
 	generic bool        // a generic function
 	results int         // for functions: number of results
 	guess   guess       // for vars: their type; for funcs: their result
+	// For types: the name it is declared with in the interpreter (see
+	// retype.go), and whether it is a defined type that is not generic.
+	internal string
+	defined  bool
 }
 
 // delta is what a program adds to the context.
@@ -176,12 +180,16 @@ func (f *Front) contextSource(exclude map[string]bool, sigs bool) string {
 var errNoImporter = errors.New("no importer")
 
 // importPkg imports path with the Front's importer, caching the result.
+// The packages whose generic functions the interpreter runs as source come
+// from that source instead (see srcPackages).
 func (f *Front) importPkg(path string) (pkg *types.Package, err error) {
 	if r, ok := f.impCache[path]; ok {
 		return r.pkg, r.err
 	}
 	if f.imp == nil {
 		err = errNoImporter
+	} else if sp := srcPackages()[path]; sp != nil {
+		pkg = sp
 	} else {
 		func() {
 			defer func() {
@@ -305,7 +313,14 @@ func (r *rewriter) genDeclEntries(d *ast.GenDecl) []*entry {
 			if ts.Name.Name == "_" {
 				continue
 			}
-			out = append(out, &entry{kind: token.TYPE, keys: []string{ts.Name.Name}, text: "type " + pc.text(ts)})
+			e := &entry{kind: token.TYPE, keys: []string{ts.Name.Name}, text: "type " + pc.text(ts), internal: ts.Name.Name}
+			e.defined = !ts.Assign.IsValid() && ts.TypeParams == nil
+			for _, td := range r.typeDecls {
+				if td.ts == ts {
+					e.internal = td.name
+				}
+			}
+			out = append(out, e)
 		}
 	case token.CONST:
 		whole := false

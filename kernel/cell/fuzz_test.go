@@ -56,9 +56,14 @@ var fuzzSeeds = []string{
 	"/* x",
 	"const (\n\tA = iota\n\tB\n)\nvar (a, b = 1, 2)",
 	"type L[T any] struct{ v T }\nfunc (l *L[T]) Get() T { return l.v }",
+	"type C struct{ n, m int }\nfunc mk() C { return C{1, 2} }\ntype D struct{ c *C; C }",
+	"type (\n\tC struct{ n int; next *C }\n\tE = C\n)",
+	"b := Map([]int{1}, func(v int) string { return \"\" })\nvar c = Max(1, 2)\nvar (\n\td = Max(3, 4)\n\te = 1\n)",
+	"x := min(n, 2)\nm := map[int]int{}\nclear(m)\nconst k = max(1, 2.5)\nfor i := range max(n, 3) { _ = i }",
+	"a, b := Max(1, 2), Max(a, 3)\nn, k := Max(n, 1), n",
 }
 
-// FuzzPrepare checks that Prepare, IsComplete and MapPos never panic, that
+// FuzzPrepare checks that Prepare, Diagnose, IsComplete and MapPos never panic, that
 // the segments keep the cell's lines and that they parse as yaegi will
 // parse them.
 func FuzzPrepare(f *testing.F) {
@@ -73,6 +78,7 @@ func FuzzPrepare(f *testing.F) {
 			fr.Commit(p)
 		}
 		IsComplete(src)
+		fr.Diagnose(src)
 		for round := 0; round < 2; round++ {
 			p, err := fr.Prepare(src)
 			if err != nil {

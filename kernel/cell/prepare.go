@@ -60,14 +60,18 @@ func (f *Front) prepare(src string) (*Program, error) {
 	})
 
 	p := &Program{}
+	r.planTypes()
 	if r.needTypes() {
 		r.typeCheck()
 		p.TypeChecked = true
 	}
+	r.renameTypeUses()
 	r.walk()
 	if r.err != nil {
 		return nil, r.err
 	}
+	r.rewriteDefines()
+	r.rewriteBlanks()
 	p.Segments = r.segments()
 	if r.ed.bad {
 		return nil, &Error{Msg: "neurogo cell front-end: internal error: conflicting rewrites (please report this cell)"}
@@ -75,6 +79,7 @@ func (f *Front) prepare(src string) (*Program, error) {
 	p.Result = r.result()
 	p.Rewrites = r.count
 	p.delta = &delta{imports: pc.imports, entries: r.cellEntries()}
+	r.recordTypes()
 	return p, nil
 }
 
@@ -187,6 +192,14 @@ func (r *rewriter) needTypes() bool {
 		return ok && sig.TypeParams().Len() > 0
 	}
 	need := false
+	if len(r.renamedTypes) > 0 {
+		// References to them in the cell's other declarations are renamed.
+		for _, d := range pc.decls {
+			if gd, ok := d.(*ast.GenDecl); !ok || gd.Tok != token.TYPE {
+				need = true
+			}
+		}
+	}
 	skip := map[*ast.Ident]bool{}
 	inspectTop(pc, func(n ast.Node, top bool) bool {
 		if need {
@@ -204,6 +217,11 @@ func (r *rewriter) needTypes() bool {
 				return true
 			}
 			need = true
+		case *ast.CallExpr:
+			// min, max and clear are rewritten for the prelude's functions.
+			if id, ok := n.Fun.(*ast.Ident); ok && preludeBuiltins[id.Name] && !r.declared[id.Name] {
+				need = true
+			}
 		case *ast.GoStmt:
 			if n.Call == nil {
 				return true
@@ -245,14 +263,93 @@ func (r *rewriter) needTypes() bool {
 
 // typeCheck type-checks the cell in the context of the committed cells.
 // Errors are ignored: what is known is used.
-func (r *rewriter) typeCheck() {
+func (r *rewriter) typeCheck() { r.check(nil) }
+
+// check type-checks the cell in the context of the committed cells,
+// passing the type errors to onErr (if not nil). go/types sees the cell's
+// top-level statements as the body of a function, so the globals they
+// define are not visible to the cell's declarations; when a declaration
+// uses one, the cell is checked a second time with those globals declared
+// in the context (with the types the first check found).
+func (r *rewriter) check(onErr func(types.Error)) {
+	var errs []types.Error
+	r.checkWith("", nil, &errs)
+	if r.info != nil {
+		if extra, names := r.topDefsForDecls(); extra != "" {
+			errs = nil
+			r.checkWith(extra, names, &errs)
+		}
+	}
+	if onErr != nil {
+		for _, e := range errs {
+			onErr(e)
+		}
+	}
+}
+
+// topDefsForDecls returns declarations of the globals that the cell's
+// top-level := statements define and its declarations use, and their
+// names.
+func (r *rewriter) topDefsForDecls() (string, []string) {
+	pc := r.pc
+	used := map[string]bool{}
+	for _, d := range pc.decls {
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	if len(used) == 0 {
+		return "", nil
+	}
+	declared := map[string]bool{}
+	for _, k := range cellKeys(pc) {
+		declared[k] = true
+	}
+	var b strings.Builder
+	var names []string
+	for _, st := range pc.body {
+		as, ok := st.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE {
+			continue
+		}
+		for _, l := range as.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || !used[id.Name] || declared[id.Name] {
+				continue
+			}
+			v, ok := r.info.Defs[id].(*types.Var)
+			if !ok {
+				continue
+			}
+			ts, ok := r.typeString(v.Type(), token.NoPos)
+			if !ok {
+				continue
+			}
+			declared[id.Name] = true
+			names = append(names, id.Name)
+			b.WriteString("var " + id.Name + " " + ts + "\n")
+		}
+	}
+	return b.String(), names
+}
+
+// checkWith type-checks the cell with the context of the committed cells
+// plus extra declarations (of the names in extraNames), collecting the
+// errors in errs.
+func (r *rewriter) checkWith(extra string, extraNames []string, errs *[]types.Error) {
 	pc := r.pc
 	exclude := map[string]bool{}
 	for _, k := range cellKeys(pc) {
 		exclude[k] = true
 	}
+	for _, k := range extraNames {
+		exclude[k] = true
+	}
 	var files []*ast.File
-	if a, err := parser.ParseFile(pc.fset, "", r.f.contextSource(exclude, true), parser.SkipObjectResolution); err == nil {
+	if a, err := parser.ParseFile(pc.fset, "", r.f.contextSource(exclude, true)+extra, parser.SkipObjectResolution); err == nil {
 		files = append(files, a)
 	}
 	files = append(files, pc.declAST, pc.stmtAST)
@@ -265,7 +362,11 @@ func (r *rewriter) typeCheck() {
 	}
 	conf := types.Config{
 		Importer: importerFunc(r.f.importPkg),
-		Error:    func(error) {},
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				*errs = append(*errs, te)
+			}
+		},
 	}
 	pkg, _ := conf.Check("main", pc.fset, files, info)
 	if pkg == nil {
@@ -283,8 +384,9 @@ func (r *rewriter) segments() []Segment {
 			return
 		}
 		src, cols := r.ed.render(pc.li, spans)
-		if kind == Stmts && startsWithFunc(src) {
-			// yaegi would first try a func literal as a declaration.
+		if kind == Stmts && startsWithDeclKeyword(src) {
+			// yaegi would parse the segment as declarations (and would
+			// first try a func literal as one).
 			src = ";" + src
 		}
 		last := spans[len(spans)-1]
@@ -297,6 +399,13 @@ func (r *rewriter) segments() []Segment {
 	kind := Kind(-1)
 	for _, it := range pc.items {
 		if it.pkgClause || it.kind == Imports {
+			continue
+		}
+		if r.asStmts[it.start] {
+			// A var declaration rewritten into statements (defines.go).
+			r.addGroup(kind, cur, add)
+			cur, kind = nil, Kind(-1)
+			add(Stmts, []span{{it.start, it.end, it.semis}})
 			continue
 		}
 		if it.kind != kind {
@@ -414,9 +523,16 @@ func (r *rewriter) importSpans() []span {
 	return spansOf(pc.items, func(it item) bool { return it.kind == Imports && !skip[it.start] })
 }
 
-func startsWithFunc(src string) bool {
+// startsWithDeclKeyword reports whether src starts with a keyword that
+// makes yaegi parse it as declarations.
+func startsWithDeclKeyword(src string) bool {
 	t := strings.TrimLeft(src, " \t\r\n")
-	return strings.HasPrefix(t, "func") && (len(t) == 4 || identLen(t[4:5]) == 0)
+	for _, kw := range []string{"func", "var", "const", "type", "import"} {
+		if strings.HasPrefix(t, kw) && (len(t) == len(kw) || identLen(t[len(kw):len(kw)+1]) == 0) {
+			return true
+		}
+	}
+	return false
 }
 
 var noResultBuiltins = map[string]bool{"print": true, "println": true, "panic": true, "close": true, "delete": true, "clear": true}

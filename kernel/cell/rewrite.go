@@ -27,6 +27,11 @@ type rewriter struct {
 	importPaths map[string]string // local import name -> path
 	err         *Error            // first unsupported construct
 	count       int               // rewrites done
+
+	typeDecls    []*typeDecl       // the cell's type declarations (see retype.go)
+	renamedTypes map[string]string // the cell's types declared under an internal name
+	asStmts      map[int]bool      // starts of var declarations evaluated as statements
+	labelled     map[*ast.RangeStmt]bool
 }
 
 // next returns a number for fresh names. It is unique across the Front's
@@ -127,6 +132,8 @@ func (r *rewriter) walkNode(root ast.Node, top *fnCtx) {
 				}
 			case *ast.GoStmt:
 				r.rewriteGo(n)
+			case *ast.CallExpr:
+				r.rewriteBuiltin(n)
 			}
 			return true
 		}
@@ -168,6 +175,12 @@ func (r *rewriter) walkNode(root ast.Node, top *fnCtx) {
 			fn.targets = append(fn.targets, t)
 			targets = append(targets, t)
 		case *ast.RangeStmt:
+			if label != "" {
+				if r.labelled == nil {
+					r.labelled = map[*ast.RangeStmt]bool{}
+				}
+				r.labelled[n] = true
+			}
 			k, typ := r.rangeKind(n, fn.top)
 			kinds[n] = k
 			intTypes[n] = typ
@@ -347,6 +360,18 @@ func (r *rewriter) rewriteRangeInt(s *ast.RangeStmt, top bool, typ string) {
 	open, closeP := "", ""
 	if conv {
 		open, closeP = typ+"(", ")"
+	}
+	if top && r.info != nil && !r.labelled[s] && r.hasGenericCall(s.X) {
+		// yaegi v0.16.1 fails on a generic call in a top-level := (see
+		// defines.go), so the bound is assigned to a variable first.
+		if tv, ok := r.info.Types[s.X]; ok && tv.Type != nil {
+			if xts, ok := r.typeString(tv.Type, s.For); ok {
+				r.ed.replace(lo, lx, fmt.Sprintf("var %s %s; %s = %s", nv, xts, nv, open))
+				r.ed.replace(xe, lb+1, fmt.Sprintf("%s; for %s := %s(0); %s < %s; %s++ {%s", closeP, iv, typ, iv, nv, iv, prefix))
+				r.count++
+				return
+			}
+		}
 	}
 	r.ed.replace(lo, lx, fmt.Sprintf("for %s, %s := %s(0), %s", iv, nv, typ, open))
 	r.ed.replace(xe, lb+1, fmt.Sprintf("%s; %s < %s; %s++ {%s", closeP, iv, nv, iv, prefix))
@@ -908,6 +933,9 @@ func (r *rewriter) writable(t types.Type, scope *types.Scope, pos token.Pos, dep
 	case *types.Named:
 		if !r.visible(t.Obj(), scope, pos) {
 			return false
+		}
+		if t.Obj().Pkg() == r.pkg && r.f.hidden[t.Obj().Name()] {
+			return false // a replaced type the interpreter cannot name
 		}
 		if t.TypeParams().Len() > 0 && t.TypeArgs().Len() == 0 {
 			return false
