@@ -952,3 +952,34 @@ def test_shutdown(fresh):
     proc = getattr(km.provisioner, "process", None)
     if proc is not None:
         assert proc.poll() == 0, f"kernel exit status {proc.poll()} after shutdown_request"
+
+
+def test_output_streams_while_the_cell_runs(kc: Any) -> None:
+    """stdout of a running cell, also from a goroutine it started, reaches
+    the front end before the cell ends (not only at execute_reply)."""
+    flush(kc)
+    code = (
+        'import (\n\t"fmt"\n\t"time"\n)\n'
+        'fmt.Println("first")\n'
+        'go func() { fmt.Println("from goroutine") }()\n'
+        "time.Sleep(1500 * time.Millisecond)\n"
+        'fmt.Println("last")'
+    )
+    msg_id = kc.execute(code)
+    seen: dict[str, float] = {}
+    deadline = time.monotonic() + 30
+    while "idle" not in seen and time.monotonic() < deadline:
+        msg = kc.get_iopub_msg(timeout=30)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        now = time.monotonic()
+        if msg["msg_type"] == "stream":
+            for word in ("first", "from goroutine", "last"):
+                if word in msg["content"]["text"]:
+                    seen.setdefault(word, now)
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            seen["idle"] = now
+    get_reply(kc, msg_id)
+    assert {"first", "from goroutine", "last", "idle"} <= set(seen), seen
+    assert seen["idle"] - seen["first"] > 1.0, f"'first' arrived only {seen['idle'] - seen['first']:.2f} s before the end"
+    assert seen["idle"] - seen["from goroutine"] > 1.0, seen
