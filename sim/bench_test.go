@@ -1,0 +1,63 @@
+package sim_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/synapses"
+)
+
+func benchNet(n int) (*toolkit.Network, *toolkit.Probe) {
+	net := toolkit.New("bench", 0)
+	stim := net.Node("stim", 1, func(t float64, out []float64) { out[0] = math.Sin(2 * math.Pi * t) })
+	a, b := net.Ensemble("a", n, 1), net.Ensemble("b", n, 1)
+	net.Connect(stim, a)
+	net.Connect(a, b)
+	net.Connect(b, b).Synapse = synapses.Lowpass{Tau: 0.1}
+	p := net.Probe("b", b, "")
+	p.Synapse = synapses.Lowpass{Tau: 0.01}
+	return net, p
+}
+
+// Step allocates nothing (probe storage is grown by RunSteps up front).
+func TestStepAllocs(t *testing.T) {
+	net, _ := benchNet(50)
+	s, err := sim.New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunSteps(2000); err != nil { // warm up probe storage
+		t.Fatal(err)
+	}
+	s.Reset()
+	if a := testing.AllocsPerRun(1000, func() { _ = s.Step() }); a != 0 {
+		t.Errorf("Step allocates %v times per call", a)
+	}
+}
+
+func BenchmarkStep(b *testing.B) {
+	net, _ := benchNet(500)
+	s, err := sim.New(net)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := s.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBuild(b *testing.B) {
+	net, _ := benchNet(500)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := sim.Build(net); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,337 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/synapses"
+)
+
+// signal is a contiguous block of the model's float64 store (Nengo's
+// Signal). Every signal is its own base; slices are expressed by index
+// lists on the operators that read or write them.
+type signal struct {
+	name  string
+	off   int
+	n     int
+	init  []float64 // initial value (nil: zeros)
+	rows  int       // >0 for a matrix (rows×n/rows)
+	owner string    // object that owns it, for error messages
+	// readonly signals never change after Reset (biases, encoders, fixed
+	// weights); the NaN check skips them.
+	readonly bool
+}
+
+// Op is one operator of a built model (Nengo's Operator): what it sets,
+// increments, reads and updates decides its place in the step order
+// (set → increment → read → update for every signal).
+type Op struct {
+	Kind    string // "Reset", "Copy", "ElementwiseInc", "DotInc", "TimeUpdate", "SimNodeFunc", "SimNeurons", "SimSynapse"
+	Tag     string // the object it belongs to
+	Sets    []int
+	Incs    []int
+	Reads   []int
+	Updates []int
+
+	// operator data
+	value    float64 // Reset
+	a        int     // matrix or scalar weights signal (-1: none)
+	x, y     int     // source and destination signals
+	xIdx     []int   // source indices (nil: all)
+	yIdx     []int   // destination indices (nil: all)
+	inc      bool    // Copy: y += x instead of y = x
+	tfn      toolkit.TimeFunc
+	nfn      toolkit.NodeFunc
+	cfn      toolkit.Function
+	neuron   neurons.Type
+	state    []int // state variable signals (SimNeurons)
+	names    []string
+	seed     int64
+	synapse  synapses.Synapse
+	node     *toolkit.Node // SimNodeFunc of a node (for data feeds)
+	proc     toolkit.Process
+	constIdx int     // third signal (BCM theta, Oja weights, Voja encoders, RLS P)
+	aux      []int   // further signals (Voja learning signal and scale)
+	beta     float64 // Oja
+}
+
+func (o *Op) String() string { return fmt.Sprintf("%s(%s)", o.Kind, o.Tag) }
+
+// runner is an operator made executable on a simulator's store.
+type runner struct {
+	step  func()
+	reset func()
+}
+
+// compile turns op into closures over the simulator's store. The closures
+// allocate nothing per step (except a connection Function on a Node,
+// which may return a new slice).
+func (op *Op) compile(s *Simulator, ln *lane) (runner, error) {
+	m := s.model
+	view := func(id int) []float64 {
+		g := m.sigs[id]
+		return ln.data[g.off : g.off+g.n : g.off+g.n]
+	}
+	switch op.Kind {
+	case "Reset":
+		y, v := view(op.y), op.value
+		return runner{step: func() {
+			for i := range y {
+				y[i] = v
+			}
+		}}, nil
+	case "Copy":
+		x, y := view(op.x), view(op.y)
+		xi, yi, inc := op.xIdx, op.yIdx, op.inc
+		return runner{step: func() {
+			n := len(y)
+			if yi != nil {
+				n = len(yi)
+			}
+			for k := range n {
+				sk, dk := k, k
+				if xi != nil {
+					sk = xi[k]
+				}
+				if yi != nil {
+					dk = yi[k]
+				}
+				if inc {
+					y[dk] += x[sk]
+				} else {
+					y[dk] = x[sk]
+				}
+			}
+		}}, nil
+	case "ElementwiseInc":
+		a, x, y := view(op.a), view(op.x), view(op.y)
+		return runner{step: func() {
+			if len(a) == 1 {
+				av := a[0]
+				for i := range y {
+					y[i] += float64(av * x[i])
+				}
+				return
+			}
+			for i := range y {
+				y[i] += float64(a[i] * x[i])
+			}
+		}}, nil
+	case "DotInc":
+		a, x, y := view(op.a), view(op.x), view(op.y)
+		cols := len(x)
+		return runner{step: func() {
+			for i := range y {
+				row := a[i*cols : (i+1)*cols]
+				var acc float64
+				for j, v := range row {
+					acc += float64(v * x[j])
+				}
+				y[i] += acc
+			}
+		}}, nil
+	case "TimeUpdate":
+		st, tt := view(op.y), view(op.x)
+		dt := m.Dt
+		return runner{step: func() {
+			st[0]++
+			tt[0] = st[0] * dt
+		}}, nil
+	case "SimNodeFunc":
+		tt := view(m.timeSig)
+		var out, x []float64
+		if op.y >= 0 {
+			out = view(op.y)
+		}
+		if op.x >= 0 {
+			x = view(op.x)
+		}
+		switch {
+		case op.tfn != nil:
+			f := op.tfn
+			return runner{step: func() { f(tt[0], out) }}, nil
+		case op.nfn != nil:
+			f := op.nfn
+			return runner{step: func() { f(tt[0], x, out) }}, nil
+		case op.cfn != nil:
+			f := op.cfn
+			xi := op.xIdx
+			var buf []float64
+			if xi != nil {
+				buf = make([]float64, len(xi))
+			}
+			tag := op.Tag
+			return runner{step: func() {
+				in := x
+				if xi != nil {
+					for k, i := range xi {
+						buf[k] = x[i]
+					}
+					in = buf
+				}
+				r := f(in)
+				if len(r) != len(out) {
+					s.fail(fmt.Errorf("sim: %s: Function returned %d values, want %d", tag, len(r), len(out)))
+					return
+				}
+				copy(out, r)
+			}}, nil
+		}
+		return runner{}, fmt.Errorf("sim: %s: node operator without a function", op.Tag)
+	case "SimNeurons":
+		J, out := view(op.x), view(op.y)
+		st := neurons.State{Names: op.names, Vars: make([][]float64, len(op.state))}
+		for i, id := range op.state {
+			st.Vars[i] = view(id)
+		}
+		seed := uint64(op.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
+		rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
+		nt, dt, tag := op.neuron, m.Dt, op.Tag
+		return runner{
+			step: func() {
+				if err := nt.Step(dt, J, out, st, rng); err != nil {
+					s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+				}
+			},
+			reset: func() { *rng = *rand.New(rand.NewPCG(seed, seed^0x5eed)) },
+		}, nil
+	case "SimProcess":
+		// a process writes (inc false) or adds (inc true) its output; its
+		// random source and state restart on Reset
+		tt := view(m.timeSig)
+		y := view(op.y)
+		var x []float64
+		if op.x >= 0 {
+			x = view(op.x)
+		}
+		seed := uint64(op.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
+		sizeIn := 0
+		if x != nil {
+			sizeIn = len(x)
+		}
+		mk := func() (toolkit.NodeFunc, error) {
+			return op.proc.Step(sizeIn, len(y), m.Dt, rand.New(rand.NewPCG(seed, 0x9e0c)))
+		}
+		f, err := mk()
+		if err != nil {
+			return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
+		}
+		if !op.inc {
+			return runner{step: func() { f(tt[0], x, y) }, reset: func() { f, _ = mk() }}, nil
+		}
+		buf := make([]float64, len(y))
+		return runner{step: func() {
+			f(tt[0], x, buf)
+			for i, v := range buf {
+				y[i] += v
+			}
+		}, reset: func() { f, _ = mk() }}, nil
+	case "SimBCM":
+		pre, post, theta, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
+		alpha := op.value * m.Dt
+		return runner{step: func() {
+			n := len(pre)
+			for j, q := range post {
+				c := float64(alpha*q) * (q - theta[j])
+				row := delta[j*n : (j+1)*n]
+				for i, p := range pre {
+					row[i] = float64(c * p)
+				}
+			}
+		}}, nil
+	case "SimOja":
+		pre, post, w, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
+		alpha, beta := op.value*m.Dt, op.beta
+		return runner{step: func() {
+			n := len(pre)
+			for j, q := range post {
+				sq := float64(alpha*q) * q
+				aq := alpha * q
+				row, wr := delta[j*n:(j+1)*n], w[j*n:(j+1)*n]
+				for i, p := range pre {
+					row[i] = float64(-beta*wr[i]) * sq
+					row[i] += float64(aq * p)
+				}
+			}
+		}}, nil
+	case "SimVoja":
+		x, post, enc, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
+		learning, scale := view(op.aux[0]), view(op.aux[1])
+		alpha := op.value * m.Dt
+		return runner{step: func() {
+			d := len(x)
+			c := alpha * learning[0]
+			for i, a := range post {
+				si := scale[i]
+				row, er := delta[i*d:(i+1)*d], enc[i*d:(i+1)*d]
+				for j, xj := range x {
+					row[j] = c * (float64(si*float64(a*xj)) - float64(a*er[j]))
+				}
+			}
+		}}, nil
+	case "SimRLS":
+		r, e, P, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
+		n := len(r)
+		Pr := make([]float64, n)
+		return runner{step: func() {
+			// Pr = P·r; P -= Pr Prᵀ/(1 + r·Pr); delta = -e ⊗ Pr/(1 + r·Pr)
+			for i := range n {
+				var acc float64
+				row := P[i*n : (i+1)*n]
+				for j, v := range row {
+					acc += float64(v * r[j])
+				}
+				Pr[i] = acc
+			}
+			var rPr float64
+			for i, v := range r {
+				rPr += float64(v * Pr[i])
+			}
+			rPr1 := 1 / (1 + rPr)
+			for i := range n {
+				row := P[i*n : (i+1)*n]
+				for j := range n {
+					row[j] -= float64(Pr[i] * float64(Pr[j]*rPr1))
+				}
+			}
+			for i, ei := range e {
+				row := delta[i*n : (i+1)*n]
+				for j := range n {
+					row[j] = float64(ei * float64(-rPr1*Pr[j]))
+				}
+			}
+		}}, nil
+	case "SimPES":
+		acts, e, delta := view(op.x), view(op.a), view(op.y)
+		alpha := -op.value * m.Dt / float64(len(acts))
+		return runner{step: func() {
+			// delta = outer(alpha·error, acts)
+			n := len(acts)
+			for i, ei := range e {
+				ae := alpha * ei
+				row := delta[i*n : (i+1)*n]
+				for j, a := range acts {
+					row[j] = float64(ae * a)
+				}
+			}
+		}}, nil
+	case "SimSynapse":
+		x, y := view(op.x), view(op.y)
+		f, err := op.synapse.Filter(m.Dt, len(x))
+		if err != nil {
+			return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
+		}
+		tag := op.Tag
+		return runner{
+			step: func() {
+				if err := f.Step(y, x); err != nil {
+					s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+				}
+			},
+			reset: f.Reset,
+		}, nil
+	}
+	return runner{}, fmt.Errorf("sim: unknown operator %q", op.Kind)
+}

@@ -1,0 +1,364 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/neurogo/neurogo/toolkit"
+)
+
+// Simulator runs a built Model on the CPU with Nengo's reference-simulator
+// semantics: each Step runs every operator once in dependency order, then
+// records the probes. Time after k steps is k·dt; the first step computes
+// the state at t = dt. Every filtered connection delays by one step.
+//
+// With Batch(n) it runs n independent copies (lanes) of the model; Data
+// returns lane 0 and DataBatch all lanes as [batch][samples][dims].
+type Simulator struct {
+	model  *Model
+	lanes  []*lane
+	err    error
+	closed bool
+	check  []int // signals scanned for NaN after each step
+	// Progress, if set, is called by Run and RunSteps after every step
+	// with the number of steps done and the total.
+	Progress func(done, total int)
+}
+
+// lane is one member of a minibatch: its own store, operators and probes.
+type lane struct {
+	index   int
+	data    []float64
+	runners []runner
+	probes  [][]float64 // per probe: flat [samples][dims]
+}
+
+// New builds net (see Build) and returns a simulator for it.
+func New(net *toolkit.Network, opts ...Option) (*Simulator, error) {
+	m, err := Build(net, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return NewFromModel(m, opts...)
+}
+
+// NewFromModel returns a simulator for an already built model; the
+// options Batch and Feed apply here.
+func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
+	if m == nil {
+		return nil, errors.New("sim: NewFromModel: model is nil")
+	}
+	cfg := config{batch: 1}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.batch < 1 {
+		return nil, fmt.Errorf("sim: Batch = %d: must be at least 1", cfg.batch)
+	}
+	s := &Simulator{model: m}
+	fed := map[*toolkit.Node]bool{}
+	for node, data := range cfg.feeds {
+		var sig = -1
+		for _, no := range m.nodeOut {
+			if no.node == node {
+				sig = no.sig
+			}
+		}
+		if sig < 0 {
+			return nil, fmt.Errorf("sim: Feed: node %q is not in the model or has no output", nodeLabel(node))
+		}
+		if len(data) != cfg.batch {
+			return nil, fmt.Errorf("sim: Feed: node %q: data has batch size %d, want %d (Batch)", node.Label, len(data), cfg.batch)
+		}
+		for b, steps := range data {
+			for k, row := range steps {
+				if len(row) != node.SizeOut {
+					return nil, fmt.Errorf("sim: Feed: node %q: data[%d][%d] has %d values, want SizeOut = %d", node.Label, b, k, len(row), node.SizeOut)
+				}
+				for i, v := range row {
+					if math.IsNaN(v) || math.IsInf(v, 0) {
+						return nil, fmt.Errorf("sim: Feed: node %q: data[%d][%d][%d] = %v: must be finite", node.Label, b, k, i, v)
+					}
+				}
+			}
+		}
+		fed[node] = true
+	}
+	for b := range cfg.batch {
+		ln := &lane{index: b, data: make([]float64, m.size), probes: make([][]float64, len(m.Probes))}
+		for node, data := range cfg.feeds {
+			ln.runners = append(ln.runners, s.feedRunner(ln, node, data[b]))
+		}
+		for _, op := range m.Ops {
+			if op.node != nil && fed[op.node] {
+				continue
+			}
+			r, err := op.compile(s, ln)
+			if err != nil {
+				return nil, err
+			}
+			ln.runners = append(ln.runners, r)
+		}
+		s.lanes = append(s.lanes, ln)
+	}
+	if m.CheckNaN {
+		for i, g := range m.sigs {
+			if !g.readonly && g.n > 0 {
+				s.check = append(s.check, i)
+			}
+		}
+	}
+	s.Reset()
+	return s, nil
+}
+
+func nodeLabel(n *toolkit.Node) string {
+	if n == nil {
+		return "<nil>"
+	}
+	return n.Label
+}
+
+// feedRunner writes data[k] into the node's output at step k (0-based).
+func (s *Simulator) feedRunner(ln *lane, node *toolkit.Node, data [][]float64) runner {
+	var g signal
+	for _, no := range s.model.nodeOut {
+		if no.node == node {
+			g = s.model.sigs[no.sig]
+		}
+	}
+	out := ln.data[g.off : g.off+g.n]
+	st := s.model.sigs[s.model.stepSig]
+	return runner{step: func() {
+		k := int(ln.data[st.off]) // steps done before this one
+		if k >= len(data) {
+			s.fail(fmt.Errorf("sim: Feed: node %q: data has %d steps; cannot run step %d", node.Label, len(data), k+1))
+			return
+		}
+		copy(out, data[k])
+	}}
+}
+
+func (s *Simulator) fail(err error) {
+	if s.err == nil {
+		s.err = err
+	}
+}
+
+// Model returns the simulator's model.
+func (s *Simulator) Model() *Model { return s.model }
+
+// Dt returns the time step in seconds.
+func (s *Simulator) Dt() float64 { return s.model.Dt }
+
+// BatchSize returns the number of lanes (Batch option).
+func (s *Simulator) BatchSize() int { return len(s.lanes) }
+
+// Time returns the simulated time in seconds (steps·dt).
+func (s *Simulator) Time() float64 { return s.lanes[0].data[s.model.sigs[s.model.timeSig].off] }
+
+// Steps returns the number of steps taken since the last Reset.
+func (s *Simulator) Steps() int { return int(s.lanes[0].data[s.model.sigs[s.model.stepSig].off]) }
+
+// Reset restores every signal and operator state to its initial value
+// and clears the probe data.
+func (s *Simulator) Reset() {
+	s.SoftReset(true)
+	s.err = nil
+}
+
+// SoftReset restores signals and operator state to their initial values;
+// probe data is cleared only if clearProbes is set (NengoDL's soft_reset).
+// The time restarts at 0.
+func (s *Simulator) SoftReset(clearProbes bool) {
+	for _, ln := range s.lanes {
+		clear(ln.data)
+		for _, g := range s.model.sigs {
+			if g.init != nil {
+				copy(ln.data[g.off:g.off+g.n], g.init)
+			}
+		}
+		for _, r := range ln.runners {
+			if r.reset != nil {
+				r.reset()
+			}
+		}
+		if clearProbes {
+			for i := range ln.probes {
+				ln.probes[i] = ln.probes[i][:0]
+			}
+		}
+	}
+}
+
+// Step advances the simulation by one time step.
+func (s *Simulator) Step() error {
+	if s.closed {
+		return errors.New("sim: Step: simulator is closed")
+	}
+	if s.err != nil {
+		return s.err
+	}
+	for _, ln := range s.lanes {
+		for _, r := range ln.runners {
+			r.step()
+		}
+		if s.err == nil && s.check != nil {
+			s.err = s.checkNaN(ln)
+		}
+		if s.err != nil {
+			return s.err
+		}
+		step := ln.data[s.model.sigs[s.model.stepSig].off]
+		for i, p := range s.model.Probes {
+			if math.Mod(step, p.Period) < 1 {
+				g := s.model.sigs[p.sig]
+				v := ln.data[g.off : g.off+g.n]
+				if p.idx == nil {
+					ln.probes[i] = append(ln.probes[i], v...)
+				} else {
+					for _, k := range p.idx {
+						ln.probes[i] = append(ln.probes[i], v[k])
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkNaN returns an error naming the first signal holding a NaN.
+func (s *Simulator) checkNaN(ln *lane) error {
+	for _, id := range s.check {
+		g := s.model.sigs[id]
+		for i, v := range ln.data[g.off : g.off+g.n] {
+			if v != v {
+				return fmt.Errorf("sim: NaN in signal %q[%d] (%s) at step %d (t = %g s, batch %d); switch the check off with sim.CheckNaN(false)",
+					g.name, i, g.owner, s.Steps(), s.Time(), ln.index)
+			}
+		}
+	}
+	return nil
+}
+
+// RunSteps runs n steps.
+func (s *Simulator) RunSteps(n int) error {
+	if n < 0 {
+		return fmt.Errorf("sim: RunSteps: n = %d: must be non-negative", n)
+	}
+	s.grow(n)
+	for k := range n {
+		if err := s.Step(); err != nil {
+			return err
+		}
+		if s.Progress != nil {
+			s.Progress(k+1, n)
+		}
+	}
+	return nil
+}
+
+// grow reserves probe storage for n more steps, so Step does not allocate.
+func (s *Simulator) grow(n int) {
+	for _, ln := range s.lanes {
+		for i, p := range s.model.Probes {
+			need := int(float64(n)/p.Period+2) * p.Dims
+			if cap(ln.probes[i])-len(ln.probes[i]) < need {
+				grown := make([]float64, len(ln.probes[i]), len(ln.probes[i])+need)
+				copy(grown, ln.probes[i])
+				ln.probes[i] = grown
+			}
+		}
+	}
+}
+
+// Run simulates for the given time in seconds, rounded to whole steps
+// (as Nengo does: round(seconds/dt) steps).
+func (s *Simulator) Run(seconds float64) error {
+	if !(seconds >= 0) || math.IsInf(seconds, 1) {
+		return fmt.Errorf("sim: Run: seconds = %v: must be non-negative and finite", seconds)
+	}
+	return s.RunSteps(int(math.Round(seconds / s.model.Dt)))
+}
+
+// Close releases the simulator; later Steps fail.
+func (s *Simulator) Close() error { s.closed = true; return nil }
+
+func (s *Simulator) probeIndex(p *toolkit.Probe) (int, error) {
+	for i, info := range s.model.Probes {
+		if info.Probe == p {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("sim: Data: probe %q is not part of this model", probeLabel(p))
+}
+
+// Data returns the recorded samples of the probe as [samples][dims]
+// (batch member 0).
+func (s *Simulator) Data(p *toolkit.Probe) ([][]float64, error) {
+	i, err := s.probeIndex(p)
+	if err != nil {
+		return nil, err
+	}
+	return s.rows(0, i), nil
+}
+
+// DataBatch returns the probe's samples as [batch][samples][dims].
+func (s *Simulator) DataBatch(p *toolkit.Probe) ([][][]float64, error) {
+	i, err := s.probeIndex(p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][][]float64, len(s.lanes))
+	for b := range s.lanes {
+		out[b] = s.rows(b, i)
+	}
+	return out, nil
+}
+
+// DataByLabel returns the recorded samples of the probe with the label
+// (batch member 0).
+func (s *Simulator) DataByLabel(label string) ([][]float64, error) {
+	for i, info := range s.model.Probes {
+		if info.Label == label {
+			return s.rows(0, i), nil
+		}
+	}
+	return nil, fmt.Errorf("sim: Data: no probe labelled %q", label)
+}
+
+func probeLabel(p *toolkit.Probe) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return p.Label
+}
+
+func (s *Simulator) rows(b, i int) [][]float64 {
+	d := s.model.Probes[i].Dims
+	flat := s.lanes[b].probes[i]
+	if d == 0 {
+		return nil
+	}
+	out := make([][]float64, len(flat)/d)
+	for k := range out {
+		out[k] = append([]float64(nil), flat[k*d:(k+1)*d]...)
+	}
+	return out
+}
+
+// Trange returns the times of the probe's samples (Nengo's sim.trange).
+func (s *Simulator) Trange(p *toolkit.Probe) []float64 {
+	period := 1.0
+	if p != nil && p.SampleEvery > 0 {
+		period = p.SampleEvery / s.model.Dt
+	}
+	var t []float64
+	for k := 1; k <= s.Steps(); k++ {
+		if math.Mod(float64(k), period) < 1 {
+			t = append(t, float64(k)*s.model.Dt)
+		}
+	}
+	return t
+}

@@ -1,0 +1,510 @@
+package dists
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Distribution is a random distribution over vectors (nengo.dists.Distribution).
+// Sample returns n samples of dimension d, row-major [n][d], drawn from rng.
+// A nil rng means rand.New(rand.NewPCG(0, 0)).
+type Distribution interface {
+	Name() string
+	Validate() error
+	Sample(n, d int, rng *rand.Rand) ([]float64, error)
+}
+
+// Error reports an invalid distribution parameter or argument: the
+// object, the field, the offending value and the rule it breaks.
+type Error struct {
+	Object string
+	Field  string
+	Value  any
+	Rule   string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("dists: %s.%s = %v: %s", e.Object, e.Field, e.Value, e.Rule)
+}
+
+var (
+	_ Distribution = Uniform{}
+	_ Distribution = Gaussian{}
+	_ Distribution = Choice{}
+	_ Distribution = UniformHypersphere{}
+	_ Distribution = ScatteredHypersphere{}
+	_ Distribution = Exponential{}
+	_ Distribution = Samples{}
+)
+
+func defRNG(rng *rand.Rand) *rand.Rand {
+	if rng == nil {
+		return rand.New(rand.NewPCG(0, 0))
+	}
+	return rng
+}
+
+func checkND(obj string, n, d int) error {
+	if n < 0 {
+		return &Error{Object: obj, Field: "n", Value: n, Rule: "must be non-negative"}
+	}
+	if d < 1 {
+		return &Error{Object: obj, Field: "d", Value: d, Rule: "must be at least 1"}
+	}
+	return nil
+}
+
+func finite(obj, field string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return &Error{Object: obj, Field: field, Value: v, Rule: "must be finite"}
+	}
+	return nil
+}
+
+// Uniform is the uniform distribution on [Low, High) (nengo.dists.Uniform).
+// With Integer set, samples are integers in [Low, High).
+type Uniform struct {
+	Low, High float64
+	Integer   bool
+}
+
+func (Uniform) Name() string     { return "Uniform" }
+func (u Uniform) String() string { return fmt.Sprintf("Uniform(low=%v, high=%v)", u.Low, u.High) }
+func (u Uniform) Validate() error {
+	if err := finite("Uniform", "Low", u.Low); err != nil {
+		return err
+	}
+	if err := finite("Uniform", "High", u.High); err != nil {
+		return err
+	}
+	if u.High < u.Low {
+		return &Error{Object: "Uniform", Field: "High", Value: u.High, Rule: fmt.Sprintf("must be >= Low = %v", u.Low)}
+	}
+	return nil
+}
+
+// Sample draws n×d values.
+func (u Uniform) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("Uniform", n, d); err != nil {
+		return nil, err
+	}
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	rng = defRNG(rng)
+	out := make([]float64, n*d)
+	for i := range out {
+		if u.Integer {
+			out[i] = math.Floor(u.Low + rng.Float64()*(u.High-u.Low))
+		} else {
+			out[i] = u.Low + rng.Float64()*(u.High-u.Low)
+		}
+	}
+	return out, nil
+}
+
+// Gaussian is the normal distribution N(Mean, Std²) (nengo.dists.Gaussian).
+type Gaussian struct{ Mean, Std float64 }
+
+func (Gaussian) Name() string     { return "Gaussian" }
+func (g Gaussian) String() string { return fmt.Sprintf("Gaussian(mean=%v, std=%v)", g.Mean, g.Std) }
+func (g Gaussian) Validate() error {
+	if err := finite("Gaussian", "Mean", g.Mean); err != nil {
+		return err
+	}
+	if !(g.Std > 0) || math.IsInf(g.Std, 1) {
+		return &Error{Object: "Gaussian", Field: "Std", Value: g.Std, Rule: "must be positive and finite"}
+	}
+	return nil
+}
+
+// Sample draws n×d values.
+func (g Gaussian) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("Gaussian", n, d); err != nil {
+		return nil, err
+	}
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	rng = defRNG(rng)
+	out := make([]float64, n*d)
+	for i := range out {
+		out[i] = g.Mean + g.Std*rng.NormFloat64()
+	}
+	return out, nil
+}
+
+// Choice draws rows of Options, with probabilities proportional to
+// Weights (uniform if nil) (nengo.dists.Choice). Each option is one
+// sample of dimension len(Options[i]); scalar options are rows of length 1.
+type Choice struct {
+	Options [][]float64
+	Weights []float64
+}
+
+func (Choice) Name() string { return "Choice" }
+func (c Choice) Validate() error {
+	if len(c.Options) == 0 {
+		return &Error{Object: "Choice", Field: "Options", Value: "[]", Rule: "must have at least one option"}
+	}
+	d := len(c.Options[0])
+	for i, o := range c.Options {
+		if len(o) != d {
+			return &Error{Object: "Choice", Field: fmt.Sprintf("len(Options[%d])", i), Value: len(o), Rule: fmt.Sprintf("must equal len(Options[0]) = %d", d)}
+		}
+		for j, v := range o {
+			if err := finite("Choice", fmt.Sprintf("Options[%d][%d]", i, j), v); err != nil {
+				return err
+			}
+		}
+	}
+	if c.Weights != nil {
+		if len(c.Weights) != len(c.Options) {
+			return &Error{Object: "Choice", Field: "len(Weights)", Value: len(c.Weights), Rule: fmt.Sprintf("must equal len(Options) = %d", len(c.Options))}
+		}
+		s := 0.0
+		for i, w := range c.Weights {
+			if !(w >= 0) || math.IsInf(w, 1) {
+				return &Error{Object: "Choice", Field: fmt.Sprintf("Weights[%d]", i), Value: w, Rule: "must be non-negative and finite"}
+			}
+			s += w
+		}
+		if !(s > 0) {
+			return &Error{Object: "Choice", Field: "Weights", Value: c.Weights, Rule: "must have a positive sum"}
+		}
+	}
+	return nil
+}
+
+// Sample draws n options; d must equal the options' length.
+func (c Choice) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("Choice", n, d); err != nil {
+		return nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if len(c.Options[0]) != d {
+		return nil, &Error{Object: "Choice", Field: "d", Value: d, Rule: fmt.Sprintf("must equal the options' length %d", len(c.Options[0]))}
+	}
+	rng = defRNG(rng)
+	cum := make([]float64, len(c.Options))
+	s := 0.0
+	for i := range c.Options {
+		w := 1.0
+		if c.Weights != nil {
+			w = c.Weights[i]
+		}
+		s += w
+		cum[i] = s
+	}
+	out := make([]float64, 0, n*d)
+	for range n {
+		r := rng.Float64() * s
+		k := 0
+		for k < len(cum)-1 && r >= cum[k] {
+			k++
+		}
+		out = append(out, c.Options[k]...)
+	}
+	return out, nil
+}
+
+// UniformHypersphere is uniform on the d-ball (Surface false: the volume,
+// with |x| >= MinMagnitude) or on its surface, the unit sphere
+// (nengo.dists.UniformHypersphere): Gaussian vectors normalised
+// (Muller 1959), scaled by U(MinMagnitude^d, 1)^(1/d) for the volume.
+type UniformHypersphere struct {
+	Surface      bool
+	MinMagnitude float64
+}
+
+func (UniformHypersphere) Name() string { return "UniformHypersphere" }
+func (u UniformHypersphere) Validate() error {
+	if !(u.MinMagnitude >= 0 && u.MinMagnitude <= 1) {
+		return &Error{Object: "UniformHypersphere", Field: "MinMagnitude", Value: u.MinMagnitude, Rule: "must be in [0, 1]"}
+	}
+	if u.Surface && u.MinMagnitude > 0 {
+		return &Error{Object: "UniformHypersphere", Field: "MinMagnitude", Value: u.MinMagnitude, Rule: "must be 0 when Surface is set"}
+	}
+	return nil
+}
+
+// Sample draws n points in d dimensions.
+func (u UniformHypersphere) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("UniformHypersphere", n, d); err != nil {
+		return nil, err
+	}
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	rng = defRNG(rng)
+	out := make([]float64, n*d)
+	for i := range n {
+		row := out[i*d : (i+1)*d]
+		var s float64
+		for s == 0 {
+			s = 0
+			for j := range row {
+				row[j] = rng.NormFloat64()
+				s += row[j] * row[j]
+			}
+		}
+		s = math.Sqrt(s)
+		scale := 1 / s
+		if !u.Surface {
+			lo := math.Pow(u.MinMagnitude, float64(d))
+			scale *= math.Pow(lo+rng.Float64()*(1-lo), 1/float64(d))
+		}
+		for j := range row {
+			row[j] *= scale
+		}
+	}
+	return out, nil
+}
+
+// ScatteredHypersphere covers the d-ball (or sphere, Surface) more evenly
+// than UniformHypersphere; it is Nengo 4's default for encoders and eval
+// points (nengo.dists.ScatteredHypersphere). Points of the quasi-random R_d
+// sequence (Roberts 2018) on the unit cube are mapped through the normal
+// inverse CDF and normalised (uniform on the sphere, Muller 1959); for the
+// volume one more coordinate q gives the radius q^(1/d). A random
+// orthogonal transform (d Householder reflections drawn from rng) makes
+// the set random. It is not Nengo's spherical-coordinate transform, so
+// the points differ from Nengo's; the coverage property is the same. In
+// one dimension the points are evenly spaced (±1 on the surface),
+// shuffled.
+type ScatteredHypersphere struct {
+	Surface      bool
+	MinMagnitude float64
+}
+
+func (ScatteredHypersphere) Name() string { return "ScatteredHypersphere" }
+func (u ScatteredHypersphere) Validate() error {
+	return UniformHypersphere{Surface: u.Surface, MinMagnitude: u.MinMagnitude}.Validate()
+}
+
+// Sample draws n points in d dimensions.
+func (u ScatteredHypersphere) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("ScatteredHypersphere", n, d); err != nil {
+		return nil, err
+	}
+	if err := u.Validate(); err != nil {
+		return nil, err
+	}
+	rng = defRNG(rng)
+	if d == 1 {
+		out := make([]float64, n)
+		for i := range out {
+			q := (float64(i) + 0.5) / float64(n)
+			if u.Surface {
+				out[i] = 1
+				if q < 0.5 {
+					out[i] = -1
+				}
+			} else {
+				m := u.MinMagnitude + (1-u.MinMagnitude)*math.Abs(2*q-1)
+				out[i] = math.Copysign(m, q-0.5)
+			}
+		}
+		rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
+		return out, nil
+	}
+	// R_d quasi-random sequence: phi_d is the root of x^(d+1) = x + 1.
+	dd := d
+	if !u.Surface {
+		dd = d + 1
+	}
+	phi := 2.0
+	for range 50 {
+		phi = math.Pow(1+phi, 1/float64(dd+1))
+	}
+	alpha := make([]float64, dd)
+	for j := range alpha {
+		alpha[j] = math.Mod(math.Pow(1/phi, float64(j+1)), 1)
+	}
+	out := make([]float64, n*d)
+	g := make([]float64, d)
+	for i := range n {
+		// Map a cube point to a Gaussian vector through the normal
+		// inverse CDF, then normalise: uniform on the sphere.
+		var s float64
+		for j := range d {
+			q := math.Mod(0.5+alpha[j]*float64(i+1), 1)
+			q = math.Min(math.Max(q, 1e-12), 1-1e-12)
+			g[j] = math.Sqrt2 * math.Erfinv(2*q-1)
+			s += g[j] * g[j]
+		}
+		s = math.Sqrt(s)
+		scale := 1 / s
+		if !u.Surface {
+			q := math.Mod(0.5+alpha[d]*float64(i+1), 1)
+			lo := math.Pow(u.MinMagnitude, float64(d))
+			scale *= math.Pow(lo+q*(1-lo), 1/float64(d))
+		}
+		for j := range d {
+			out[i*d+j] = g[j] * scale
+		}
+	}
+	// Random rotation (Householder product of random reflections).
+	v := make([]float64, d)
+	for range d {
+		var s float64
+		for j := range v {
+			v[j] = rng.NormFloat64()
+			s += v[j] * v[j]
+		}
+		if s == 0 {
+			continue
+		}
+		for i := range n {
+			row := out[i*d : (i+1)*d]
+			var p float64
+			for j := range row {
+				p += row[j] * v[j]
+			}
+			p *= 2 / s
+			for j := range row {
+				row[j] -= p * v[j]
+			}
+		}
+	}
+	return out, nil
+}
+
+// Exponential is Shift + an exponential variate of mean Scale, truncated
+// to at most High (nengo.dists.Exponential; High 0 means +Inf).
+type Exponential struct {
+	Scale, Shift, High float64
+}
+
+func (Exponential) Name() string { return "Exponential" }
+func (e Exponential) Validate() error {
+	if !(e.Scale > 0) || math.IsInf(e.Scale, 1) {
+		return &Error{Object: "Exponential", Field: "Scale", Value: e.Scale, Rule: "must be positive and finite"}
+	}
+	if err := finite("Exponential", "Shift", e.Shift); err != nil {
+		return err
+	}
+	if e.High != 0 && !(e.High > e.Shift) {
+		return &Error{Object: "Exponential", Field: "High", Value: e.High, Rule: fmt.Sprintf("must be 0 (none) or above Shift = %v", e.Shift)}
+	}
+	return nil
+}
+
+// Sample draws n×d values.
+func (e Exponential) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("Exponential", n, d); err != nil {
+		return nil, err
+	}
+	if err := e.Validate(); err != nil {
+		return nil, err
+	}
+	rng = defRNG(rng)
+	out := make([]float64, n*d)
+	for i := range out {
+		v := e.Shift + e.Scale*rng.ExpFloat64()
+		if e.High != 0 && v > e.High {
+			v = e.High
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Samples is a fixed array of samples (nengo.dists.Samples): Data is
+// row-major [n][d] with d = Dims (Dims 0 means 1 when sampled for d = 1,
+// otherwise len(Data)/n). Sample returns a copy and fails when the shape
+// differs from the one asked for.
+type Samples struct {
+	Data []float64
+	Dims int
+}
+
+// Rows is a Samples from a [n][d] array.
+func Rows(rows [][]float64) Samples {
+	s := Samples{}
+	if len(rows) > 0 {
+		s.Dims = len(rows[0])
+	}
+	for _, r := range rows {
+		s.Data = append(s.Data, r...)
+	}
+	return s
+}
+
+func (Samples) Name() string { return "Samples" }
+func (s Samples) Validate() error {
+	for i, v := range s.Data {
+		if err := finite("Samples", fmt.Sprintf("Data[%d]", i), v); err != nil {
+			return err
+		}
+	}
+	if s.Dims > 0 && len(s.Data)%s.Dims != 0 {
+		return &Error{Object: "Samples", Field: "len(Data)", Value: len(s.Data), Rule: fmt.Sprintf("must be a multiple of Dims = %d", s.Dims)}
+	}
+	return nil
+}
+
+// Sample returns a copy of Data, which must hold n×d values.
+func (s Samples) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("Samples", n, d); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Dims > 0 && s.Dims != d {
+		return nil, &Error{Object: "Samples", Field: "Dims", Value: s.Dims, Rule: fmt.Sprintf("must equal the requested dimension %d", d)}
+	}
+	if len(s.Data) != n*d {
+		return nil, &Error{Object: "Samples", Field: "len(Data)", Value: len(s.Data), Rule: fmt.Sprintf("must equal n×d = %d×%d", n, d)}
+	}
+	return append([]float64(nil), s.Data...), nil
+}
+
+// Rows returns the number of samples in s for dimension d (len(Data)/d).
+func (s Samples) Rows(d int) int {
+	if d <= 0 {
+		return 0
+	}
+	return len(s.Data) / d
+}
+
+// QuasirandomSequence is the R_d low-discrepancy sequence on the unit cube
+// [0, 1)^d (Roberts 2018; nengo.dists.QuasirandomSequence): point i is
+// (0.5 + (i+1)·alpha) mod 1 with alpha_j = phi_d^-(j+1), phi_d the root of
+// x^(d+1) = x + 1. It is deterministic: rng is not used. In one dimension
+// the points are evenly spaced, (i+0.5)/n, as in Nengo.
+type QuasirandomSequence struct{}
+
+var _ Distribution = QuasirandomSequence{}
+
+func (QuasirandomSequence) Name() string    { return "QuasirandomSequence" }
+func (QuasirandomSequence) Validate() error { return nil }
+
+// Sample returns n points of dimension d.
+func (QuasirandomSequence) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
+	if err := checkND("QuasirandomSequence", n, d); err != nil {
+		return nil, err
+	}
+	out := make([]float64, n*d)
+	if d == 1 {
+		for i := range out {
+			out[i] = (float64(i) + 0.5) / float64(n)
+		}
+		return out, nil
+	}
+	phi := 2.0
+	for range 50 {
+		phi = math.Pow(1+phi, 1/float64(d+1))
+	}
+	for i := range n {
+		for j := range d {
+			a := math.Mod(math.Pow(1/phi, float64(j+1)), 1)
+			out[i*d+j] = math.Mod(0.5+a*float64(i+1), 1)
+		}
+	}
+	return out, nil
+}

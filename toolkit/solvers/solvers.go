@@ -1,0 +1,318 @@
+package solvers
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Solver finds decoders X (n×d) such that A·X ≈ Y, where A (m×n) holds the
+// activities of n neurons at m evaluation points and Y (m×d) the targets
+// (nengo.solvers.Solver). Solve must not modify A or Y.
+type Solver interface {
+	Name() string
+	// Weights reports whether the solver is asked for a full connection
+	// weight matrix (Nengo's weights=True) rather than decoders.
+	Weights() bool
+	Validate() error
+	Solve(A, Y *mat.Dense) (*mat.Dense, error)
+}
+
+var (
+	_ Solver = LstsqL2{}
+	_ Solver = LstsqL2nz{}
+	_ Solver = Lstsq{}
+	_ Solver = NoSolver{}
+)
+
+// Error reports an invalid solver parameter or argument, or a failed solve.
+type Error struct {
+	Object string
+	Field  string
+	Value  any
+	Rule   string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("solvers: %s.%s = %v: %s", e.Object, e.Field, e.Value, e.Rule)
+}
+
+func checkAY(obj string, A, Y *mat.Dense) error {
+	if A == nil || Y == nil {
+		return &Error{Object: obj, Field: "A, Y", Value: "nil", Rule: "must be non-nil matrices"}
+	}
+	m, n := A.Dims()
+	my, d := Y.Dims()
+	if m == 0 || n == 0 || d == 0 {
+		return &Error{Object: obj, Field: "A, Y", Value: fmt.Sprintf("%d×%d, %d×%d", m, n, my, d), Rule: "must be non-empty"}
+	}
+	if m != my {
+		return &Error{Object: obj, Field: "rows(Y)", Value: my, Rule: fmt.Sprintf("must equal rows(A) = %d (one row per evaluation point)", m)}
+	}
+	return nil
+}
+
+func checkReg(obj string, reg float64) error {
+	if !(reg >= 0) || math.IsInf(reg, 1) {
+		return &Error{Object: obj, Field: "Reg", Value: reg, Rule: "must be non-negative and finite"}
+	}
+	return nil
+}
+
+// LstsqL2 is least squares with L2 regularisation, Nengo's default solver
+// (nengo.solvers.LstsqL2, reg 0.1): with sigma = Reg·max(A) and m
+// evaluation points it solves (AᵀA + m·sigma²·I)·X = AᵀY by Cholesky
+// (or, when m < n, X = Aᵀ·(AAᵀ + m·sigma²·I)⁻¹·Y).
+type LstsqL2 struct {
+	Reg float64
+	// W is Nengo's weights=True (a full weight matrix; handled by the builder).
+	W bool
+}
+
+// NewLstsqL2 returns Nengo's default, LstsqL2{Reg: 0.1}.
+func NewLstsqL2() LstsqL2 { return LstsqL2{Reg: 0.1} }
+
+func (LstsqL2) Name() string      { return "LstsqL2" }
+func (s LstsqL2) Weights() bool   { return s.W }
+func (s LstsqL2) Validate() error { return checkReg("LstsqL2", s.Reg) }
+func (s LstsqL2) String() string  { return fmt.Sprintf("LstsqL2(reg=%v)", s.Reg) }
+
+// Solve returns X (n×d).
+func (s LstsqL2) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
+	if err := checkAY("LstsqL2", A, Y); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	sigma := s.Reg * mat.Max(A)
+	return cholesky("LstsqL2", A, Y, func(int) float64 { return sigma })
+}
+
+// LstsqL2nz is LstsqL2 for non-negative activities with a per-neuron
+// regularisation sigma_i = Reg·max(A)·sqrt(fraction of points where
+// neuron i is active); silent neurons get the largest sigma
+// (nengo.solvers.LstsqL2nz).
+type LstsqL2nz struct {
+	Reg float64
+	W   bool
+}
+
+func (LstsqL2nz) Name() string      { return "LstsqL2nz" }
+func (s LstsqL2nz) Weights() bool   { return s.W }
+func (s LstsqL2nz) Validate() error { return checkReg("LstsqL2nz", s.Reg) }
+
+// Solve returns X (n×d).
+func (s LstsqL2nz) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
+	if err := checkAY("LstsqL2nz", A, Y); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	m, n := A.Dims()
+	amax := mat.Max(A)
+	sig := make([]float64, n)
+	smax := 0.0
+	for j := range n {
+		c := 0
+		for i := range m {
+			if A.At(i, j) > 0 {
+				c++
+			}
+		}
+		sig[j] = s.Reg * amax * math.Sqrt(float64(c)/float64(m))
+		smax = math.Max(smax, sig[j])
+	}
+	for j := range sig {
+		if sig[j] == 0 {
+			sig[j] = smax
+		}
+	}
+	if m < n { // the transposed form needs one sigma per point: use the mean
+		mean := 0.0
+		for _, v := range sig {
+			mean += v
+		}
+		mean /= float64(n)
+		return cholesky("LstsqL2nz", A, Y, func(int) float64 { return mean })
+	}
+	return cholesky("LstsqL2nz", A, Y, func(j int) float64 { return sig[j] })
+}
+
+// cholesky solves the regularised normal equations as Nengo's Cholesky
+// solver does: G = AᵀA (or AAᵀ when m < n) plus m·sigma(i)² on the diagonal.
+func cholesky(obj string, A, Y *mat.Dense, sigma func(i int) float64) (*mat.Dense, error) {
+	m, n := A.Dims()
+	_, d := Y.Dims()
+	transpose := m < n
+	var G mat.Dense
+	var B mat.Dense
+	if transpose {
+		G.Mul(A, A.T())
+		B.CloneFrom(Y)
+	} else {
+		G.Mul(A.T(), A)
+		B.Mul(A.T(), Y)
+	}
+	k, _ := G.Dims()
+	for i := range k {
+		s := sigma(i)
+		G.Set(i, i, G.At(i, i)+float64(m)*s*s)
+	}
+	sym := mat.NewSymDense(k, nil)
+	for i := range k {
+		for j := i; j < k; j++ {
+			sym.SetSym(i, j, G.At(i, j))
+		}
+	}
+	var ch mat.Cholesky
+	if ok := ch.Factorize(sym); !ok {
+		return nil, &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n),
+			Rule: "the regularised Gram matrix is not positive definite (increase Reg)"}
+	}
+	var x mat.Dense
+	if err := ch.SolveTo(&x, &B); err != nil {
+		return nil, &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n), Rule: "Cholesky solve failed: " + err.Error()}
+	}
+	if transpose {
+		out := mat.NewDense(n, d, nil)
+		out.Mul(A.T(), &x)
+		return out, nil
+	}
+	return &x, nil
+}
+
+// Lstsq is unregularised least squares by the SVD; singular values below
+// Rcond times the largest are treated as zero (nengo.solvers.Lstsq,
+// rcond 0.01).
+type Lstsq struct {
+	Rcond float64
+	W     bool
+}
+
+// NewLstsq returns Nengo's default Lstsq{Rcond: 0.01}.
+func NewLstsq() Lstsq { return Lstsq{Rcond: 0.01} }
+
+func (Lstsq) Name() string    { return "Lstsq" }
+func (s Lstsq) Weights() bool { return s.W }
+func (s Lstsq) Validate() error {
+	if !(s.Rcond >= 0) || math.IsInf(s.Rcond, 1) {
+		return &Error{Object: "Lstsq", Field: "Rcond", Value: s.Rcond, Rule: "must be non-negative and finite"}
+	}
+	return nil
+}
+
+// Solve returns X (n×d), the minimum-norm least-squares solution.
+func (s Lstsq) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
+	if err := checkAY("Lstsq", A, Y); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	var svd mat.SVD
+	if !svd.Factorize(A, mat.SVDThin) {
+		return nil, &Error{Object: "Lstsq", Field: "A", Value: "", Rule: "SVD did not converge"}
+	}
+	vals := svd.Values(nil)
+	rank := 0
+	for _, v := range vals {
+		if len(vals) > 0 && v > s.Rcond*vals[0] {
+			rank++
+		}
+	}
+	var x mat.Dense
+	svd.SolveTo(&x, Y, rank)
+	return &x, nil
+}
+
+// NoSolver returns decoders filled with Value, ignoring A and Y
+// (nengo.solvers.NoSolver with values=None gives zeros); for connections
+// whose decoders are set explicitly (e.g. learned).
+type NoSolver struct {
+	Value float64
+	W     bool
+}
+
+func (NoSolver) Name() string    { return "NoSolver" }
+func (s NoSolver) Weights() bool { return s.W }
+func (s NoSolver) Validate() error {
+	if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
+		return &Error{Object: "NoSolver", Field: "Value", Value: s.Value, Rule: "must be finite"}
+	}
+	return nil
+}
+
+// Solve returns an n×d matrix filled with Value.
+func (s NoSolver) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
+	if err := checkAY("NoSolver", A, Y); err != nil {
+		return nil, err
+	}
+	_, n := A.Dims()
+	_, d := Y.Dims()
+	x := mat.NewDense(n, d, nil)
+	if s.Value != 0 {
+		for i := range n {
+			for j := range d {
+				x.Set(i, j, s.Value)
+			}
+		}
+	}
+	return x, nil
+}
+
+// RMSE returns the root-mean-square error of A·X against Y over all
+// entries, and the RMS of Y (for relative errors).
+func RMSE(A, X, Y *mat.Dense) (rmse, rmsY float64) {
+	var p mat.Dense
+	p.Mul(A, X)
+	r, c := Y.Dims()
+	for i := range r {
+		for j := range c {
+			e := p.At(i, j) - Y.At(i, j)
+			rmse += e * e
+			rmsY += Y.At(i, j) * Y.At(i, j)
+		}
+	}
+	nn := float64(r * c)
+	return math.Sqrt(rmse / nn), math.Sqrt(rmsY / nn)
+}
+
+// LstsqNoise is least squares with noise added to the activities instead
+// of an explicit regulariser (nengo.solvers.LstsqNoise, noise 0.1): A is
+// perturbed by Gaussian noise of standard deviation Noise·max(A), then
+// AᵀA·X = AᵀY is solved by Cholesky. The noise comes from a PCG seeded by
+// Seed, so the decoders are reproducible (Nengo uses the builder's rng).
+type LstsqNoise struct {
+	Noise float64
+	Seed  uint64
+	W     bool
+}
+
+var _ Solver = LstsqNoise{}
+
+// NewLstsqNoise returns Nengo's default LstsqNoise{Noise: 0.1}.
+func NewLstsqNoise() LstsqNoise { return LstsqNoise{Noise: 0.1} }
+
+func (LstsqNoise) Name() string      { return "LstsqNoise" }
+func (s LstsqNoise) Weights() bool   { return s.W }
+func (s LstsqNoise) Validate() error { return checkReg("LstsqNoise", s.Noise) }
+
+// Solve returns X (n×d).
+func (s LstsqNoise) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
+	if err := checkAY("LstsqNoise", A, Y); err != nil {
+		return nil, err
+	}
+	if !(s.Noise >= 0) || math.IsInf(s.Noise, 1) {
+		return nil, &Error{Object: "LstsqNoise", Field: "Noise", Value: s.Noise, Rule: "must be non-negative and finite"}
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, 0x1a57))
+	sigma := s.Noise * mat.Max(A)
+	var An mat.Dense
+	An.CloneFrom(A)
+	An.Apply(func(_, _ int, v float64) float64 { return v + sigma*rng.NormFloat64() }, &An)
+	return cholesky("LstsqNoise", &An, Y, func(int) float64 { return 0 })
+}
