@@ -4,9 +4,74 @@
 package bindings
 
 import (
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
 	"reflect"
 )
 
 func init() {
-	Symbols["github.com/neurogo/neurogo/sim/sim"] = map[string]reflect.Value{}
+	Symbols["github.com/neurogo/neurogo/sim/sim"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"Batch":            reflect.ValueOf(sim.Batch),
+		"Build":            reflect.ValueOf(sim.Build),
+		"BuildWithParams":  reflect.ValueOf(sim.BuildWithParams),
+		"CPU":              reflect.ValueOf(sim.CPU),
+		"CheckNaN":         reflect.ValueOf(sim.CheckNaN),
+		"DT":               reflect.ValueOf(sim.DT),
+		"Feed":             reflect.ValueOf(sim.Feed),
+		"LoadParams":       reflect.ValueOf(sim.LoadParams),
+		"New":              reflect.ValueOf(sim.New),
+		"NewFromModel":     reflect.ValueOf(sim.NewFromModel),
+		"ParamsFromArrays": reflect.ValueOf(sim.ParamsFromArrays),
+		"WithParams":       reflect.ValueOf(sim.WithParams),
+
+		// type definitions
+		"Backend":          reflect.ValueOf((*sim.Backend)(nil)),
+		"ConnectionParams": reflect.ValueOf((*sim.ConnectionParams)(nil)),
+		"EnsembleParams":   reflect.ValueOf((*sim.EnsembleParams)(nil)),
+		"Model":            reflect.ValueOf((*sim.Model)(nil)),
+		"NewBackend":       reflect.ValueOf((*sim.NewBackend)(nil)),
+		"Op":               reflect.ValueOf((*sim.Op)(nil)),
+		"Option":           reflect.ValueOf((*sim.Option)(nil)),
+		"Params":           reflect.ValueOf((*sim.Params)(nil)),
+		"ProbeInfo":        reflect.ValueOf((*sim.ProbeInfo)(nil)),
+		"Simulator":        reflect.ValueOf((*sim.Simulator)(nil)),
+
+		// interface wrapper definitions
+		"_Backend": reflect.ValueOf((*_github_com_neurogo_neurogo_sim_Backend)(nil)),
+	}
+}
+
+// _github_com_neurogo_neurogo_sim_Backend is an interface wrapper for Backend type
+type _github_com_neurogo_neurogo_sim_Backend struct {
+	IValue    interface{}
+	WClose    func() error
+	WData     func(p *toolkit.Probe) ([][]float64, error)
+	WDt       func() float64
+	WReset    func()
+	WRunSteps func(n int) error
+	WStep     func() error
+	WTime     func() float64
+}
+
+func (W _github_com_neurogo_neurogo_sim_Backend) Close() error {
+	return W.WClose()
+}
+func (W _github_com_neurogo_neurogo_sim_Backend) Data(p *toolkit.Probe) ([][]float64, error) {
+	return W.WData(p)
+}
+func (W _github_com_neurogo_neurogo_sim_Backend) Dt() float64 {
+	return W.WDt()
+}
+func (W _github_com_neurogo_neurogo_sim_Backend) Reset() {
+	W.WReset()
+}
+func (W _github_com_neurogo_neurogo_sim_Backend) RunSteps(n int) error {
+	return W.WRunSteps(n)
+}
+func (W _github_com_neurogo_neurogo_sim_Backend) Step() error {
+	return W.WStep()
+}
+func (W _github_com_neurogo_neurogo_sim_Backend) Time() float64 {
+	return W.WTime()
 }

@@ -4,9 +4,138 @@
 package bindings
 
 import (
+	"github.com/neurogo/neurogo/toolkit"
+	"go/constant"
+	"go/token"
+	"math/rand/v2"
 	"reflect"
 )
 
 func init() {
-	Symbols["github.com/neurogo/neurogo/toolkit/toolkit"] = map[string]reflect.Value{}
+	Symbols["github.com/neurogo/neurogo/toolkit/toolkit"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"AttrDecoded":        reflect.ValueOf(constant.MakeFromLiteral("\"decoded_output\"", token.STRING, 0)),
+		"AttrInput":          reflect.ValueOf(constant.MakeFromLiteral("\"input\"", token.STRING, 0)),
+		"AttrOutput":         reflect.ValueOf(constant.MakeFromLiteral("\"output\"", token.STRING, 0)),
+		"AttrSpikes":         reflect.ValueOf(constant.MakeFromLiteral("\"spikes\"", token.STRING, 0)),
+		"AttrVoltage":        reflect.ValueOf(constant.MakeFromLiteral("\"voltage\"", token.STRING, 0)),
+		"AttrWeights":        reflect.ValueOf(constant.MakeFromLiteral("\"weights\"", token.STRING, 0)),
+		"DefaultNEvalPoints": reflect.ValueOf(toolkit.DefaultNEvalPoints),
+		"Dense":              reflect.ValueOf(toolkit.Dense),
+		"DeriveSeed":         reflect.ValueOf(toolkit.DeriveSeed),
+		"Diag":               reflect.ValueOf(toolkit.Diag),
+		"NengoDefaults":      reflect.ValueOf(toolkit.NengoDefaults),
+		"New":                reflect.ValueOf(toolkit.New),
+		"NewBCM":             reflect.ValueOf(toolkit.NewBCM),
+		"NewOja":             reflect.ValueOf(toolkit.NewOja),
+		"NewPES":             reflect.ValueOf(toolkit.NewPES),
+		"NewRLS":             reflect.ValueOf(toolkit.NewRLS),
+		"NewVoja":            reflect.ValueOf(toolkit.NewVoja),
+		"NewWhiteNoise":      reflect.ValueOf(toolkit.NewWhiteNoise),
+		"NewWhiteSignal":     reflect.ValueOf(toolkit.NewWhiteSignal),
+		"ProbeAttrs":         reflect.ValueOf(toolkit.ProbeAttrs),
+		"Ref":                reflect.ValueOf(toolkit.Ref),
+		"Scalar":             reflect.ValueOf(toolkit.Scalar),
+		"TargetSize":         reflect.ValueOf(toolkit.TargetSize),
+
+		// type definitions
+		"BCM":          reflect.ValueOf((*toolkit.BCM)(nil)),
+		"Connection":   reflect.ValueOf((*toolkit.Connection)(nil)),
+		"Defaults":     reflect.ValueOf((*toolkit.Defaults)(nil)),
+		"Direct":       reflect.ValueOf((*toolkit.Direct)(nil)),
+		"Ensemble":     reflect.ValueOf((*toolkit.Ensemble)(nil)),
+		"Error":        reflect.ValueOf((*toolkit.Error)(nil)),
+		"Function":     reflect.ValueOf((*toolkit.Function)(nil)),
+		"LearningRule": reflect.ValueOf((*toolkit.LearningRule)(nil)),
+		"Network":      reflect.ValueOf((*toolkit.Network)(nil)),
+		"Neurons":      reflect.ValueOf((*toolkit.Neurons)(nil)),
+		"Node":         reflect.ValueOf((*toolkit.Node)(nil)),
+		"NodeFunc":     reflect.ValueOf((*toolkit.NodeFunc)(nil)),
+		"Object":       reflect.ValueOf((*toolkit.Object)(nil)),
+		"Oja":          reflect.ValueOf((*toolkit.Oja)(nil)),
+		"PES":          reflect.ValueOf((*toolkit.PES)(nil)),
+		"Piecewise":    reflect.ValueOf((*toolkit.Piecewise)(nil)),
+		"PresentInput": reflect.ValueOf((*toolkit.PresentInput)(nil)),
+		"Probe":        reflect.ValueOf((*toolkit.Probe)(nil)),
+		"Process":      reflect.ValueOf((*toolkit.Process)(nil)),
+		"RLS":          reflect.ValueOf((*toolkit.RLS)(nil)),
+		"Rule":         reflect.ValueOf((*toolkit.Rule)(nil)),
+		"Sliced":       reflect.ValueOf((*toolkit.Sliced)(nil)),
+		"Target":       reflect.ValueOf((*toolkit.Target)(nil)),
+		"TimeFunc":     reflect.ValueOf((*toolkit.TimeFunc)(nil)),
+		"Transform":    reflect.ValueOf((*toolkit.Transform)(nil)),
+		"Voja":         reflect.ValueOf((*toolkit.Voja)(nil)),
+		"WhiteNoise":   reflect.ValueOf((*toolkit.WhiteNoise)(nil)),
+		"WhiteSignal":  reflect.ValueOf((*toolkit.WhiteSignal)(nil)),
+
+		// interface wrapper definitions
+		"_LearningRule": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_LearningRule)(nil)),
+		"_Object":       reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_Object)(nil)),
+		"_Process":      reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_Process)(nil)),
+		"_Target":       reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_Target)(nil)),
+	}
+}
+
+// _github_com_neurogo_neurogo_toolkit_LearningRule is an interface wrapper for LearningRule type
+type _github_com_neurogo_neurogo_toolkit_LearningRule struct {
+	IValue    interface{}
+	WName     func() string
+	WValidate func() error
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_LearningRule) Name() string {
+	return W.WName()
+}
+func (W _github_com_neurogo_neurogo_toolkit_LearningRule) Validate() error {
+	return W.WValidate()
+}
+
+// _github_com_neurogo_neurogo_toolkit_Object is an interface wrapper for Object type
+type _github_com_neurogo_neurogo_toolkit_Object struct {
+	IValue      interface{}
+	WDimensions func() (in int, out int)
+	WKind       func() string
+	WName       func() string
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_Object) Dimensions() (in int, out int) {
+	return W.WDimensions()
+}
+func (W _github_com_neurogo_neurogo_toolkit_Object) Kind() string {
+	return W.WKind()
+}
+func (W _github_com_neurogo_neurogo_toolkit_Object) Name() string {
+	return W.WName()
+}
+
+// _github_com_neurogo_neurogo_toolkit_Process is an interface wrapper for Process type
+type _github_com_neurogo_neurogo_toolkit_Process struct {
+	IValue    interface{}
+	WName     func() string
+	WStep     func(sizeIn int, sizeOut int, dt float64, rng *rand.Rand) (toolkit.NodeFunc, error)
+	WValidate func() error
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_Process) Name() string {
+	return W.WName()
+}
+func (W _github_com_neurogo_neurogo_toolkit_Process) Step(sizeIn int, sizeOut int, dt float64, rng *rand.Rand) (toolkit.NodeFunc, error) {
+	return W.WStep(sizeIn, sizeOut, dt, rng)
+}
+func (W _github_com_neurogo_neurogo_toolkit_Process) Validate() error {
+	return W.WValidate()
+}
+
+// _github_com_neurogo_neurogo_toolkit_Target is an interface wrapper for Target type
+type _github_com_neurogo_neurogo_toolkit_Target struct {
+	IValue   interface{}
+	WIndices func() []int
+	WObj     func() toolkit.Object
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_Target) Indices() []int {
+	return W.WIndices()
+}
+func (W _github_com_neurogo_neurogo_toolkit_Target) Obj() toolkit.Object {
+	return W.WObj()
 }
