@@ -141,6 +141,8 @@ type builder struct {
 	ens      map[*toolkit.Ensemble]*ensSigs
 	nodes    map[*toolkit.Node]*nodeSigs
 	conns    map[*toolkit.Connection]*connSigs
+	ensKey   map[*toolkit.Ensemble]string     // parameter key of each ensemble (see EnsembleKeys)
+	connKey  map[*toolkit.Connection]string   // parameter key of each connection (see ConnectionKeys)
 	rules    map[*toolkit.Rule]int            // error signal of each learning rule
 	ruleSigs map[*toolkit.Rule]map[string]int // probeable signals of each rule
 	seeds    map[any]int64
@@ -207,6 +209,8 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 		rules:    map[*toolkit.Rule]int{},
 		ruleSigs: map[*toolkit.Rule]map[string]int{},
 		seeds:    net.Seeds(),
+		ensKey:   EnsembleKeys(net),
+		connKey:  ConnectionKeys(net),
 	}
 	b.m.stepSig = b.sig("step", "", 1, nil)
 	b.m.timeSig = b.sig("time", "", 1, nil)
@@ -263,22 +267,47 @@ func uniqueLabels(net *toolkit.Network) error {
 		seen[kind+"\x00"+label] = true
 		return nil
 	}
-	for _, e := range net.AllEnsembles() {
-		if err := check("Ensemble", e.Label); err != nil {
-			return err
-		}
-	}
-	for _, c := range net.AllConnections() {
-		if err := check("Connection", c.Label); err != nil {
-			return err
-		}
-	}
 	for _, p := range net.AllProbes() {
 		if err := check("Probe", p.Label); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// EnsembleKeys gives each ensemble of net the key its parameters have in
+// Params (and in .npz files: ens/<key>/gain, …): its label, or, when
+// several ensembles share a label (two copies of one sub-network, say),
+// label#2, label#3, … for the later ones in AllEnsembles order, so that no
+// ensemble's parameters are lost. Nengo fixtures use unique labels, whose
+// keys are the labels themselves.
+func EnsembleKeys(net *toolkit.Network) map[*toolkit.Ensemble]string {
+	keys := map[*toolkit.Ensemble]string{}
+	count := map[string]int{}
+	for _, e := range net.AllEnsembles() {
+		count[e.Label]++
+		k := e.Label
+		if n := count[e.Label]; n > 1 {
+			k = fmt.Sprintf("%s#%d", e.Label, n)
+		}
+		keys[e] = k
+	}
+	return keys
+}
+
+// ConnectionKeys is EnsembleKeys for connections (conn/<key>/weights, …).
+func ConnectionKeys(net *toolkit.Network) map[*toolkit.Connection]string {
+	keys := map[*toolkit.Connection]string{}
+	count := map[string]int{}
+	for _, c := range net.AllConnections() {
+		count[c.Label]++
+		k := c.Label
+		if n := count[c.Label]; n > 1 {
+			k = fmt.Sprintf("%s#%d", c.Label, n)
+		}
+		keys[c] = k
+	}
+	return keys
 }
 
 // BuildWithParams is Build with parameters overridden by label.
@@ -298,7 +327,7 @@ func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
 	o := fmt.Sprintf("Ensemble %q", e.Label)
 	var over *EnsembleParams
 	if b.cfg.params != nil {
-		over = b.cfg.params.Ensembles[e.Label]
+		over = b.cfg.params.Ensembles[b.ensKey[e]]
 	}
 	if e.NeuronType.Name() == "Direct" {
 		// no neurons: the ensemble's output is its input (nengo.Direct)
@@ -411,7 +440,7 @@ func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
 		}
 		p.State[name] = v
 	}
-	b.m.Params.Ensembles[e.Label] = p
+	b.m.Params.Ensembles[b.ensKey[e]] = p
 
 	es := &ensSigs{p: p}
 	es.in = b.sig(e.Label+".signal", o, d, nil)
@@ -656,7 +685,7 @@ func (b *builder) buildConnection(c *toolkit.Connection) error {
 	if err != nil {
 		return err
 	}
-	cs, err := b.connect(conn{post: c.Post.Obj(), label: c.Label, c: c, pre: c.Pre, postSig: post, postIdx: c.Post.Indices(), postSize: toolkit.TargetSize(c.Post, true)},
+	cs, err := b.connect(conn{post: c.Post.Obj(), label: b.connKey[c], c: c, pre: c.Pre, postSig: post, postIdx: c.Post.Indices(), postSize: toolkit.TargetSize(c.Post, true)},
 		c.Function, c.Transform, c.Solver, c.Synapse, b.seeds[c])
 	if err != nil {
 		return err

@@ -244,16 +244,21 @@ func TestDirect(t *testing.T) {
 	}
 }
 
-func TestParamsNeedUniqueLabels(t *testing.T) {
+// Ensembles that share a label get distinct parameter keys (a, a#2), so
+// overrides work with duplicate labels too (see TestParamsDuplicateLabels).
+func TestParamsDuplicateLabelKeys(t *testing.T) {
 	net := toolkit.New("n", 0)
 	net.Ensemble("a", 10, 1)
 	net.Network("sub").Ensemble("a", 10, 1)
 	if _, err := sim.Build(net); err != nil {
 		t.Fatalf("duplicate labels without overrides: %v", err)
 	}
-	_, err := sim.BuildWithParams(net, &sim.Params{})
-	if err == nil || !strings.Contains(err.Error(), "unique") {
+	m, err := sim.BuildWithParams(net, &sim.Params{})
+	if err != nil {
 		t.Fatalf("duplicate labels with overrides: %v", err)
+	}
+	if m.Params.Ensembles["a"] == nil || m.Params.Ensembles["a#2"] == nil {
+		t.Fatalf("keys: %v", m.Params.Ensembles)
 	}
 }
 

@@ -136,8 +136,8 @@ func (p *Params) arrays(dims map[string]int) map[string]npz.Array {
 // (ens/<label>/gain, …, conn/<label>/weights), ready for npz.Write.
 func (m *Model) Arrays() map[string]npz.Array {
 	dims := map[string]int{}
-	for _, e := range m.Net.AllEnsembles() {
-		dims[e.Label] = e.Dims
+	for e, k := range EnsembleKeys(m.Net) {
+		dims[k] = e.Dims
 	}
 	return m.Params.arrays(dims)
 }

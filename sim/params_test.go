@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
 )
 
 // Built parameters written with SaveParams and read with LoadParams
@@ -54,4 +55,43 @@ func TestParamsRoundTrip(t *testing.T) {
 	if w := arr["conn/a->b/weights"]; len(w.Shape) != 2 || w.Shape[0] != 1 || w.Shape[1] != 30 {
 		t.Errorf("conn/a->b/weights shape %v, want [1 30]", w.Shape)
 	}
+}
+
+// Two copies of one sub-network share labels; every ensemble keeps its
+// parameters, under label#n keys, and they round-trip through BuildWithParams.
+func TestParamsDuplicateLabels(t *testing.T) {
+	net := toolkit.New("twins", 3)
+	for _, name := range []string{"one", "two"} {
+		sub := net.Network(name)
+		stim := sub.Const("stim", 0.3)
+		a := sub.Ensemble("a", 20, 1)
+		sub.Connect(stim, a)
+	}
+	m, err := sim.Build(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Params.Ensembles) != 2 || m.Params.Ensembles["a"] == nil || m.Params.Ensembles["a#2"] == nil {
+		t.Fatalf("ensemble parameter keys: %v", keysOf(m.Params.Ensembles))
+	}
+	if _, ok := m.Arrays()["ens/a#2/gain"]; !ok {
+		t.Error("Arrays lacks ens/a#2/gain")
+	}
+	p := m.Params
+	p.Ensembles["a#2"].Bias[0] += 1
+	m2, err := sim.BuildWithParams(net, &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m2.Params.Ensembles["a#2"].Bias[0], p.Ensembles["a#2"].Bias[0]; got != want {
+		t.Errorf("override of a#2 bias: got %v, want %v", got, want)
+	}
+}
+
+func keysOf(m map[string]*sim.EnsembleParams) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
