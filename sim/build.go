@@ -625,6 +625,18 @@ func (b *builder) decode(o string, e *toolkit.Ensemble, preIdx []int, fn toolkit
 	if err := e.NeuronType.Rates(act, x, p.Gain, p.Bias); err != nil {
 		return objErr(o, "activities", e.NeuronType.Name(), "rates failed", err)
 	}
+	silent := true
+	for _, a := range act {
+		if a != 0 {
+			silent = false
+			break
+		}
+	}
+	if silent {
+		// Nengo's builder refuses this too (BuildError in build_decoders).
+		return objErr(o, "activities", fmt.Sprintf("all zero at %d eval points", m),
+			fmt.Sprintf("no evaluation point falls in the firing range of any neuron of Ensemble %q (check its intercepts, gains and biases, radius and eval points)", e.Label), nil)
+	}
 	A := mat.NewDense(m, n, act)
 	Y := mat.NewDense(m, dmid, targets)
 	X, err := solver.Solve(A, Y) // n×dmid

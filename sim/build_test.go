@@ -550,3 +550,17 @@ func TestLIF5000(t *testing.T) {
 	}
 	t.Logf("largest |count - rate| minus (atol + rtol·rate): %.3g Hz (must be <= 0)", worst)
 }
+
+// An ensemble whose neurons never fire at the eval points cannot be
+// decoded: the error says why, as Nengo's builder does.
+func TestSilentEnsembleError(t *testing.T) {
+	net := toolkit.New("n", 0)
+	a := net.Ensemble("a", 5, 1)
+	a.Gain = []float64{1, 1, 1, 1, 1}
+	a.Bias = []float64{-10, -10, -10, -10, -10}
+	net.Connect(a, net.Passthrough("out", 1))
+	_, err := sim.Build(net)
+	if err == nil || !strings.Contains(err.Error(), "no evaluation point falls in the firing range") {
+		t.Fatalf("want a silent-ensemble error, got %v", err)
+	}
+}
