@@ -24,7 +24,9 @@ FULL = os.environ.get("NEUROGO_FULL") == "1"
 # Small parameters for CI, and the minimum number of PNG figures each
 # notebook must show.
 SMALL = {
-    "00-quickstart.ipynb": {"params": {"n_points": 50, "title": "LIF rate curve (CI)"}, "min_png": 1},
+    "00-quickstart.ipynb": {"params": {"n_neurons": 50, "n_points": 50, "title": "LIF rate curve (CI)"}, "min_png": 3},
+    "01-nengo-modelling.ipynb": {"params": {"n_neurons": 60, "sim_time": 1.5}, "min_png": 6},
+    "10-plots.ipynb": {"params": {"nNeurons": 100, "nSteps": 500, "nBig": 5000}, "min_png": 17},
 }
 
 

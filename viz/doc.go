@@ -1,7 +1,66 @@
-// Package viz holds plots as values: rasters, confusion matrices,
-// response-time curves, time series and more. Each plot renders PNG and SVG
-// and knows its MIME bundle, so a plot that is the last expression of a
-// notebook cell shows itself (see package display).
+// Package viz holds plots as values: spike rasters, confusion matrices,
+// accuracy-over-time and response-time plots, time series, tuning curves,
+// training histories, heatmaps, histograms, scatter and line plots, grids
+// of subplots and network graphs. Each plot renders a retina PNG and an
+// SVG and knows its MIME bundle, so a plot that is the last expression of
+// a notebook cell shows itself (see package display). Plots are built on
+// gonum.org/v1/plot.
 //
-// Status: arrives with issue 4; only the package boundary exists so far.
+// # One pattern for every plot
+//
+// Every constructor takes plain data (float64 slices, [][]float64 as
+// [step][neuron] or [row][col]), an options struct whose zero value gives
+// the defaults, and returns (*Plot, error):
+//
+//	p, err := viz.Raster(spikes, 0.001, viz.RasterOptions{Sort: viz.SortRate})
+//	if err != nil { ... }
+//	p // shows the raster
+//
+// Bad input never panics and never yields an empty or broken image: the
+// plot is nil and the error names the plot, the argument, the value and
+// the rule, e.g. "viz.ConfusionMatrix: len(classNames) = 3: must equal the
+// number of classes in counts (2)". A nil *Plot that is displayed anyway
+// renders a one-line message. The API is non-generic so the notebook
+// interpreter can call it.
+//
+// The plots: Raster (and RasterTrains for spike times), ConfusionMatrix, TemporalConfusion, ResponseTime,
+// ResponseTimeHistograms, TimeSeries, Line, Scatter, Histogram, Heatmap,
+// TuningCurves, TrainingHistory, NetworkGraph and Grid (subplots). Live
+// updates a shown plot in place during long loops, at most 10 times per
+// second, and does nothing outside a kernel.
+//
+// # Invariants and units
+//
+//   - Sizes are CSS pixels (drawn as points, 1/72 inch; default 640×400).
+//     PNG renders at 144 dpi, twice the pixels, and the MIME metadata
+//     declares the CSS size (Retina reports true). The bundle carries PNG
+//     and text/plain; SVG() gives the vector version.
+//   - Time is in seconds (dt, delays, response times), rates in Hz. Put
+//     units in axis labels: "time (s)". Defaults already do.
+//   - Colours are colour-blind safe: series use the Okabe–Ito palette
+//     (SeriesColor), maps use viridis (Viridis), signed maps Moreland's
+//     cool-warm.
+//   - A plot does not change after construction and keeps no reference
+//     to mutable state except the slices passed in (do not modify them
+//     before the plot is rendered); PNG is rendered once and cached.
+//   - Rasters bin spikes at construction into at most 1600×1200 cells
+//     (one pass over [step][neuron]); a PNG is then drawn straight into
+//     its pixels, with each pixel showing spike density when it covers
+//     several neurons or steps. 1000 neurons × 1000 steps at 5 % renders
+//     in well under the 200 ms budget (BenchmarkRasterPNG). RasterTrains
+//     bins spike times in O(spikes), for populations too large for a
+//     dense matrix (100 k neurons × 10 k steps: BenchmarkRasterTrains100k).
+//
+// # Graphs
+//
+// NetworkGraph draws a Graph — Nodes with a NodeKind (Nengo nodes and
+// ensembles, statestream neuron-pools in green and synapse-pools in blue)
+// and Edges by node ID — left to right in layers; recurrent edges are
+// dashed. Graph is deliberately tiny and independent of package toolkit,
+// which adapts its networks to it.
+//
+// # Tests
+//
+// Goldens in testdata/*.json record the structure of each sample plot's
+// SVG (element counts, colours); refresh them with go test -update.
 package viz

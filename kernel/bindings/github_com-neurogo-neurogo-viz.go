@@ -4,9 +4,64 @@
 package bindings
 
 import (
+	"github.com/neurogo/neurogo/viz"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
 func init() {
-	Symbols["github.com/neurogo/neurogo/viz/viz"] = map[string]reflect.Value{}
+	Symbols["github.com/neurogo/neurogo/viz/viz"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"ConfusionMatrix":        reflect.ValueOf(viz.ConfusionMatrix),
+		"DefaultHeight":          reflect.ValueOf(constant.MakeFromLiteral("400", token.INT, 0)),
+		"DefaultLiveInterval":    reflect.ValueOf(viz.DefaultLiveInterval),
+		"DefaultWidth":           reflect.ValueOf(constant.MakeFromLiteral("640", token.INT, 0)),
+		"Grid":                   reflect.ValueOf(viz.Grid),
+		"Heatmap":                reflect.ValueOf(viz.Heatmap),
+		"Histogram":              reflect.ValueOf(viz.Histogram),
+		"KindEnsemble":           reflect.ValueOf(viz.KindEnsemble),
+		"KindNeuronPool":         reflect.ValueOf(viz.KindNeuronPool),
+		"KindNode":               reflect.ValueOf(viz.KindNode),
+		"KindSynapsePool":        reflect.ValueOf(viz.KindSynapsePool),
+		"Line":                   reflect.ValueOf(viz.Line),
+		"NetworkGraph":           reflect.ValueOf(viz.NetworkGraph),
+		"NewLive":                reflect.ValueOf(viz.NewLive),
+		"Raster":                 reflect.ValueOf(viz.Raster),
+		"RasterTrains":           reflect.ValueOf(viz.RasterTrains),
+		"ResponseTime":           reflect.ValueOf(viz.ResponseTime),
+		"ResponseTimeHistograms": reflect.ValueOf(viz.ResponseTimeHistograms),
+		"Scatter":                reflect.ValueOf(viz.Scatter),
+		"SeriesColor":            reflect.ValueOf(viz.SeriesColor),
+		"SortDirection":          reflect.ValueOf(viz.SortDirection),
+		"SortNone":               reflect.ValueOf(viz.SortNone),
+		"SortRate":               reflect.ValueOf(viz.SortRate),
+		"TemporalConfusion":      reflect.ValueOf(viz.TemporalConfusion),
+		"TimeSeries":             reflect.ValueOf(viz.TimeSeries),
+		"TrainingHistory":        reflect.ValueOf(viz.TrainingHistory),
+		"TuningCurves":           reflect.ValueOf(viz.TuningCurves),
+		"Viridis":                reflect.ValueOf(viz.Viridis),
+
+		// type definitions
+		"ConfusionOptions":    reflect.ValueOf((*viz.ConfusionOptions)(nil)),
+		"Edge":                reflect.ValueOf((*viz.Edge)(nil)),
+		"Frame":               reflect.ValueOf((*viz.Frame)(nil)),
+		"Graph":               reflect.ValueOf((*viz.Graph)(nil)),
+		"GraphOptions":        reflect.ValueOf((*viz.GraphOptions)(nil)),
+		"GridOptions":         reflect.ValueOf((*viz.GridOptions)(nil)),
+		"HeatmapOptions":      reflect.ValueOf((*viz.HeatmapOptions)(nil)),
+		"HistogramOptions":    reflect.ValueOf((*viz.HistogramOptions)(nil)),
+		"LineOptions":         reflect.ValueOf((*viz.LineOptions)(nil)),
+		"Live":                reflect.ValueOf((*viz.Live)(nil)),
+		"Metric":              reflect.ValueOf((*viz.Metric)(nil)),
+		"Node":                reflect.ValueOf((*viz.Node)(nil)),
+		"NodeKind":            reflect.ValueOf((*viz.NodeKind)(nil)),
+		"Plot":                reflect.ValueOf((*viz.Plot)(nil)),
+		"Probe":               reflect.ValueOf((*viz.Probe)(nil)),
+		"RasterOptions":       reflect.ValueOf((*viz.RasterOptions)(nil)),
+		"RasterSort":          reflect.ValueOf((*viz.RasterSort)(nil)),
+		"ResponseTimeOptions": reflect.ValueOf((*viz.ResponseTimeOptions)(nil)),
+		"Series":              reflect.ValueOf((*viz.Series)(nil)),
+		"TuningOptions":       reflect.ValueOf((*viz.TuningOptions)(nil)),
+	}
 }

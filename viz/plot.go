@@ -1,0 +1,293 @@
+package viz
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"image/png"
+	"math"
+	"strconv"
+	"sync"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/neurogo/neurogo/display"
+)
+
+// Default figure size in CSS pixels (one CSS pixel is drawn as one
+// typographic point, 1/72 inch) and the PNG resolution.
+const (
+	DefaultWidth  = 640
+	DefaultHeight = 400
+	// retinaDPI renders PNGs at twice 72 dpi, so a W×H figure has 2W×2H
+	// pixels and is declared W×H in the MIME metadata.
+	retinaDPI = 144
+)
+
+// Font sizes in points: readable in a notebook at 100 % zoom.
+const (
+	titleSize = 14
+	labelSize = 12
+	tickSize  = 10.5
+)
+
+// Frame holds the options every plot shares. The zero value gives the
+// defaults: a 640×400 figure and the plot's own title and axis labels.
+// Put units in the labels, e.g. "time (s)".
+type Frame struct {
+	Title  string
+	XLabel string
+	YLabel string
+	// Width and Height of the figure in CSS pixels (0 → 640×400).
+	Width, Height float64
+}
+
+// Plot is a rendered-on-demand figure. Every constructor in this package
+// returns (*Plot, error): on bad input the plot is nil and the error says
+// which plot, which argument, which value and which rule. A nil *Plot is
+// still safe to display: it renders a short message instead of panicking.
+//
+// A *Plot shows itself when it is the last expression of a notebook cell:
+// it has PNG (retina, 2× pixels), SVG and MIMEBundle methods as package
+// display expects.
+type Plot struct {
+	name string
+	w, h vg.Length
+	// draw draws the figure on c; dpi is the raster resolution of the
+	// target (0 for vector output) so plots may choose image or vector
+	// drawing.
+	draw func(c draw.Canvas, dpi float64)
+
+	// png caches the rendering: a plot never changes after construction,
+	// and the kernel asks for the bundle and the metadata separately.
+	pngOnce sync.Once
+	png     []byte
+}
+
+// newPlot makes a Plot of kind name with the size from fr.
+func newPlot(name string, fr Frame, fn func(c draw.Canvas, dpi float64)) *Plot {
+	w, h := fr.Width, fr.Height
+	if w <= 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+		w = DefaultWidth
+	}
+	if h <= 0 || math.IsNaN(h) || math.IsInf(h, 0) {
+		h = DefaultHeight
+	}
+	return &Plot{name: name, w: vg.Length(w), h: vg.Length(h), draw: fn}
+}
+
+// Name is the kind of plot ("Raster", "ConfusionMatrix", ...).
+func (p *Plot) Name() string {
+	if p == nil {
+		return "nil"
+	}
+	return p.name
+}
+
+// Size is the figure size in CSS pixels.
+func (p *Plot) Size() (width, height float64) {
+	if p == nil {
+		return 0, 0
+	}
+	return float64(p.w), float64(p.h)
+}
+
+// String describes the plot, for text/plain output.
+func (p *Plot) String() string {
+	if p == nil {
+		return "<viz: nil plot — check the error returned by the constructor>"
+	}
+	return fmt.Sprintf("<viz.%s %g×%g>", p.name, float64(p.w), float64(p.h))
+}
+
+// Retina reports that PNG renders at twice the declared pixel size.
+func (p *Plot) Retina() bool { return true }
+
+// nilDraw draws the message a nil plot shows.
+func nilDraw(c draw.Canvas, _ float64) {
+	sty := textStyle(labelSize)
+	sty.Color = color.RGBA{R: 0xD5, G: 0x5E, A: 0xFF}
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2},
+		"viz: nil plot — check the error returned by the constructor")
+}
+
+func (p *Plot) drawer() (vg.Length, vg.Length, func(draw.Canvas, float64)) {
+	if p == nil || p.draw == nil {
+		return DefaultWidth, 60, nilDraw
+	}
+	return p.w, p.h, p.draw
+}
+
+// PNG renders the plot as PNG at 144 dpi (2× pixels for sharp display).
+func (p *Plot) PNG() []byte {
+	if p == nil {
+		return renderPNG(nil)
+	}
+	p.pngOnce.Do(func() { p.png = renderPNG(p) })
+	return p.png
+}
+
+func renderPNG(p *Plot) []byte {
+	w, h, fn := p.drawer()
+	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(retinaDPI))
+	fn(draw.New(c), retinaDPI)
+	var buf bytes.Buffer
+	// BestSpeed: plots are flat colours, so the size cost is small and
+	// encoding is about 3× faster than the default level.
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, c.Image()); err != nil {
+		return nil // cannot happen writing to a bytes.Buffer
+	}
+	return buf.Bytes()
+}
+
+// SVG renders the plot as an SVG document.
+func (p *Plot) SVG() string {
+	w, h, fn := p.drawer()
+	c := vgsvg.New(w, h)
+	fn(draw.New(c), 0)
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return ""
+	}
+	return buf.String()
+}
+
+// MIMEBundle is the Jupyter MIME bundle: a retina PNG and text/plain. (SVG
+// is left out to keep notebooks small; display it explicitly with
+// display.Display(display.SVG(p.SVG())).)
+func (p *Plot) MIMEBundle() map[string]any {
+	v := display.RetinaPNG(p.PNG())
+	v.Data[display.MIMEText] = p.String()
+	return v.Data
+}
+
+// MIMEMetadata declares the PNG's display size (half its pixel size).
+func (p *Plot) MIMEMetadata() map[string]any {
+	return display.RetinaPNG(p.PNG()).Metadata
+}
+
+// ---- styling helpers ----
+
+var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+func textStyle(size vg.Length) draw.TextStyle {
+	return draw.TextStyle{
+		Color:   color.Black,
+		Font:    font.From(sansFont, size),
+		Handler: plot.DefaultTextHandler,
+	}
+}
+
+// newGonum returns a gonum plot with neurogo's defaults: sans fonts at
+// readable sizes, light grey grid-free axes, title and labels from fr (or
+// the defaults given).
+func newGonum(fr Frame, title, xlabel, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = pick(fr.Title, title)
+	p.X.Label.Text = pick(fr.XLabel, xlabel)
+	p.Y.Label.Text = pick(fr.YLabel, ylabel)
+	p.Title.TextStyle.Font = font.From(sansFont, titleSize)
+	p.Title.Padding = vg.Points(6)
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Tick.Marker = cleanTicks{}
+		ax.Label.TextStyle.Font = font.From(sansFont, labelSize)
+		ax.Tick.Label.Font = font.From(sansFont, tickSize)
+		ax.Padding = vg.Points(2)
+	}
+	p.Legend.TextStyle.Font = font.From(sansFont, tickSize)
+	p.Legend.Top = true
+	return p
+}
+
+func pick(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
+}
+
+// gonumDraw wraps a gonum plot as a draw function.
+func gonumDraw(p *plot.Plot) func(draw.Canvas, float64) {
+	return func(c draw.Canvas, _ float64) { p.Draw(c) }
+}
+
+// ---- validation helpers: every error names plot, argument, value, rule ----
+
+func errf(plotName, arg string, val any, rule string) error {
+	return fmt.Errorf("viz.%s: %s = %v: %s", plotName, arg, val, rule)
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// checkSlice requires a non-empty slice of finite values.
+func checkSlice(plotName, arg string, xs []float64) error {
+	if len(xs) == 0 {
+		return errf(plotName, arg, "[]", "must not be empty")
+	}
+	for i, x := range xs {
+		if !finite(x) {
+			return errf(plotName, fmt.Sprintf("%s[%d]", arg, i), x, "must be finite (no NaN or Inf)")
+		}
+	}
+	return nil
+}
+
+// checkMatrix requires a non-empty rectangular matrix of finite values and
+// returns its shape.
+func checkMatrix(plotName, arg string, m [][]float64) (rows, cols int, err error) {
+	if len(m) == 0 {
+		return 0, 0, errf(plotName, arg, "[]", "must not be empty")
+	}
+	cols = len(m[0])
+	if cols == 0 {
+		return 0, 0, errf(plotName, arg+"[0]", "[]", "rows must not be empty")
+	}
+	for i, row := range m {
+		if len(row) != cols {
+			return 0, 0, errf(plotName, fmt.Sprintf("len(%s[%d])", arg, i), len(row),
+				fmt.Sprintf("all rows must have the length of %s[0] (%d)", arg, cols))
+		}
+		for j, x := range row {
+			if !finite(x) {
+				return 0, 0, errf(plotName, fmt.Sprintf("%s[%d][%d]", arg, i, j), x, "must be finite (no NaN or Inf)")
+			}
+		}
+	}
+	return len(m), cols, nil
+}
+
+// checkSameLen requires len(b) == len(a).
+func checkSameLen(plotName, argA string, na int, argB string, nb int) error {
+	if na != nb {
+		return errf(plotName, "len("+argB+")", nb, fmt.Sprintf("must equal len(%s) (%d)", argA, na))
+	}
+	return nil
+}
+
+func checkPositive(plotName, arg string, x float64) error {
+	if !finite(x) || x <= 0 {
+		return errf(plotName, arg, x, "must be positive and finite")
+	}
+	return nil
+}
+
+// cleanTicks are gonum/plot's default ticks with short labels ("75", not
+// "75.00").
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
+}
