@@ -25,7 +25,7 @@ FULL = os.environ.get("NEUROGO_FULL") == "1"
 # notebook must show.
 SMALL = {
     "00-quickstart.ipynb": {"params": {"n_neurons": 50, "n_points": 50, "title": "LIF rate curve (CI)"}, "min_png": 3},
-    "01-nengo-modelling.ipynb": {"params": {"n_neurons": 60, "sim_time": 1.5}, "min_png": 6},
+    "01-nengo-modelling.ipynb": {"params": {"n_neurons": 60, "sim_time": 1.5}, "min_png": 7},
     "10-plots.ipynb": {"params": {"nNeurons": 100, "nSteps": 500, "nBig": 5000}, "min_png": 17},
 }
 

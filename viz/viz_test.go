@@ -131,3 +131,27 @@ func TestRasterTrains(t *testing.T) {
 		t.Errorf("spike after duration: %v", err)
 	}
 }
+
+// Titles and axis labels default to the probes' labels and units.
+func TestTimeSeriesLabelsFromProbes(t *testing.T) {
+	data := [][]float64{{1}, {2}, {3}}
+	cases := []struct {
+		probes     []Probe
+		title, ylb string
+	}{
+		{[]Probe{{Label: "rate", Data: data, Unit: "Hz"}}, "rate", "value (Hz)"},
+		{[]Probe{{Label: "decoded", Data: data}, {Label: "target", Data: data, Target: true}}, "decoded", "value"},
+		{[]Probe{{Label: "a", Data: data, Unit: "mV"}, {Label: "b", Data: data, Unit: "mV"}}, "Probes over time", "value (mV)"},
+		{[]Probe{{Label: "a", Data: data, Unit: "mV"}, {Label: "b", Data: data}}, "Probes over time", "value"},
+	}
+	for _, c := range cases {
+		p, err := TimeSeries(0.001, c.probes, Frame{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg := p.SVG()
+		if !strings.Contains(svg, c.title) || !strings.Contains(svg, c.ylb) {
+			t.Errorf("%v: SVG lacks title %q or y label %q", c.probes[0].Label, c.title, c.ylb)
+		}
+	}
+}

@@ -33,6 +33,9 @@ type Probe struct {
 	Data  [][]float64
 	// Target draws the probe dashed, for reference signals.
 	Target bool
+	// Unit of the values, e.g. "Hz" or "mV" ("" for dimensionless); it
+	// goes into the default y label.
+	Unit string
 }
 
 const lineWidth = 1.6
@@ -220,7 +223,8 @@ func TimeSeries(dt float64, probes []Probe, opts Frame) (*Plot, error) {
 		}
 		multi = multi || cols > 1
 	}
-	p := newGonum(opts, "Probes over time", "time (s)", "value")
+	title, ylabel := timeSeriesLabels(probes)
+	p := newGonum(opts, title, "time (s)", ylabel)
 	for k, pr := range probes {
 		dims := len(pr.Data[0])
 		for d := 0; d < dims; d++ {
@@ -249,6 +253,33 @@ func TimeSeries(dt float64, probes []Probe, opts Frame) (*Plot, error) {
 		}
 	}
 	return newPlot(name, opts, gonumDraw(p)), nil
+}
+
+// timeSeriesLabels derives the default title and y label from the probes:
+// the title is the label of the one probe that is not a target (else
+// "Probes over time"); the y label is "value", with the unit when all
+// probes share one ("value (Hz)").
+func timeSeriesLabels(probes []Probe) (title, ylabel string) {
+	title, ylabel = "Probes over time", "value"
+	var main []Probe
+	for _, pr := range probes {
+		if !pr.Target {
+			main = append(main, pr)
+		}
+	}
+	if len(main) == 1 && main[0].Label != "" {
+		title = main[0].Label
+	}
+	unit := probes[0].Unit
+	for _, pr := range probes[1:] {
+		if pr.Unit != unit {
+			unit = ""
+		}
+	}
+	if unit != "" {
+		ylabel = "value (" + unit + ")"
+	}
+	return title, ylabel
 }
 
 // HistogramOptions configures Histogram and ResponseTimeHistograms.
