@@ -1,5 +1,6 @@
 """Go translator for papermill parameters."""
 import math
+import re
 
 try:
     from papermill.translators import Translator
@@ -100,12 +101,65 @@ class GoTranslator(Translator):
         return f"{name} = {str_val}"
 
     @classmethod
+    def inspect(cls, parameters_cell):
+        from papermill.models import Parameter
+
+        return [
+            Parameter(name=n, inferred_type_name=t, default=d, help=h)
+            for n, t, d, h in inspect_parameters(parameters_cell["source"])
+        ]
+
+    @classmethod
     def codify(cls, parameters, comment="Parameters"):
         lines = [cls.comment(comment)]
         body = [cls.assign(name, cls.translate(val)) for name, val in parameters.items()]
         if any("math." in b for b in body):
             lines.append('import "math"')
         return "\n".join(lines + body) + "\n"
+
+
+# One declaration per line in the parameters cell:
+#   var name = value          // help
+#   var name type = value     // help
+#   name := value             // help
+_DECL = re.compile(
+    r"^\s*(?:var\s+(?P<v>[A-Za-z_][A-Za-z0-9_]*)(?:\s+(?P<t>[^=]+?))?\s*=|(?P<d>[A-Za-z_][A-Za-z0-9_]*)\s*:=)"
+    r"\s*(?P<val>.*?)\s*(?://\s*(?P<help>.*))?$"
+)
+
+
+def _infer_type(declared, value):
+    if declared:
+        return declared.strip()
+    v = value.strip()
+    if v in ("true", "false"):
+        return "bool"
+    if v.startswith(("\"", "`")):
+        return "string"
+    if re.fullmatch(r"[-+]?\d+", v):
+        return "int"
+    if re.fullmatch(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?", v):
+        return "float64"
+    m = re.match(r"^([A-Za-z_][\w.\[\]]*)\(", v)  # int64(0), float32(1)
+    if m:
+        return m.group(1)
+    m = re.match(r"^(\[\][\w.]+|map\[[^\]]+\][\w.]+)\{", v)
+    if m:
+        return m.group(1)
+    return "None"
+
+
+def inspect_parameters(source):
+    """Parameters declared in a Go parameters cell, as (name, type, default, help)."""
+    out = []
+    for line in source.splitlines():
+        m = _DECL.match(line)
+        if not m:
+            continue
+        name = m.group("v") or m.group("d")
+        val = m.group("val") or ""
+        out.append((name, _infer_type(m.group("t"), val), val, (m.group("help") or "").strip()))
+    return out
 
 
 def register(module=None):

@@ -45,3 +45,32 @@ def test_registered_for_neurogo_kernel():
 def test_codify_imports_math_when_needed():
     src = pt.translate_parameters("neurogo", "go", {"x": math.nan, "n": 5}, "Parameters")
     assert src.splitlines() == ["// Parameters", 'import "math"', "x = math.NaN()", "n = 5"]
+
+
+def test_inspect_parameters_cell():
+    from neurogo_papermill.translator import inspect_parameters
+
+    src = '// Parameters\nvar n_neurons = 200 // neurons per ensemble\nvar rate float64 = 1\nlabel := "x"\nvar seed = int64(0)\nvar on = true\n'
+    assert inspect_parameters(src) == [
+        ("n_neurons", "int", "200", "neurons per ensemble"),
+        ("rate", "float64", "1", ""),
+        ("label", "string", '"x"', ""),
+        ("seed", "int64", "int64(0)", ""),
+        ("on", "bool", "true", ""),
+    ]
+
+
+def test_papermill_sees_parameters(tmp_path):
+    import nbformat
+    import papermill
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"name": "neurogo", "language": "go", "display_name": "Go"}}
+    c = nbformat.v4.new_code_cell("var n_neurons = 200\nvar title = \"t\"")
+    c.metadata["tags"] = ["parameters"]
+    nb.cells = [c]
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(nb, str(path))
+    params = papermill.inspect_notebook(str(path))
+    assert params["n_neurons"]["inferred_type_name"] == "int"
+    assert params["title"]["default"] == '"t"'

@@ -105,6 +105,9 @@ def neuron_ens_model(name, neuron_type, sample_every=None):
                 nengo.Probe(a.neurons, "voltage", label="a_voltage")
             nengo.Probe(a.neurons, "input", label="a_input")
         nengo.Probe(out, label="out_p")
+        # The input as Nengo computed it (NumPy's sin), so that a test can feed
+        # exactly these values instead of recomputing them with another libm.
+        nengo.Probe(stim, label="stim_p")
     return net, 1000
 
 
@@ -230,6 +233,79 @@ def pes_model():
     return net, 1000
 
 
+def hebb_weights():
+    """Initial 40 x 50 neuron-to-neuron weights of the bcm and oja models: small
+    random values, drawn from their own RandomState so the network seed is untouched."""
+    return np.random.RandomState(1).normal(0.0, 2e-4, size=(40, 50))
+
+
+def hebb_model(name, rule):
+    """Neuron-to-neuron connection pre.neurons -> post.neurons learning with BCM or Oja."""
+    with nengo.Network(seed=0, label=name) as net:
+        stim = nengo.Node(sin_1, label="stim")
+        pre = nengo.Ensemble(50, 1, label="pre")
+        post = nengo.Ensemble(40, 1, label="post")
+        nengo.Connection(stim, pre, label="stim_pre")
+        learned = nengo.Connection(
+            pre.neurons,
+            post.neurons,
+            transform=hebb_weights(),
+            learning_rule_type=rule,
+            label="learned",
+        )
+        nengo.Probe(post, synapse=0.01, label="post_p")
+        nengo.Probe(learned, "weights", sample_every=0.05, label="weights_p")
+        nengo.Probe(stim, label="stim_p")
+    return net, 1000
+
+
+def learn_signal(t):
+    # Voja's learning signal: 0.5 before t = 0.5, 1 after
+    return 0.5 if t < 0.5 else 1.0
+
+
+def voja_model():
+    with nengo.Network(seed=0, label="voja") as net:
+        stim = nengo.Node(sin_1, label="stim")
+        pre = nengo.Ensemble(50, 1, label="pre")
+        post = nengo.Ensemble(40, 1, label="post")
+        nengo.Connection(stim, pre, label="stim_pre")
+        learned = nengo.Connection(
+            pre, post, learning_rule_type=nengo.Voja(learning_rate=1e-2), label="learned"
+        )
+        learn = nengo.Node(learn_signal, label="learn")
+        nengo.Connection(learn, learned.learning_rule, synapse=None, label="learn_rule")
+        nengo.Probe(post, synapse=0.01, label="post_p")
+        nengo.Probe(
+            learned.learning_rule, "scaled_encoders", sample_every=0.01, label="enc_p"
+        )
+        nengo.Probe(stim, label="stim_p")
+    return net, 1000
+
+
+def rls_model():
+    with nengo.Network(seed=0, label="rls") as net:
+        stim = nengo.Node(sin_1, label="stim")
+        pre = nengo.Ensemble(30, 1, label="pre")
+        post = nengo.Node(size_in=1, label="post")
+        nengo.Connection(stim, pre, label="stim_pre")
+        learned = nengo.Connection(
+            pre,
+            post,
+            function=zero_fn,
+            learning_rule_type=nengo.RLS(learning_rate=1e-3),
+            label="learned",
+        )
+        err = nengo.Node(size_in=1, label="err")
+        nengo.Connection(post, err, label="post_err")
+        nengo.Connection(stim, err, transform=-1, label="stim_err")
+        nengo.Connection(err, learned.learning_rule, label="err_rule")
+        nengo.Probe(post, label="post_p")
+        nengo.Probe(learned, "weights", sample_every=0.01, label="weights_p")
+        nengo.Probe(stim, label="stim_p")
+    return net, 1000
+
+
 def models():
     """Name -> (builder, extra). Order is the order of the README."""
     out = {}
@@ -242,6 +318,10 @@ def models():
     out["product"] = (product_model, None)
     out["node_size_in"] = (node_size_in_model, None)
     out["pes"] = (pes_model, None)
+    out["bcm"] = (lambda: hebb_model("bcm", nengo.BCM(learning_rate=1e-7)), None)
+    out["oja"] = (lambda: hebb_model("oja", nengo.Oja(learning_rate=1e-5)), None)
+    out["voja"] = (voja_model, None)
+    out["rls"] = (rls_model, None)
     out["sample_every"] = (
         lambda: neuron_ens_model("sample_every", nengo.LIF(), sample_every=0.005),
         None,
