@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/viz"
 )
 
@@ -213,4 +214,27 @@ func ExampleLive() {
 	}
 	fmt.Println(live.Flush(), live.Sent)
 	// Output: <nil> 0
+}
+
+// A toolkit model drawn as a graph: ensembles orange, nodes grey, the
+// learning connection labelled.
+func ExampleModelGraph() {
+	net := toolkit.New("pes", 0)
+	stim := net.Const("stim", 0.5)
+	pre := net.Ensemble("pre", 50, 1)
+	post := net.Ensemble("post", 50, 1)
+	errE := net.Ensemble("error", 50, 1)
+	net.Connect(stim, pre)
+	learned := net.Connect(pre, post)
+	learned.LearningRule = toolkit.NewPES()
+	net.Connect(post, errE)
+	net.Connect(errE, learned.Rule())
+	p, err := viz.ModelGraph(net, viz.GraphOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	svg := p.SVG()
+	fmt.Println(p, strings.Contains(svg, "post"), strings.Contains(svg, "learning"))
+	// Output: <viz.NetworkGraph 600×200> true true
 }

@@ -336,3 +336,53 @@ func arrow(c draw.Canvas, s, t vg.Point, col color.Color) {
 	p2 := vg.Point{X: t.X - vg.Length(l*ux+w*uy), Y: t.Y - vg.Length(l*uy-w*ux)}
 	c.FillPolygon(col, []vg.Point{t, p1, p2})
 }
+
+// GraphSource is a model that can list itself as a graph; toolkit.Network
+// implements it (GraphNodes/GraphEdges), so that viz needs no dependency
+// on the toolkit. Kinds are "ensemble", "node", "neuron-pool" and
+// "synapse-pool".
+type GraphSource interface {
+	GraphNodes() (ids, labels, kinds []string)
+	GraphEdges() (from, to, labels []string)
+}
+
+// ModelGraph draws a model (a toolkit.Network, say) as a layered graph:
+// ModelGraph(net, GraphOptions{}) is NetworkGraph of its nodes and
+// connections.
+func ModelGraph(src GraphSource, opts GraphOptions) (*Plot, error) {
+	if src == nil {
+		return nil, errf("ModelGraph", "src", "nil", "must be a model (e.g. a *toolkit.Network)")
+	}
+	ids, labels, kinds := src.GraphNodes()
+	if len(labels) != len(ids) || len(kinds) != len(ids) {
+		return nil, errf("ModelGraph", "GraphNodes", fmt.Sprintf("%d ids, %d labels, %d kinds", len(ids), len(labels), len(kinds)), "must have equal lengths")
+	}
+	var g Graph
+	for i, id := range ids {
+		var k NodeKind
+		switch kinds[i] {
+		case "ensemble":
+			k = KindEnsemble
+		case "node":
+			k = KindNode
+		case "neuron-pool":
+			k = KindNeuronPool
+		case "synapse-pool":
+			k = KindSynapsePool
+		default:
+			return nil, errf("ModelGraph", "kinds", kinds[i], "must be ensemble, node, neuron-pool or synapse-pool")
+		}
+		g.Nodes = append(g.Nodes, Node{ID: id, Label: labels[i], Kind: k})
+	}
+	from, to, elabels := src.GraphEdges()
+	if len(to) != len(from) || len(elabels) != len(from) {
+		return nil, errf("ModelGraph", "GraphEdges", fmt.Sprintf("%d from, %d to, %d labels", len(from), len(to), len(elabels)), "must have equal lengths")
+	}
+	for i := range from {
+		g.Edges = append(g.Edges, Edge{From: from[i], To: to[i], Label: elabels[i]})
+	}
+	if opts.Title == "" {
+		opts.Title = "Model"
+	}
+	return NetworkGraph(g, opts)
+}
