@@ -26,6 +26,7 @@ FULL = os.environ.get("NEUROGO_FULL") == "1"
 SMALL = {
     "00-quickstart.ipynb": {"params": {"n_neurons": 50, "n_points": 50, "title": "LIF rate curve (CI)"}, "min_png": 3},
     "01-nengo-modelling.ipynb": {"params": {"n_neurons": 60, "sim_time": 1.5}, "min_png": 7},
+    "02-batched-simulation-and-data-feeds.ipynb": {"params": {"n_neurons": 50, "batch": 4, "sim_time": 0.5, "reps": 1}, "min_png": 4},
     "10-plots.ipynb": {"params": {"nNeurons": 100, "nSteps": 500, "nBig": 5000}, "min_png": 17},
 }
 
