@@ -315,3 +315,52 @@ func (r *rewriter) rewriteBlanks() {
 		}
 	}
 }
+
+// wrapTupleBlocks runs a top-level compound statement (for, if, switch,
+// select, block) that defines several variables at once inside it, as in
+// "for … { p, err := f() … }", in a closure: "func() { for … }()". yaegi
+// v0.16.1 loses such definitions in the cell's top-level code ("undefined:
+// err") but handles them inside a function. Statements with defer, goto, a
+// labelled branch or a return are left alone (a closure would change their
+// meaning).
+func (r *rewriter) wrapTupleBlocks() {
+	pc := r.pc
+	for _, st := range pc.body {
+		switch st.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
+		default:
+			continue
+		}
+		if !pc.inCell(st.Pos()) {
+			continue
+		}
+		tuple, unsafe := false, false
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.AssignStmt:
+				if x.Tok == token.DEFINE && len(x.Lhs) > 1 {
+					tuple = true
+				}
+			case *ast.ValueSpec:
+				if len(x.Names) > 1 {
+					tuple = true
+				}
+			case *ast.DeferStmt, *ast.ReturnStmt:
+				unsafe = true
+			case *ast.BranchStmt:
+				if x.Tok == token.GOTO || x.Label != nil {
+					unsafe = true
+				}
+			}
+			return true
+		})
+		if !tuple || unsafe {
+			continue
+		}
+		r.ed.insert(pc.off(st.Pos()), "func() { ")
+		r.ed.insert(pc.off(st.End()), " }()")
+		r.count++
+	}
+}

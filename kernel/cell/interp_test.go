@@ -333,3 +333,13 @@ func TestBlankInTopLevelDefine(t *testing.T) {
 		{src: "_ = \"now a string\"\nb", want: "3"},
 	})
 }
+
+func TestTupleDefineInTopLevelBlock(t *testing.T) {
+	s := newSession(t, nil)
+	runCases(t, s, []cellCase{
+		{src: "import \"strconv\"\nxs := []int{1, 2}"},
+		{src: "for b := range xs {\n\tp, err := strconv.Atoi(\"3\")\n\t_ = err\n\txs[b] = p + b\n}\nxs", want: "[3 4]", inSrc: "func() {"},
+		{src: "if q, err := strconv.Atoi(\"5\"); err == nil {\n\txs[0] = q\n}\nxs", want: "[5 4]"},
+		{src: "switch {\ndefault:\n\tvar u, v = 7, 8\n\txs[0], xs[1] = u, v\n}\nxs", want: "[7 8]"},
+	})
+}

@@ -72,6 +72,7 @@ func (f *Front) prepare(src string) (*Program, error) {
 	}
 	r.rewriteDefines()
 	r.rewriteBlanks()
+	r.wrapTupleBlocks()
 	p.Segments = r.segments()
 	if r.ed.bad {
 		return nil, &Error{Msg: "neurogo cell front-end: internal error: conflicting rewrites (please report this cell)"}

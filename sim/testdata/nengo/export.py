@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Export the Nengo reference fixtures that neurogo's simulator is checked against.
 
-Pinned: nengo==4.1.0 (checked at start-up), numpy (fixtures generated with numpy 2.4.6;
-any numpy that nengo 4.1.0 accepts works). Nothing else is imported and nothing is
+Pinned: nengo==4.1.0 (checked at start-up), numpy (fixtures generated with numpy 2.2.6,
+the venv of scripts/check-nengo-fixtures; any numpy that nengo 4.1.0 accepts works, up to
+the last bits of BLAS-dependent values). Nothing else is imported and nothing is
 downloaded at run time.
 
     pip install nengo==4.1.0 numpy
