@@ -25,6 +25,7 @@ func init() {
 		"KindNode":               reflect.ValueOf(viz.KindNode),
 		"KindSynapsePool":        reflect.ValueOf(viz.KindSynapsePool),
 		"Line":                   reflect.ValueOf(viz.Line),
+		"ModelGraph":             reflect.ValueOf(viz.ModelGraph),
 		"NetworkGraph":           reflect.ValueOf(viz.NetworkGraph),
 		"NewLive":                reflect.ValueOf(viz.NewLive),
 		"Raster":                 reflect.ValueOf(viz.Raster),
@@ -48,6 +49,7 @@ func init() {
 		"Frame":               reflect.ValueOf((*viz.Frame)(nil)),
 		"Graph":               reflect.ValueOf((*viz.Graph)(nil)),
 		"GraphOptions":        reflect.ValueOf((*viz.GraphOptions)(nil)),
+		"GraphSource":         reflect.ValueOf((*viz.GraphSource)(nil)),
 		"GridOptions":         reflect.ValueOf((*viz.GridOptions)(nil)),
 		"HeatmapOptions":      reflect.ValueOf((*viz.HeatmapOptions)(nil)),
 		"HistogramOptions":    reflect.ValueOf((*viz.HistogramOptions)(nil)),
@@ -63,5 +65,22 @@ func init() {
 		"ResponseTimeOptions": reflect.ValueOf((*viz.ResponseTimeOptions)(nil)),
 		"Series":              reflect.ValueOf((*viz.Series)(nil)),
 		"TuningOptions":       reflect.ValueOf((*viz.TuningOptions)(nil)),
+
+		// interface wrapper definitions
+		"_GraphSource": reflect.ValueOf((*_github_com_neurogo_neurogo_viz_GraphSource)(nil)),
 	}
+}
+
+// _github_com_neurogo_neurogo_viz_GraphSource is an interface wrapper for GraphSource type
+type _github_com_neurogo_neurogo_viz_GraphSource struct {
+	IValue      interface{}
+	WGraphEdges func() (from []string, to []string, labels []string)
+	WGraphNodes func() (ids []string, labels []string, kinds []string)
+}
+
+func (W _github_com_neurogo_neurogo_viz_GraphSource) GraphEdges() (from []string, to []string, labels []string) {
+	return W.WGraphEdges()
+}
+func (W _github_com_neurogo_neurogo_viz_GraphSource) GraphNodes() (ids []string, labels []string, kinds []string) {
+	return W.WGraphNodes()
 }
