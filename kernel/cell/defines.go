@@ -184,8 +184,29 @@ func (r *rewriter) defineVars(ids []*ast.Ident, values []ast.Expr, def func(*ast
 	return true
 }
 
+// tupleCall reports whether n names are defined from values that are a
+// single call (of a function with several results) or a comma-ok
+// expression (map index, type assertion, channel receive).
+func tupleCall(n int, values []ast.Expr) bool {
+	if n < 2 || len(values) != 1 {
+		return false
+	}
+	switch v := ast.Unparen(values[0]).(type) {
+	case *ast.CallExpr, *ast.IndexExpr, *ast.TypeAssertExpr:
+		return true
+	case *ast.UnaryExpr:
+		return v.Op == token.ARROW
+	}
+	return false
+}
+
 // rewriteDefines rewrites the cell's top-level definitions whose values
-// call generic functions.
+// call generic functions, and those of several variables from one call
+// ("n, err := strconv.Atoi(s)"): yaegi v0.16.1 gives such globals a
+// storage that functions called from other functions (or closures) do
+// not see ("reflect: Call using zero Value argument", "call of
+// reflect.Value.Method on zero Value"), while "var n int; var err error;
+// n, err = strconv.Atoi(s)" works.
 func (r *rewriter) rewriteDefines() {
 	if r.info == nil {
 		return
@@ -197,7 +218,7 @@ func (r *rewriter) rewriteDefines() {
 		if !ok || as.Tok != token.DEFINE || len(as.Rhs) == 0 {
 			continue
 		}
-		generic := false
+		generic := tupleCall(len(as.Lhs), as.Rhs)
 		for _, e := range as.Rhs {
 			generic = generic || r.hasGenericCall(e)
 		}
@@ -219,6 +240,10 @@ func (r *rewriter) rewriteDefines() {
 		if !r.defineVars(ids, as.Rhs, defs, as.Pos(), as.Pos(), false) {
 			continue
 		}
+		if r.defined == nil {
+			r.defined = map[*ast.AssignStmt]bool{}
+		}
+		r.defined[as] = true
 		r.count++
 	}
 	for _, d := range pc.decls {
@@ -228,7 +253,9 @@ func (r *rewriter) rewriteDefines() {
 		}
 		generic := false
 		for _, sp := range gd.Specs {
-			for _, e := range sp.(*ast.ValueSpec).Values {
+			vs := sp.(*ast.ValueSpec)
+			generic = generic || tupleCall(len(vs.Names), vs.Values)
+			for _, e := range vs.Values {
 				generic = generic || r.hasGenericCall(e)
 			}
 		}
@@ -254,7 +281,7 @@ func (r *rewriter) varDeclAsStmts(gd *ast.GenDecl, dry bool) bool {
 	grouped := gd.Lparen.IsValid()
 	for _, sp := range gd.Specs {
 		vs := sp.(*ast.ValueSpec)
-		generic := false
+		generic := tupleCall(len(vs.Names), vs.Values)
 		for _, e := range vs.Values {
 			generic = generic || r.hasGenericCall(e)
 		}
@@ -289,7 +316,7 @@ func (r *rewriter) varDeclAsStmts(gd *ast.GenDecl, dry bool) bool {
 // ":=" to a fresh hidden name. yaegi v0.16.1 turns "_" in a top-level
 // definition into a typed global, so that a later "_ = v" with a value of
 // another type panics ("reflect.Set: value of type error is not assignable
-// to type int"). Definitions already rewritten for generic calls are left
+// to type int"). Definitions already rewritten by rewriteDefines are left
 // alone.
 func (r *rewriter) rewriteBlanks() {
 	pc := r.pc
@@ -298,13 +325,7 @@ func (r *rewriter) rewriteBlanks() {
 		if !ok || as.Tok != token.DEFINE || !pc.inCell(as.Pos()) {
 			continue
 		}
-		generic := false
-		if r.info != nil {
-			for _, e := range as.Rhs {
-				generic = generic || r.hasGenericCall(e)
-			}
-		}
-		if generic {
+		if r.defined[as] {
 			continue
 		}
 		for _, l := range as.Lhs {
@@ -363,4 +384,158 @@ func (r *rewriter) wrapTupleBlocks() {
 		r.ed.insert(pc.off(st.End()), " }()")
 		r.count++
 	}
+}
+
+// rewriteVarLoops rewrites a top-level var declaration whose values refer
+// to a global variable of an earlier cell (or of the cell's statements)
+// into statements: yaegi v0.16.1 fails on such a declaration with
+// "variable definition loop", but not on a definition. "var x = f(g)"
+// becomes "x := f(g)", "var x T = f(g)" becomes "var x T; x = f(g)", and
+// in a group the other specs get their own "var". Declarations with
+// several names in a spec, a blank name, values referring to names that
+// the cell declares after them, or names that the cell's earlier
+// declarations refer to are left alone.
+func (r *rewriter) rewriteVarLoops() {
+	pc := r.pc
+	var gds []*ast.GenDecl
+	for _, d := range pc.decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR && len(gd.Specs) > 0 && pc.inCell(gd.Pos()) && !r.asStmts[pc.off(gd.Pos())] {
+			gds = append(gds, gd)
+		}
+	}
+	if len(gds) == 0 {
+		return
+	}
+	// The cell's global variables defined outside var declarations.
+	cellVars := map[string]bool{}
+	for _, st := range pc.body {
+		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok {
+					cellVars[id.Name] = true
+				}
+			}
+		}
+	}
+	// and var declarations evaluated as statements (by rewriteDefines,
+	// or below): later declarations referring to them fail in yaegi too.
+	for _, d := range pc.decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR && r.asStmts[pc.off(gd.Pos())] {
+			for _, k := range declKeys(gd) {
+				cellVars[k] = true
+			}
+		}
+	}
+	mentions := func(n ast.Node, names map[string]bool) bool {
+		found := false
+		ast.Inspect(n, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && names[id.Name] {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	for _, gd := range gds {
+		// Names of the declaration, and what its values refer to.
+		own := map[string]bool{}
+		global := false
+		ok := true
+		for _, sp := range gd.Specs {
+			vs := sp.(*ast.ValueSpec)
+			if len(vs.Values) == 0 {
+				continue
+			}
+			if len(vs.Names) != 1 || len(vs.Values) != 1 || vs.Names[0].Name == "_" {
+				ok = false
+				break
+			}
+			own[vs.Names[0].Name] = true
+			ast.Inspect(vs.Values[0], func(n ast.Node) bool {
+				if id, isID := n.(*ast.Ident); isID {
+					if e := r.f.byKey[id.Name]; e != nil && e.kind == token.VAR || cellVars[id.Name] {
+						global = true
+					}
+				}
+				return !global
+			})
+		}
+		if !ok || !global {
+			continue
+		}
+		later := map[string]bool{}
+		for _, d := range pc.decls {
+			switch {
+			case d.Pos() < gd.Pos():
+				ok = ok && !mentions(d, own)
+			case d.Pos() > gd.Pos():
+				for _, k := range declKeys(d) {
+					later[k] = true
+				}
+			}
+		}
+		for _, sp := range gd.Specs {
+			for _, v := range sp.(*ast.ValueSpec).Values {
+				ok = ok && !mentions(v, later)
+			}
+		}
+		if !ok {
+			continue
+		}
+		grouped := gd.Lparen.IsValid()
+		for _, sp := range gd.Specs {
+			vs := sp.(*ast.ValueSpec)
+			start := pc.off(vs.Pos())
+			if !grouped {
+				start = pc.off(gd.Pos())
+			}
+			switch {
+			case len(vs.Values) == 0:
+				r.ed.insert(start, "var ")
+			case vs.Type == nil:
+				r.ed.replace(start, pc.off(vs.Values[0].Pos()), vs.Names[0].Name+" := ")
+			default:
+				if grouped {
+					r.ed.insert(start, "var ")
+				}
+				r.ed.replace(pc.off(vs.Type.End()), pc.off(vs.Values[0].Pos()), "; "+vs.Names[0].Name+" = ")
+			}
+		}
+		if grouped {
+			a, b, c := pc.off(gd.Pos()), pc.off(gd.Lparen), pc.off(gd.Rparen)
+			r.ed.replace(a, b+1, "")
+			r.ed.replace(c, c+1, "")
+		}
+		if r.asStmts == nil {
+			r.asStmts = map[int]bool{}
+		}
+		r.asStmts[pc.off(gd.Pos())] = true
+		for k := range own {
+			cellVars[k] = true
+		}
+		r.count++
+	}
+}
+
+// declKeys returns the names a top-level declaration declares.
+func declKeys(d ast.Decl) []string {
+	var keys []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			keys = append(keys, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				keys = append(keys, sp.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					keys = append(keys, n.Name)
+				}
+			}
+		}
+	}
+	return keys
 }

@@ -96,6 +96,28 @@
 //     left alone). A top-level range over an int whose bound calls a
 //     generic function assigns the bound first:
 //     "var __ngN1 int; __ngN1 = slices.Max[int](a); for i := int(0); i < __ngN1; i++ {".
+//   - A top-level definition of several variables from one call,
+//     "n, err := strconv.Atoi(s)" or "var n, err = strconv.Atoi(s)", gets
+//     yaegi a global that functions called from other functions or
+//     closures see as a zero Value ("reflect: Call using zero Value
+//     argument"); it becomes "var n int; var err error; n, err =
+//     strconv.Atoi(s)" when the types can be written in the cell (such a
+//     cell is type-checked). A blank name is assigned, not declared. So do
+//     comma-ok definitions ("v, ok := m[k]", x.(T), <-ch), on which yaegi
+//     panics ("nil type") in that case.
+//   - A top-level var declaration whose value uses a global variable of
+//     an earlier cell or of the cell's statements fails in yaegi
+//     ("variable definition loop"); "var x = f(g)" becomes "x := f(g)" and
+//     "var x T = f(g)" becomes "var x T; x = f(g)", evaluated as
+//     statements (in a group, the other specs get their own "var"). Not
+//     when a spec has several names or a blank name, when the value uses a
+//     name the cell declares after it, or when an earlier declaration of
+//     the cell uses the variable.
+//   - A builtin call (len, cap, append, make, copy...) that is a result of
+//     a return statement after the first, "return xs, len(xs)", is
+//     parenthesized, "return xs, (len(xs))": yaegi stores its value in the
+//     first result's slot ("reflect: call of reflect.Value.SetInt on slice
+//     Value", or a wrong first result when the types agree).
 //   - min, max and clear, which yaegi lacks, are declared by Prelude;
 //     calls of the builtins are rewritten for it: the type argument is
 //     written in ("min(x, 2.5)" becomes "min[float64](x, 2.5)", since yaegi
@@ -150,8 +172,9 @@
 // bodies), a second time if the cell's declarations use globals that its
 // statements define. Type errors and import failures are tolerated: code
 // whose type is unknown is left unchanged. Program.TypeChecked tells which
-// path was taken. Calls of min, max and clear and cells that redeclare a
-// type with references to it in other declarations are type-checked too.
+// path was taken. Calls of min, max and clear, top-level definitions of
+// several variables from one call, and cells that redeclare a type with
+// references to it in other declarations are type-checked too.
 //
 // Diagnose type-checks a cell the same way and returns go/types' errors at
 // the cell's line:col, leaving out what yaegi accepts and go/types does not
@@ -210,6 +233,11 @@
 //     cell (else an *Error); defer and goto in the loop body are rejected.
 //   - The context is kept as source, so a global whose type cannot be
 //     written is re-typed from its initializer.
+//   - A top-level var declaration using a global of an earlier cell is
+//     still a "variable definition loop" when it cannot be rewritten (see
+//     Rewrites), e.g. when a function declared before it in the cell uses
+//     it. A top-level tuple definition whose types cannot be written is
+//     left alone (and its globals still misbehave in nested calls).
 //   - Per-statement segments mean a top-level label is only visible in its
 //     statement (a group with goto is kept whole).
 package cell

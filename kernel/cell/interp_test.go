@@ -343,3 +343,66 @@ func TestTupleDefineInTopLevelBlock(t *testing.T) {
 		{src: "switch {\ndefault:\n\tvar u, v = 7, 8\n\txs[0], xs[1] = u, v\n}\nxs", want: "[7 8]"},
 	})
 }
+
+func TestReturnBuiltinResult(t *testing.T) {
+	s := newSession(t, testImporter)
+	// yaegi v0.16.1 stores a builtin call's value in the first result's
+	// slot when it is a later result of a return statement.
+	runCases(t, s, []cellCase{
+		{src: "import \"fmt\""},
+		{src: "func Stats(xs []float64) ([]float64, int) { return xs, len(xs) }", inSrc: "return xs, (len(xs))"},
+		{src: "func use() int { _, n := Stats([]float64{1, 2}); return n }\nuse()", want: "2"},
+		{src: "func use2() int { xs, _ := Stats([]float64{1, 2, 3}); return len(xs) }\nuse2()", want: "3"},
+		{src: "_, top := Stats(nil)\ntop", want: "0"},
+		{src: "func pair(m map[int]int) (int, int) { return 7, len(m) }\nfmt.Sprint(pair(map[int]int{1: 1}))", want: "7 1"},
+		{src: "func grow(xs []int) ([]int, []int) { return xs, append(xs, 3) }\nfmt.Sprint(grow([]int{1}))", want: "[1] [1 3]"},
+		{src: "func mk() (string, []int, int) { xs := make([]int, 2); return \"a\", make([]int, 1), copy(xs, []int{4, 5}) }\nfmt.Sprint(mk())", want: "a[0] 2"},
+		{src: "f := func(s string) (string, int) { return s, cap([]byte(s)[:0]) }\n_, c := f(\"ab\")\nc >= 0", want: "true"},
+		{src: "func lo(xs []int) (int, int) { return 9, min(len(xs), 5) }\nfmt.Sprint(lo([]int{1}))", want: "9 1"},
+		// In a range-over-func body, whose returns are rewritten too.
+		{src: "import \"slices\"\nfunc find(xs []int) ([]int, int) { for i, v := range slices.All(xs) { if v > 1 { return xs, len(xs[:i]) } }; return nil, cap(xs) }\nfmt.Sprint(find([]int{1, 2, 3}))", want: "[1 2 3] 1"},
+	})
+}
+
+func TestTupleDefineGlobals(t *testing.T) {
+	s := newSession(t, testImporter)
+	// yaegi v0.16.1 gives globals defined by "a, b := f()" a storage that
+	// functions called from other functions or closures do not see.
+	runCases(t, s, []cellCase{
+		{src: "import (\"bytes\"; \"fmt\"; \"os\"; \"strconv\")"},
+		{src: "n, err := strconv.Atoi(\"3\")\nfunc get() int { return n }\nfunc outer() int { return get() }\nouter()", want: "3", inSrc: "var n int; var err error; n, err = strconv.Atoi(\"3\")"},
+		{src: "func() int { return get() }()", want: "3"},
+		{src: "func outer2() int { return get() }\nouter2()", want: "3"},
+		{src: "func mk() (*bytes.Buffer, error) { return bytes.NewBufferString(\"x\"), nil }"},
+		{src: "buf, err := mk()\nfunc gb() string { return buf.String() }\nfunc ob() string { return gb() }\nob()", want: "x", inSrc: "var buf *bytes.Buffer;"},
+		{src: "fi, _ := os.Stat(\".\")\nfunc gf() bool { return fi.IsDir() }\nfunc() bool { return gf() }()", want: "true", inSrc: "var fi os.FileInfo; fi, _ = os.Stat"},
+		{src: "var m2, e2 = strconv.Atoi(\"5\")\nfunc g2() int { return m2 }\nfmt.Sprint(func() int { return g2() }(), e2)", want: "5 <nil>", inSrc: "var m2 int; var e2 error; m2, e2 = "},
+		// A redefinition (a new variable, as for "n := 7" in yaegi).
+		{src: "n, err2 := strconv.Atoi(\"7\")\nfunc g3() int { return n }\nfmt.Sprint(func() int { return g3() }(), err2)", want: "7 <nil>"},
+		// Comma-ok forms ("nil type" panics in yaegi).
+		{src: "m := map[string]int{\"a\": 1}\nvar iv any = 2.5\nch := make(chan int, 1)\nch <- 6"},
+		{src: "v, ok := m[\"a\"]\nfunc g4() int { return v }\nfmt.Sprint(func() int { return g4() }(), ok)", want: "1 true", inSrc: "var v int; var ok bool; v, ok = m["},
+		{src: "fv, ok := iv.(float64)\nfunc g5() float64 { return fv }\nfunc() float64 { return g5() }()", want: "2.5"},
+		{src: "r, ok := <-ch\nfunc g6() int { return r }\nfunc() int { return g6() }()", want: "6"},
+		// Types that cannot be written: left alone.
+		{src: "type pt struct{ X int }\nfunc mkp() (*pt, error) { return &pt{2}, nil }\np, _ := mkp()\np.X", want: "2"},
+	})
+}
+
+func TestVarDeclOfGlobals(t *testing.T) {
+	s := newSession(t, testImporter)
+	// yaegi v0.16.1 fails on a top-level var declaration whose value uses
+	// a global of an earlier Eval ("variable definition loop").
+	runCases(t, s, []cellCase{
+		{src: "import \"strings\"\nbase := 4\nvar gb = 5\nfunc dbl(x int) int { return 2 * x }\ntype T struct{ A int }"},
+		{src: "var x = dbl(base)\nx", want: "8", inSrc: "x := dbl(base)"},
+		{src: "var x1 = base\nx1", want: "4"},
+		{src: "var x2 float64 = float64(gb) / 2\nx2", want: "2.5", inSrc: "var x2 float64; x2 = float64(gb) / 2"},
+		{src: "var x3 = strings.Repeat(\"a\", base)\nfunc f3() string { return x3 }\nfunc() string { return f3() }()", want: "aaaa"},
+		{src: "var (\n\tx4 = T{base}\n\tx5 int\n\tx6 = []int{gb}\n)\nx4.A + x5 + x6[0]", want: "9"},
+		{src: "var x7 = func() int { return base }()\nvar x8 = x7 + 1\nx8", want: "5"},
+		{src: "k := 2\nvar x9 = k * 3\nx9", want: "6"},
+		// Values without globals stay declarations.
+		{src: "var c1 = 3\nvar c2 = c1 + 1\nc2", want: "4", inSrc: "var c2 = c1 + 1"},
+	})
+}

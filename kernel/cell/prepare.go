@@ -71,6 +71,7 @@ func (f *Front) prepare(src string) (*Program, error) {
 		return nil, r.err
 	}
 	r.rewriteDefines()
+	r.rewriteVarLoops()
 	r.rewriteBlanks()
 	r.wrapTupleBlocks()
 	p.Segments = r.segments()
@@ -156,8 +157,9 @@ func cellKeys(pc *parsedCell) []string {
 
 // needTypes reports whether the cell has constructs whose rewrite depends
 // on types: ranges over expressions that are not obviously an int (or
-// obviously not an int or a func), uses of generic functions, and go
-// statements with arguments that are not literals.
+// obviously not an int or a func), uses of generic functions, go
+// statements with arguments that are not literals, and top-level
+// definitions of several variables from one call.
 func (r *rewriter) needTypes() bool {
 	pc, f := r.pc, r.f
 	generic := map[string]bool{}
@@ -198,6 +200,22 @@ func (r *rewriter) needTypes() bool {
 		for _, d := range pc.decls {
 			if gd, ok := d.(*ast.GenDecl); !ok || gd.Tok != token.TYPE {
 				need = true
+			}
+		}
+	}
+	// Top-level definitions of several variables from one call are
+	// declared with their types (defines.go).
+	for _, st := range pc.body {
+		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && tupleCall(len(as.Lhs), as.Rhs) {
+			need = true
+		}
+	}
+	for _, d := range pc.decls {
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				if vs := sp.(*ast.ValueSpec); vs.Type == nil && tupleCall(len(vs.Names), vs.Values) {
+					need = true
+				}
 			}
 		}
 	}

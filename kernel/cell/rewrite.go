@@ -28,9 +28,10 @@ type rewriter struct {
 	err         *Error            // first unsupported construct
 	count       int               // rewrites done
 
-	typeDecls    []*typeDecl       // the cell's type declarations (see retype.go)
-	renamedTypes map[string]string // the cell's types declared under an internal name
-	asStmts      map[int]bool      // starts of var declarations evaluated as statements
+	typeDecls    []*typeDecl              // the cell's type declarations (see retype.go)
+	renamedTypes map[string]string        // the cell's types declared under an internal name
+	asStmts      map[int]bool             // starts of var declarations evaluated as statements
+	defined      map[*ast.AssignStmt]bool // top-level definitions rewritten by rewriteDefines
 	labelled     map[*ast.RangeStmt]bool
 }
 
@@ -127,6 +128,7 @@ func (r *rewriter) walkNode(root ast.Node, top *fnCtx) {
 					r.rewriteRangeFunc(rf, parent)
 				}
 			case *ast.ReturnStmt:
+				r.parenReturnBuiltins(n)
 				if fn.rf != nil {
 					r.rewriteReturn(fn, n)
 				}
@@ -558,6 +560,33 @@ func (r *rewriter) resultTypes(rf *rfLoop) bool {
 		rf.resTypes = append(rf.resTypes, ts)
 	}
 	return true
+}
+
+// parenReturnBuiltins parenthesizes the calls of builtin functions (len,
+// cap, append, make, copy...) that are results of a return statement
+// after its first: "return xs, len(xs)" becomes "return xs, (len(xs))".
+// yaegi v0.16.1 stores such a call's value directly in the frame slot of
+// the first result ("reflect: call of reflect.Value.SetInt on slice
+// Value", or a wrong first result when the types agree); a parenthesized
+// call gets a slot of its own.
+func (r *rewriter) parenReturnBuiltins(ret *ast.ReturnStmt) {
+	if len(ret.Results) < 2 {
+		return
+	}
+	pc := r.pc
+	for _, e := range ret.Results[1:] {
+		call, ok := e.(*ast.CallExpr)
+		if !ok || !r.isBuiltin(call.Fun) {
+			continue
+		}
+		s, end := pc.off(call.Pos()), pc.off(call.End())
+		if s < 0 || end < s {
+			continue
+		}
+		r.ed.insert(s, "(")
+		r.ed.insert(end, ")")
+		r.count++
+	}
 }
 
 // rewriteReturn rewrites a return statement inside a range-over-func body.
