@@ -4,6 +4,7 @@
 //	neurogo install [--user | --sys-prefix | --prefix DIR]
 //	neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]   execute headless
 //	neurogo bench kernel            kernel latency beside ipykernel, as ratios
+//	neurogo bench sim               simulator speed on the NengoDL benchmark models, beside Nengo
 //	neurogo version
 package main
 
@@ -31,7 +32,8 @@ usage:
   neurogo kernel --connection-file FILE [--memory-limit SIZE]
   neurogo install [--user | --sys-prefix | --prefix DIR]
   neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]
-  neurogo bench kernel [--starts N] [--cells N] [--json FILE]
+  neurogo bench kernel [--starts N] [--runs N] [--json FILE]
+  neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--json]
   neurogo version
 `
 
@@ -228,8 +230,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 // benchmark needs a real Jupyter client, so it is driven from Python
 // (kernel/jupytertest/bench_kernel.py) against the installed kernelspecs.
 func cmdBench(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "sim" {
+		return cmdBenchSim(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "kernel" {
-		fmt.Fprintln(stderr, "usage: neurogo bench kernel [--starts N] [--cells N] [--json FILE]")
+		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim …")
 		return 2
 	}
 	root := kernel.SourceRoot()

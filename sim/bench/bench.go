@@ -1,0 +1,293 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/networks"
+	"github.com/neurogo/neurogo/toolkit/neurons"
+)
+
+// TotalNeurons is the benchmark's neuron budget (seed 000, §5.1).
+const TotalNeurons = 9984
+
+// Models lists the benchmark models in the order they are run.
+var Models = []string{"integrator", "cconv", "basal_ganglia", "pes"}
+
+// Config is one benchmark protocol.
+type Config struct {
+	Warmup  float64 // seconds simulated before timing
+	Seconds float64 // seconds simulated per timed repeat
+	Repeats int
+	Seed    int64
+	DT      float64
+	// Progress, if non-nil, receives one line per phase (build, warm-up,
+	// each repeat) so long runs show where they are.
+	Progress io.Writer
+}
+
+// Default is the issue-9 protocol: 0.1 s warm-up, 5 repeats of 5 s.
+func Default() Config { return Config{Warmup: 0.1, Seconds: 5, Repeats: 5, DT: 0.001} }
+
+// Quick is the CI protocol: 0.05 s warm-up, 2 repeats of 1 s.
+func Quick() Config { return Config{Warmup: 0.05, Seconds: 1, Repeats: 2, DT: 0.001} }
+
+// Steps returns the number of steps in one timed repeat.
+func (c Config) Steps() int { return int(math.Round(c.Seconds / c.DT)) }
+
+// NeuronsPerD returns 9984 / dims (integer division), at least 1.
+func NeuronsPerD(dims int) int { return max(1, TotalNeurons/dims) }
+
+// Network returns benchmark model at dims dimensions with neuronsPerD
+// neurons per dimension and RectifiedLinear neurons on every ensemble.
+func Network(model string, dims, neuronsPerD int, seed int64) (*toolkit.Network, error) {
+	f, ok := networks.Benchmarks()[model]
+	if !ok {
+		return nil, fmt.Errorf("bench: model %q: must be one of %s", model, strings.Join(Models, ", "))
+	}
+	net, err := f(dims, neuronsPerD, seed)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range net.AllEnsembles() {
+		e.NeuronType = neurons.NewRectifiedLinear()
+	}
+	return net, nil
+}
+
+// Result is one row of the benchmark: a (model, dims, batch, backend)
+// cell. Times are wall-clock; Seconds is the mean over repeats of the
+// time to simulate Config.Seconds, for the whole batch.
+type Result struct {
+	Model         string  `json:"model"`
+	Dims          int     `json:"dims"`
+	Batch         int     `json:"batch"`
+	Backend       string  `json:"backend"`
+	Seconds       float64 `json:"seconds"`
+	RealtimeRatio float64 `json:"realtime_ratio"`
+	CILow         float64 `json:"ci_low"`
+	CIHigh        float64 `json:"ci_high"`
+	USPerStep     float64 `json:"us_per_step"`
+	BuildS        float64 `json:"build_s"`
+	AllocsPerStep float64 `json:"allocs_per_step"`
+	PeakRSSMB     float64 `json:"peak_rss_mb"`
+	Neurons       int     `json:"neurons"`
+	Simulated     float64 `json:"simulated_s"`
+	Steps         int     `json:"steps"` // per timed repeat
+	Repeats       int     `json:"repeats"`
+	// Filled by Compare: Nengo's time for the same work (batch × one
+	// serial run) and NengoTime / Seconds.
+	NengoTime      *float64 `json:"nengo_time,omitempty"`
+	NengoUSPerStep *float64 `json:"nengo_us_per_step,omitempty"`
+	NengoBuildS    *float64 `json:"nengo_build_s,omitempty"`
+	NengoPeakRSSMB *float64 `json:"nengo_peak_rss_mb,omitempty"`
+	Speedup        *float64 `json:"speedup,omitempty"`
+}
+
+// JSON returns r as one line of JSON (no trailing newline).
+func (r Result) JSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(sanitize(r)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// sanitize replaces NaN and Inf (not representable in JSON) by 0.
+func sanitize(r Result) Result {
+	for _, p := range []*float64{&r.Seconds, &r.RealtimeRatio, &r.CILow, &r.CIHigh, &r.USPerStep, &r.BuildS, &r.AllocsPerStep, &r.PeakRSSMB} {
+		if math.IsNaN(*p) || math.IsInf(*p, 0) {
+			*p = 0
+		}
+	}
+	return r
+}
+
+// ResetPeakRSS asks Linux to reset this process's peak RSS (VmHWM); it is
+// a no-op where /proc/self/clear_refs is missing or not writable.
+func ResetPeakRSS() {
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+}
+
+// PeakRSSMB returns this process's peak resident set (VmHWM) in MiB,
+// or NaN where /proc/self/status is unavailable.
+func PeakRSSMB() float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return math.NaN()
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			fs := strings.Fields(rest)
+			if len(fs) > 0 {
+				kb, err := strconv.ParseFloat(fs[0], 64)
+				if err == nil {
+					return kb / 1024
+				}
+			}
+		}
+	}
+	return math.NaN()
+}
+
+const allocMetric = "/gc/heap/allocs:objects"
+
+// Run measures one cell on the CPU simulator with protocol c.
+func Run(model string, dims, batch int, c Config) (Result, error) {
+	r := Result{Model: model, Dims: dims, Batch: batch, Backend: "neurogo-cpu", Simulated: c.Seconds, Repeats: c.Repeats}
+	if c.Repeats < 1 || !(c.Seconds > 0) || !(c.Warmup >= 0) || !(c.DT > 0) {
+		return r, fmt.Errorf("bench: config %+v: need Repeats ≥ 1, Seconds > 0, Warmup ≥ 0, DT > 0", c)
+	}
+	net, err := Network(model, dims, NeuronsPerD(dims), c.Seed)
+	if err != nil {
+		return r, err
+	}
+	return runNet(net, model, dims, batch, c)
+}
+
+// runNet measures net (benchmark model at dims) with protocol c.
+func runNet(net *toolkit.Network, model string, dims, batch int, c Config) (Result, error) {
+	r := Result{Model: model, Dims: dims, Batch: batch, Backend: "neurogo-cpu", Simulated: c.Seconds, Repeats: c.Repeats}
+	logf := func(format string, a ...any) {
+		if c.Progress != nil {
+			fmt.Fprintf(c.Progress, "  %s D=%d batch=%d: "+format+"\n", append([]any{model, dims, batch}, a...)...)
+		}
+	}
+	for _, e := range net.AllEnsembles() {
+		r.Neurons += e.N
+	}
+	runtime.GC()
+	ResetPeakRSS()
+	logf("building (%d neurons)", r.Neurons)
+	t0 := time.Now()
+	m, err := sim.Build(net, sim.DT(c.DT), sim.CheckNaN(false))
+	if err != nil {
+		return r, err
+	}
+	r.BuildS = time.Since(t0).Seconds()
+	s, err := sim.NewFromModel(m, sim.Batch(batch))
+	if err != nil {
+		return r, err
+	}
+	defer s.Close()
+
+	warm := int(math.Round(c.Warmup / c.DT))
+	steps := c.Steps()
+	r.Steps = steps
+	if steps < 1 {
+		return r, fmt.Errorf("bench: Seconds = %g with DT = %g: less than one step", c.Seconds, c.DT)
+	}
+	total := warm + c.Repeats*steps
+	// Boundaries at which the clock is read: after warm-up and after every
+	// repeat. Everything the hook touches is allocated here.
+	marks := make([]time.Time, c.Repeats+1)
+	sample := []metrics.Sample{{Name: allocMetric}}
+	var allocs0 uint64
+	next := 0
+	boundary := func(done int) bool {
+		return done == warm+next*steps
+	}
+	s.Progress = func(done, _ int) {
+		if next > c.Repeats || !boundary(done) {
+			return
+		}
+		marks[next] = time.Now()
+		if next == 0 {
+			metrics.Read(sample)
+			allocs0 = sample[0].Value.Uint64()
+			marks[0] = time.Now()
+		}
+		next++
+	}
+	logf("warm-up %g s, then %d × %g s", c.Warmup, c.Repeats, c.Seconds)
+	if warm == 0 { // the hook first fires after step 1: take the mark now
+		metrics.Read(sample)
+		allocs0 = sample[0].Value.Uint64()
+		marks[0] = time.Now()
+		next = 1
+	}
+	if err := s.RunSteps(total); err != nil {
+		return r, fmt.Errorf("bench: %s D=%d batch=%d: %w", model, dims, batch, err)
+	}
+	metrics.Read(sample)
+	allocs1 := sample[0].Value.Uint64()
+	r.PeakRSSMB = PeakRSSMB()
+	if next != c.Repeats+1 {
+		return r, fmt.Errorf("bench: internal: %d of %d timing marks taken", next, c.Repeats+1)
+	}
+	// metrics.Read itself may allocate on its first call; count only
+	// what the timed steps did.
+	r.AllocsPerStep = float64(allocs1-allocs0) / float64(c.Repeats*steps)
+	times := make([]float64, c.Repeats)
+	ratios := make([]float64, c.Repeats)
+	for i := range times {
+		times[i] = marks[i+1].Sub(marks[i]).Seconds()
+		ratios[i] = times[i] / c.Seconds
+	}
+	r.Seconds, _, _ = MeanCI(times)
+	r.RealtimeRatio, r.CILow, r.CIHigh = MeanCI(ratios)
+	r.USPerStep = r.Seconds / float64(steps) * 1e6
+	logf("%.2f µs/step, build %.2f s, %.3g allocs/step, peak RSS %.0f MiB", r.USPerStep, r.BuildS, r.AllocsPerStep, r.PeakRSSMB)
+	return r, nil
+}
+
+// CIHalfUS returns the half-width of r's 95 % interval in µs per step.
+func (r Result) CIHalfUS() float64 {
+	if r.Steps <= 0 {
+		return 0
+	}
+	return (r.CIHigh - r.CILow) / 2 * r.Simulated / float64(r.Steps) * 1e6
+}
+
+// WriteTable prints results as a readable table: model, D, batch,
+// neurogo µs/step ± CI half-width, Nengo µs/step (of the same work:
+// batch serial runs) and speedup, sorted by model order, D, batch.
+func WriteTable(w io.Writer, rs []Result) {
+	order := map[string]int{}
+	for i, m := range Models {
+		order[m] = i
+	}
+	rs = append([]Result(nil), rs...)
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if order[a.Model] != order[b.Model] {
+			return order[a.Model] < order[b.Model]
+		}
+		if a.Dims != b.Dims {
+			return a.Dims < b.Dims
+		}
+		return a.Batch < b.Batch
+	})
+	fmt.Fprintf(w, "%-14s %4s %5s %22s %8s %8s %14s %8s %9s\n", "model", "D", "batch", "neurogo µs/step", "build s", "allocs", "nengo µs/step", "nengo b", "speedup")
+	for _, r := range rs {
+		ng, nb, sp := "-", "-", "-"
+		if r.NengoUSPerStep != nil {
+			ng = fmt.Sprintf("%.1f", *r.NengoUSPerStep)
+		}
+		if r.NengoBuildS != nil {
+			nb = fmt.Sprintf("%.2f", *r.NengoBuildS)
+		}
+		if r.Speedup != nil {
+			sp = fmt.Sprintf("%.2f×", *r.Speedup)
+		}
+		us := fmt.Sprintf("%.1f ± %.1f", r.USPerStep, r.CIHalfUS())
+		fmt.Fprintf(w, "%-14s %4d %5d %22s %8.2f %8.3g %14s %8s %9s\n", r.Model, r.Dims, r.Batch, us, r.BuildS, r.AllocsPerStep, ng, nb, sp)
+	}
+}

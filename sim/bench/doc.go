@@ -1,0 +1,37 @@
+// Package bench is the engine of `neurogo bench sim` (issue 9, item 3): the
+// seed-000 simulation benchmark (NengoDL paper §5.1, Figs 6–7) run on the
+// CPU simulator and, optionally, beside Nengo 4.1's reference simulator.
+//
+// # Protocol
+//
+// Models integrator, cconv, basal_ganglia and pes (toolkit/networks
+// Bench*) at D dimensions with 9984 neurons in total (neurons per
+// dimension = 9984 / D, integer division), RectifiedLinear neurons on
+// every ensemble (as NengoDL's benchmark sets them), seed 0. Each (model,
+// D, batch) cell builds once (timed: build_s), makes one simulator with
+// Batch(batch) and the per-step NaN check off (Nengo has none), runs a
+// warm-up (0.1 s) and then Repeats runs of Seconds simulated (5 × 5 s;
+// Quick: 0.05 s, 2 × 1 s), all inside one RunSteps call so the probe
+// storage is reserved once and nothing allocates while timing; the
+// repeats are timed at their step boundaries by the simulator's Progress
+// hook. Reported per cell: mean wall seconds per run, real time /
+// simulated time with a 95 % interval (Student t over the repeats, MeanCI),
+// µs per step (of the whole batch), build time, heap allocations per step
+// (runtime/metrics object count over the timed steps) and peak RSS
+// (VmHWM, reset per cell through /proc/self/clear_refs where Linux
+// allows it).
+//
+// Nengo runs through nengo_bench.py (next to this file) in the venv
+// scripts/check-nengo-fixtures creates; RunNengo parses its JSON line.
+// Batched rows compare neurogo batch b with b serial Nengo runs: the
+// Nengo time of a batch-b row is b × the mean single-run time.
+//
+// # Invariants
+//
+//   - No timing is asserted in tests; tests check the interval maths,
+//     the JSON format and that every model runs a few steps.
+//   - Results are plain values; Result marshals to one JSON object with
+//     the field names of issue 9 (model, dims, batch, backend, seconds,
+//     realtime_ratio, ci_low, ci_high, us_per_step, build_s,
+//     allocs_per_step; nengo_time and speedup only after a comparison).
+package bench

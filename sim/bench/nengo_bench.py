@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Nengo side of `neurogo bench sim` (issue 9, item 3; seed 000 §5.1).
+
+Builds one of the four NengoDL benchmark models (integrator, cconv,
+basal_ganglia, pes) with Nengo's reference simulator (`optimize=True`),
+RectifiedLinear neurons on every ensemble, and times it with the protocol
+the Go side uses: build, one warm-up run, then `--repeats` timed runs of
+`--seconds` simulated each on the same simulator. Prints one JSON object
+on stdout: build_s, times (wall seconds per repeat), steps, peak_rss_mb,
+nengo and numpy versions.
+
+Run with the venv that scripts/check-nengo-fixtures creates
+(.cache/nengo-venv, nengo==4.1.0, numpy==2.2.6). Nengo is GPL: this
+script only calls it.
+"""
+import argparse
+import json
+import resource
+import sys
+import time
+
+import nengo
+import numpy as np
+
+
+def _defaults(net, neuron_type, gain_bias):
+    net.config[nengo.Ensemble].neuron_type = neuron_type
+    if gain_bias:
+        # NengoDL's benchmarks set these as network config defaults.
+        net.config[nengo.Ensemble].gain = nengo.dists.Choice([1, -1])
+        net.config[nengo.Ensemble].bias = nengo.dists.Uniform(-1, 1)
+
+
+def integrator(d, npd, nt, seed):
+    with nengo.Network(label="integrator", seed=seed) as net:
+        _defaults(net, nt, True)
+        ea = nengo.networks.EnsembleArray(npd, d)
+        nengo.Connection(ea.output, ea.input, synapse=0.01)
+        inp = nengo.Node([0] * d)
+        nengo.Connection(inp, ea.input, transform=0.01)
+        nengo.Probe(ea.output)
+    return net
+
+
+def cconv(d, npd, nt, seed):
+    with nengo.Network(label="cconv", seed=seed) as net:
+        _defaults(net, nt, True)
+        cc = nengo.networks.CircularConvolution(npd, d)
+        nengo.Connection(nengo.Node([0] * d), cc.input_a)
+        nengo.Connection(nengo.Node([1] * d), cc.input_b)
+        nengo.Probe(cc.output)
+    return net
+
+
+def basal_ganglia(d, npd, nt, seed):
+    with nengo.Network(label="basal_ganglia", seed=seed) as net:
+        _defaults(net, nt, False)
+        bg = nengo.networks.BasalGanglia(d, npd)
+        nengo.Connection(nengo.Node([1] * d), bg.input)
+        nengo.Probe(bg.output)
+    return net
+
+
+def pes(d, npd, nt, seed):
+    with nengo.Network(label="pes", seed=seed) as net:
+        _defaults(net, nt, True)
+        inp = nengo.Node([1] * d)
+        pre = nengo.Ensemble(npd * d, d)
+        post = nengo.Node(size_in=d)
+        nengo.Connection(inp, pre)
+        conn = nengo.Connection(pre, post, learning_rule_type=nengo.PES())
+        nengo.Connection(post, conn.learning_rule, transform=-1)
+        nengo.Connection(inp, conn.learning_rule)
+        nengo.Probe(post)
+    return net
+
+
+MODELS = {"integrator": integrator, "cconv": cconv,
+          "basal_ganglia": basal_ganglia, "pes": pes}
+
+
+def _reset_peak():
+    try:  # Linux: writing 5 resets VmHWM (peak RSS) of this process
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _peak_rss_mb():
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", required=True, choices=sorted(MODELS))
+    ap.add_argument("--dims", type=int, required=True)
+    ap.add_argument("--neurons", type=int, default=9984, help="total neurons; per dimension = neurons // dims")
+    ap.add_argument("--warmup", type=float, default=0.1)
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--dt", type=float, default=0.001)
+    a = ap.parse_args()
+
+    npd = a.neurons // a.dims
+    _reset_peak()
+    net = MODELS[a.model](a.dims, npd, nengo.RectifiedLinear(), a.seed)
+    t0 = time.perf_counter()
+    sim = nengo.Simulator(net, dt=a.dt, optimize=True, progress_bar=False)
+    build_s = time.perf_counter() - t0
+    times = []
+    with sim:
+        sim.run(a.warmup, progress_bar=False)
+        steps = int(round(a.seconds / a.dt))
+        for _ in range(a.repeats):
+            t0 = time.perf_counter()
+            sim.run_steps(steps, progress_bar=False)
+            times.append(time.perf_counter() - t0)
+    json.dump({
+        "model": a.model, "dims": a.dims, "neurons_per_d": npd,
+        "build_s": build_s, "times": times, "steps": steps,
+        "n_neurons": sum(e.n_neurons for e in net.all_ensembles),
+        "peak_rss_mb": _peak_rss_mb(),
+        "nengo": nengo.__version__, "numpy": np.__version__,
+    }, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
