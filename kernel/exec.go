@@ -316,20 +316,24 @@ func (e *Executor) Run(ctx context.Context, code string) (res Result, err error)
 	var last reflect.Value
 	e.result = nil
 	for i, seg := range prog.Segments {
-		src := seg.Src
-		wrapped := false
+		var wrappedProg *interp.Program
 		if i == len(prog.Segments)-1 && prog.Result && seg.Kind == cell.Stmts {
 			// Evaluate the final expression through __neurogoShow so that
 			// rich-display methods of types declared in cells count. An
 			// expression that cannot be passed as one value (several
 			// results, say) fails to compile; then it runs unwrapped.
-			if w, ok := wrapResult(src); ok {
-				if _, err := e.interp.Compile(w); err == nil {
-					src, wrapped = w, true
-				}
+			if w, ok := wrapResult(seg.Src); ok {
+				wrappedProg = e.compile(w)
 			}
 		}
-		v, err := e.eval(ctx, src)
+		wrapped := wrappedProg != nil
+		var v reflect.Value
+		var err error
+		if wrapped {
+			v, err = e.execute(ctx, wrappedProg)
+		} else {
+			v, err = e.eval(ctx, seg.Src)
+		}
 		e.wrapLine = 0
 		if wrapped {
 			e.wrapLine = seg.Line
@@ -376,6 +380,30 @@ func (e *Executor) eval(ctx context.Context, src string) (v reflect.Value, err e
 		}
 	}()
 	return e.interp.EvalWithContext(ctx, src)
+}
+
+// compile compiles src without running it; nil if it does not compile.
+func (e *Executor) compile(src string) (p *interp.Program) {
+	defer func() {
+		if recover() != nil {
+			p = nil
+		}
+	}()
+	p, err := e.interp.Compile(src)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// execute runs a compiled program, as eval does for source.
+func (e *Executor) execute(ctx context.Context, p *interp.Program) (v reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalPanic{value: r, stack: debug.Stack()}
+		}
+	}()
+	return e.interp.ExecuteWithContext(ctx, p)
 }
 
 // internalPanic is a panic of the interpreter itself (not of cell code).
