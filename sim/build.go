@@ -610,36 +610,30 @@ func (b *builder) decode(o string, e *toolkit.Ensemble, preIdx []int, fn toolkit
 	}
 	cp.EvalPoints, cp.EvalDims = append([]float64(nil), ep...), d
 	cp.Targets = targets
-	// activities: x = eval_points · (encodersᵀ / radius), rates(x, gain, bias)
-	x := make([]float64, m*n)
-	for i := range m {
-		for j := range n {
-			var acc float64
-			for k := range d {
-				acc += float64(ep[i*d+k] * (p.Encoders[j*d+k] / e.Radius))
-			}
-			x[i*n+j] = acc
+	// activities A = rates(eval_points · (encodersᵀ / radius), gain, bias),
+	// m×n, produced in row blocks: a BlockSolver (LstsqL2, LstsqL2nz)
+	// folds each block into AᵀA and never holds A; other solvers get A
+	// materialised, but never next to the m×n currents.
+	src := newActivities(e, p, ep, m)
+	Y := mat.NewDense(m, dmid, targets) // shares targets (cp.Targets)
+	var X *mat.Dense
+	var err error
+	if bs, ok := solver.(solvers.BlockSolver); ok {
+		X, err = bs.SolveBlocks(src, Y) // n×dmid
+	} else {
+		A := mat.NewDense(m, n, nil)
+		if err = src.Rows(A.RawMatrix().Data, 0, m); err == nil {
+			X, err = solver.Solve(A, Y)
 		}
 	}
-	act := make([]float64, m*n)
-	if err := e.NeuronType.Rates(act, x, p.Gain, p.Bias); err != nil {
-		return objErr(o, "activities", e.NeuronType.Name(), "rates failed", err)
+	if src.rerr != nil {
+		return objErr(o, "activities", e.NeuronType.Name(), "rates failed", src.rerr)
 	}
-	silent := true
-	for _, a := range act {
-		if a != 0 {
-			silent = false
-			break
-		}
-	}
-	if silent {
+	if src.done == m && !src.nonzero {
 		// Nengo's builder refuses this too (BuildError in build_decoders).
 		return objErr(o, "activities", fmt.Sprintf("all zero at %d eval points", m),
 			fmt.Sprintf("no evaluation point falls in the firing range of any neuron of Ensemble %q (check its intercepts, gains and biases, radius and eval points)", e.Label), nil)
 	}
-	A := mat.NewDense(m, n, act)
-	Y := mat.NewDense(m, dmid, targets)
-	X, err := solver.Solve(A, Y) // n×dmid
 	if err != nil {
 		return objErr(o, "Solver", solver.Name(), "solve failed", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -113,24 +115,16 @@ func (s LstsqL2nz) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
 		return nil, err
 	}
 	m, n := A.Dims()
-	amax := mat.Max(A)
-	sig := make([]float64, n)
-	smax := 0.0
-	for j := range n {
-		c := 0
-		for i := range m {
-			if A.At(i, j) > 0 {
-				c++
+	ar := A.RawMatrix()
+	count := make([]int, n)
+	for i := range m {
+		for j, v := range ar.Data[i*ar.Stride : i*ar.Stride+n] {
+			if v > 0 {
+				count[j]++
 			}
 		}
-		sig[j] = s.Reg * amax * math.Sqrt(float64(c)/float64(m))
-		smax = math.Max(smax, sig[j])
 	}
-	for j := range sig {
-		if sig[j] == 0 {
-			sig[j] = smax
-		}
-	}
+	sig := nzSigma(s.Reg, mat.Max(A), count, m)
 	if m < n { // the transposed form needs one sigma per point: use the mean
 		mean := 0.0
 		for _, v := range sig {
@@ -144,45 +138,31 @@ func (s LstsqL2nz) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
 
 // cholesky solves the regularised normal equations as Nengo's Cholesky
 // solver does: G = AᵀA (or AAᵀ when m < n) plus m·sigma(i)² on the diagonal.
+// Only the upper triangle of G is formed (BLAS syrk, straight into the
+// storage LAPACK's potrf factorises in place) and AᵀY by gemm, so the
+// solve holds A, Y, one k×k matrix and the k×d result (k = min(m, n)).
 func cholesky(obj string, A, Y *mat.Dense, sigma func(i int) float64) (*mat.Dense, error) {
 	m, n := A.Dims()
 	_, d := Y.Dims()
-	transpose := m < n
-	var G mat.Dense
-	var B mat.Dense
-	if transpose {
-		G.Mul(A, A.T())
-		B.CloneFrom(Y)
-	} else {
-		G.Mul(A.T(), A)
-		B.Mul(A.T(), Y)
-	}
-	k, _ := G.Dims()
-	for i := range k {
-		s := sigma(i)
-		G.Set(i, i, G.At(i, i)+float64(m)*s*s)
-	}
-	sym := mat.NewSymDense(k, nil)
-	for i := range k {
-		for j := i; j < k; j++ {
-			sym.SetSym(i, j, G.At(i, j))
+	ar, yr := A.RawMatrix(), Y.RawMatrix()
+	if m < n { // X = Aᵀ·(AAᵀ + m·sigma²·I)⁻¹·Y
+		ne := newNormalEq(m, d)
+		blas64.Syrk(blas.NoTrans, 1, ar, 0, ne.G)
+		for i := range m {
+			copy(ne.B.Data[i*d:(i+1)*d], yr.Data[i*yr.Stride:i*yr.Stride+d])
 		}
-	}
-	var ch mat.Cholesky
-	if ok := ch.Factorize(sym); !ok {
-		return nil, &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n),
-			Rule: "the regularised Gram matrix is not positive definite (increase Reg)"}
-	}
-	var x mat.Dense
-	if err := ch.SolveTo(&x, &B); err != nil {
-		return nil, &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n), Rule: "Cholesky solve failed: " + err.Error()}
-	}
-	if transpose {
+		Z, err := ne.solve(obj, m, n, sigma)
+		if err != nil {
+			return nil, err
+		}
 		out := mat.NewDense(n, d, nil)
-		out.Mul(A.T(), &x)
+		out.Mul(A.T(), Z)
 		return out, nil
 	}
-	return &x, nil
+	ne := newNormalEq(n, d)
+	blas64.Syrk(blas.Trans, 1, ar, 0, ne.G)
+	blas64.Gemm(blas.Trans, blas.NoTrans, 1, ar, yr, 0, ne.B)
+	return ne.solve(obj, m, n, sigma)
 }
 
 // Lstsq is unregularised least squares by the SVD; singular values below
