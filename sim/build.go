@@ -35,9 +35,17 @@ type EnsembleParams struct {
 // sim.data[conn]): Weights is row-major Rows×Cols (for a decoded
 // connection: transform·decodersᵀ, size_out×n_neurons), or 1×1 for a
 // scalar transform; EvalPoints and Targets are the solver's inputs.
+//
+// For a sparse transform (toolkit.Sparse) Indices is non-nil: it holds
+// the nnz (row, col) pairs flattened, Weights the nnz values at them and
+// Rows×Cols the full shape. The builder stores them sorted row-major (CSR
+// order); an override may give them in any order, or give Weights as the
+// dense Rows×Cols matrix with Indices nil (zero off the transform's
+// pattern).
 type ConnectionParams struct {
 	Weights    []float64
 	Rows, Cols int
+	Indices    []int     // sparse transforms only: nnz×2 (row, col), row-major
 	EvalPoints []float64 // P×EvalDims
 	EvalDims   int
 	Targets    []float64 // P×size_mid
@@ -554,6 +562,10 @@ func (b *builder) input(obj toolkit.Object) (int, error) {
 // f(eval points[slice]); returns weights = transform·decodersᵀ.
 func (b *builder) decode(o string, e *toolkit.Ensemble, preIdx []int, fn toolkit.Function, solver solvers.Solver,
 	tr toolkit.Transform, cp *ConnectionParams, seed int64, cn *toolkit.Connection) error {
+	if tr.Sparse != nil {
+		// Nengo's build_sparse raises a BuildError for decoded connections.
+		return objErr(o, "Transform", "Sparse", "cannot be applied to a decoded connection (from an Ensemble), as in Nengo", nil)
+	}
 	es := b.ens[e]
 	p := es.p
 	d, n := e.Dims, e.N
@@ -735,6 +747,7 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 	inSig, inIdx := preOut, preIdx
 	var weights int
 	elementwise := false
+	var sparse *csr // non-nil: a SparseDotInc (Nengo's build_sparse)
 	ens, decoded := preObj.(*toolkit.Ensemble)
 	if decoded && ens.NeuronType.Name() == "Direct" {
 		decoded, fullWeights = false, false // computed like a Node's function
@@ -805,17 +818,36 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 			b.add(&Op{Kind: "SimNodeFunc", Tag: o + " function", Sets: []int{fs}, Reads: []int{preOut}, x: preOut, xIdx: preIdx, y: fs, cfn: fn, a: -1})
 			inSig, inIdx, size = fs, nil, len(y)
 		}
-		if tr.Matrix == nil {
+		switch {
+		case tr.Sparse != nil:
+			if tr.Sparse.Cols != size {
+				return nil, objErr(o, "Transform.Sparse.Cols", tr.Sparse.Cols, fmt.Sprintf("must equal the input size %d", size), nil)
+			}
+			cp.Rows, cp.Cols = tr.Sparse.Rows, tr.Sparse.Cols
+			cp.Indices = make([]int, 0, 2*len(tr.Sparse.Indices))
+			for _, ij := range tr.Sparse.Indices {
+				cp.Indices = append(cp.Indices, ij[0], ij[1])
+			}
+			cp.Weights = append([]float64(nil), tr.Sparse.Data...)
+			if over != nil && over.Weights != nil {
+				if err := sparseOverride(o, cp, over); err != nil {
+					return nil, err
+				}
+			}
+			if sparse, err = newCSR(o, cp); err != nil {
+				return nil, err
+			}
+		case tr.Matrix == nil:
 			cp.Rows, cp.Cols, cp.Weights = 1, 1, []float64{tr.Scalar}
 			elementwise = true
-		} else {
+		default:
 			if len(tr.Matrix[0]) != size {
 				return nil, objErr(o, "Transform", fmt.Sprintf("%d columns", len(tr.Matrix[0])), fmt.Sprintf("must equal the input size %d", size), nil)
 			}
 			cp.Rows, cp.Cols, cp.Weights = len(tr.Matrix), size, flatten(tr.Matrix)
 		}
 	}
-	if over != nil && over.Weights != nil {
+	if over != nil && over.Weights != nil && sparse == nil {
 		if len(over.Weights) != len(cp.Weights) {
 			return nil, objErr(o, "params.Weights", len(over.Weights), fmt.Sprintf("must have %d×%d entries", cp.Rows, cp.Cols), nil)
 		}
@@ -848,7 +880,13 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 	if elementwise {
 		kind = "ElementwiseInc"
 	}
-	b.add(&Op{Kind: kind, Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig}, a: weights, x: inSig, y: weighted})
+	if sparse != nil {
+		b.m.sigs[weights].rows = 0 // nnz values, not a matrix
+		b.add(&Op{Kind: "SparseDotInc", Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig},
+			a: weights, x: inSig, y: weighted, csrPtr: sparse.ptr, csrCol: sparse.col})
+	} else {
+		b.add(&Op{Kind: kind, Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig}, a: weights, x: inSig, y: weighted})
+	}
 	out := weighted
 	if syn != nil {
 		filtered := b.sig(cn.label+".filtered", o, outSize, nil)

@@ -10,7 +10,7 @@
 // contiguous float64 store of signals (ensemble input, neuron currents and
 // outputs, neuron state, biases, scaled encoders, connection weights,
 // filtered outputs, time and step) and operators (Reset, Copy,
-// ElementwiseInc, DotInc, TimeUpdate, SimNodeFunc, SimNeurons,
+// ElementwiseInc, DotInc, SparseDotInc, TimeUpdate, SimNodeFunc, SimNeurons,
 // SimSynapse). Operators are ordered by Nengo's rule — for every signal,
 // the op that sets it, then those that increment it, then readers, then
 // the op that updates it — with ties in creation order, so the order is

@@ -28,7 +28,7 @@ type signal struct {
 // increments, reads and updates decides its place in the step order
 // (set → increment → read → update for every signal).
 type Op struct {
-	Kind    string // "Reset", "Copy", "ElementwiseInc", "DotInc", "TimeUpdate", "SimNodeFunc", "SimNeurons", "SimSynapse"
+	Kind    string // "Reset", "Copy", "ElementwiseInc", "DotInc", "SparseDotInc", "TimeUpdate", "SimNodeFunc", "SimNeurons", "SimSynapse"
 	Tag     string // the object it belongs to
 	Sets    []int
 	Incs    []int
@@ -55,6 +55,8 @@ type Op struct {
 	constIdx int     // third signal (BCM theta, Oja weights, Voja encoders, RLS P)
 	aux      []int   // further signals (Voja learning signal and scale)
 	beta     float64 // Oja
+	csrPtr   []int   // SparseDotInc: row pointers (rows+1) into the weights signal
+	csrCol   []int   // SparseDotInc: column of each stored weight
 }
 
 func (o *Op) String() string { return fmt.Sprintf("%s(%s)", o.Kind, o.Tag) }
@@ -128,6 +130,25 @@ func (op *Op) compile(s *Simulator, ln *lane) (runner, error) {
 				var acc float64
 				for j, v := range row {
 					acc += float64(v * x[j])
+				}
+				y[i] += acc
+			}
+		}}, nil
+	case "SparseDotInc":
+		// y += A·x with A in compressed sparse row form: the weights signal
+		// holds the nonzeros row by row, csrCol their columns (Nengo's
+		// SparseDotInc, which applies a scipy.sparse.csr_matrix).
+		a, x, y := view(op.a), view(op.x), view(op.y)
+		ptr, col := op.csrPtr, op.csrCol
+		if len(ptr) != len(y)+1 || len(col) != len(a) || ptr[len(ptr)-1] != len(a) {
+			return runner{}, fmt.Errorf("sim: %s: SparseDotInc with %d row pointers, %d columns and %d weights for %d rows", op.Tag, len(ptr), len(col), len(a), len(y))
+		}
+		return runner{step: func() {
+			for i := range y {
+				lo, hi := ptr[i], ptr[i+1]
+				var acc float64
+				for k, v := range a[lo:hi] {
+					acc += float64(v * x[col[lo+k]])
 				}
 				y[i] += acc
 			}

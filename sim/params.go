@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -11,10 +12,13 @@ import (
 // ParamsFromArrays reads built parameters from arrays keyed as Nengo
 // fixtures and SaveParams name them: ens/<label>/{gain, bias, encoders,
 // eval_points, max_rates, intercepts, scaled_encoders, state/<var>} and
-// conn/<label>/{weights, eval_points, solver_targets}. Other keys (probe/…,
-// meta/…) are ignored.
+// conn/<label>/{weights, eval_points, solver_targets} and, for a sparse
+// transform, conn/<label>/{sparse_indices (nnz×2), sparse_data (nnz),
+// sparse_shape ([rows, cols])}, the fields of Nengo's SparseMatrix. Other
+// keys (probe/…, meta/…) are ignored.
 func ParamsFromArrays(arrays map[string]npz.Array) (*Params, error) {
 	p := &Params{Ensembles: map[string]*EnsembleParams{}, Connections: map[string]*ConnectionParams{}}
+	sparse := map[string]map[string]npz.Array{} // label → sparse_* arrays
 	for k, a := range arrays {
 		parts := strings.Split(k, "/")
 		switch {
@@ -68,10 +72,58 @@ func ParamsFromArrays(arrays map[string]npz.Array) (*Params, error) {
 				}
 			case "solver_targets":
 				c.Targets = a.Data
+			case "sparse_indices", "sparse_data", "sparse_shape":
+				if sparse[parts[1]] == nil {
+					sparse[parts[1]] = map[string]npz.Array{}
+				}
+				sparse[parts[1]][parts[2]] = a
 			}
 		}
 	}
+	for l, sp := range sparse {
+		if err := sparseFromArrays(p.Connections[l], sp); err != nil {
+			return nil, fmt.Errorf("sim: params conn/%s: %w", l, err)
+		}
+	}
 	return p, nil
+}
+
+// sparseFromArrays fills c's sparse fields from its sparse_* arrays.
+func sparseFromArrays(c *ConnectionParams, sp map[string]npz.Array) error {
+	idx, okI := sp["sparse_indices"]
+	data, okD := sp["sparse_data"]
+	shape, okS := sp["sparse_shape"]
+	if !okI || !okD || !okS {
+		return fmt.Errorf("a sparse transform needs sparse_indices, sparse_data and sparse_shape (have %d of them)", len(sp))
+	}
+	nnz := len(data.Data)
+	if len(idx.Data) != 2*nnz || (len(idx.Shape) == 2 && idx.Shape[1] != 2) {
+		return fmt.Errorf("sparse_indices: shape %v: must be %d×2 (one pair per value of sparse_data)", idx.Shape, nnz)
+	}
+	if len(shape.Data) != 2 {
+		return fmt.Errorf("sparse_shape: %d values: must be [rows, cols]", len(shape.Data))
+	}
+	toInt := func(what string, v float64) (int, error) {
+		if v != math.Trunc(v) || v < 0 || v > 1<<40 {
+			return 0, fmt.Errorf("%s: %v: must be a non-negative integer", what, v)
+		}
+		return int(v), nil
+	}
+	var err error
+	if c.Rows, err = toInt("sparse_shape[0]", shape.Data[0]); err != nil {
+		return err
+	}
+	if c.Cols, err = toInt("sparse_shape[1]", shape.Data[1]); err != nil {
+		return err
+	}
+	c.Indices = make([]int, len(idx.Data))
+	for k, v := range idx.Data {
+		if c.Indices[k], err = toInt(fmt.Sprintf("sparse_indices[%d]", k), v); err != nil {
+			return err
+		}
+	}
+	c.Weights = data.Data
+	return nil
 }
 
 // LoadParams reads built parameters from an .npz file (see
@@ -119,7 +171,15 @@ func (p *Params) arrays(dims map[string]int) map[string]npz.Array {
 	}
 	for l, c := range p.Connections {
 		pre := "conn/" + l + "/"
-		if c.Weights != nil {
+		if c.Indices != nil {
+			idx := make([]float64, len(c.Indices))
+			for k, v := range c.Indices {
+				idx[k] = float64(v)
+			}
+			out[pre+"sparse_indices"] = npz.Array{Shape: []int{len(idx) / 2, 2}, Data: idx}
+			vec(pre+"sparse_data", c.Weights)
+			out[pre+"sparse_shape"] = npz.Array{Shape: []int{2}, Data: []float64{float64(c.Rows), float64(c.Cols)}}
+		} else if c.Weights != nil {
 			out[pre+"weights"] = npz.Array{Shape: []int{c.Rows, c.Cols}, Data: append([]float64(nil), c.Weights...)}
 		}
 		if c.EvalPoints != nil && c.EvalDims > 0 {

@@ -279,6 +279,27 @@ func rlsNet() *toolkit.Network {
 	return net
 }
 
+// sparseNet: nengo.transforms.Sparse on stim → a (3×2, entries listed
+// out of row order) and on a.neurons → b.neurons (40×60, 6 entries per
+// row; the fixture's sparse_indices and sparse_data replace the single
+// placeholder entry given here).
+func sparseNet() *toolkit.Network {
+	net := toolkit.New("sparse", 0)
+	stim := net.Node("stim", 2, func(t float64, out []float64) {
+		out[0], out[1] = math.Sin(2*math.Pi*t), math.Cos(2*math.Pi*t)
+	})
+	a, b := net.Ensemble("a", 60, 3), net.Ensemble("b", 40, 1)
+	c := net.Connect(stim, a)
+	c.Label, c.Transform = "stim_a", toolkit.Sparse(3, 2, [][2]int{{2, 1}, {0, 0}, {1, 1}, {2, 0}}, []float64{0.5, 1, -0.8, 0.5})
+	c = net.Connect(a.Neurons(), b.Neurons())
+	c.Label, c.Transform = "a_b", toolkit.Sparse(40, 60, [][2]int{{0, 0}}, []float64{0})
+	net.Probe("a_p", a, "").Synapse = synapses.Lowpass{Tau: 0.01}
+	net.Probe("b_neurons", b.Neurons(), toolkit.AttrOutput)
+	net.Probe("b_p", b, "").Synapse = synapses.Lowpass{Tau: 0.01}
+	net.Probe("stim_p", stim, "")
+	return net
+}
+
 var parityModels = []struct {
 	name string
 	net  func() *toolkit.Network
@@ -300,6 +321,7 @@ var parityModels = []struct {
 	{"pes", pesNet, ""},
 	{"voja", vojaNet, ""},
 	{"rls", rlsNet, ""},
+	{"sparse", sparseNet, ""},
 	{"bcm", func() *toolkit.Network {
 		r := toolkit.NewBCM()
 		r.LearningRate = 1e-7

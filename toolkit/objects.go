@@ -375,10 +375,12 @@ func (n *Node) Validate() error {
 // -------------------------------------------------------------- Transform
 
 // Transform is a connection's linear transform (nengo.transforms): a
-// scalar (Matrix nil) or a dense size_out×size_mid matrix, row-major.
+// scalar (Matrix and Sparse nil), a dense size_out×size_mid matrix,
+// row-major, or a sparse matrix (Sparse non-nil; see the Sparse function).
 type Transform struct {
 	Scalar float64
 	Matrix [][]float64
+	Sparse *SparseMatrix
 }
 
 // Scalar returns a scalar transform.
@@ -547,7 +549,11 @@ func (c *Connection) Validate() error {
 			return &Error{Object: o, Field: "Function", Value: "set", Rule: "a connection from Neurons cannot have a function"}
 		}
 	}
-	if c.Transform.Matrix == nil {
+	if sp := c.Transform.Sparse; sp != nil {
+		if err := c.validateSparse(sp); err != nil {
+			return err
+		}
+	} else if c.Transform.Matrix == nil {
 		if math.IsNaN(c.Transform.Scalar) || math.IsInf(c.Transform.Scalar, 0) {
 			return &Error{Object: o, Field: "Transform", Value: c.Transform.Scalar, Rule: "must be finite"}
 		}

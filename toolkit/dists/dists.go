@@ -266,15 +266,34 @@ func (u UniformHypersphere) Sample(n, d int, rng *rand.Rand) ([]float64, error) 
 
 // ScatteredHypersphere covers the d-ball (or sphere, Surface) more evenly
 // than UniformHypersphere; it is Nengo 4's default for encoders and eval
-// points (nengo.dists.ScatteredHypersphere). Points of the quasi-random R_d
-// sequence (Roberts 2018) on the unit cube are mapped through the normal
-// inverse CDF and normalised (uniform on the sphere, Muller 1959); for the
-// volume one more coordinate q gives the radius q^(1/d). A random
-// orthogonal transform (d Householder reflections drawn from rng) makes
-// the set random. It is not Nengo's spherical-coordinate transform, so
-// the points differ from Nengo's; the coverage property is the same. In
-// one dimension the points are evenly spaced (±1 on the surface),
-// shuffled.
+// points (nengo.dists.ScatteredHypersphere, method "sct"). Following
+// Nengo's documentation (Fang & Wang 1994, "Number-Theoretic Methods in
+// Statistics", §1.5.2–1.5.3):
+//
+//  1. a base sequence: Nengo's QuasirandomSequence, the R_d sequence
+//     (Roberts 2018) z_i = (s + i·α) mod 1, i = 1…n, α_j = φ_d^-(j+1),
+//     φ_d the root of x^(d+1) = x + 1 (Newton from 1), with a random
+//     offset s ~ U[0, 1)^d drawn from rng and the rows shuffled; d-1
+//     coordinates on the surface, d for the ball;
+//  2. the spherical coordinate transform (SCT): coordinate j of d-1 is
+//     mapped by the inverse CDF of the angle θ_j, whose density is
+//     ∝ sin^(d-1-j)(πθ), through the inverse regularised incomplete beta
+//     function, θ = arcsin(√B⁻¹(2y; (d-1-j)/2, 1/2))/π for y < 1/2
+//     (mirrored above); then x_0 = cos πθ_0,
+//     x_k = sin πθ_0 ⋯ sin πθ_(k-1) · cos πθ_k, with the last angle
+//     doubled (2πθ) and the last coordinate using its sine;
+//  3. for the ball, the radius r = (m^d + u·(1 - m^d))^(1/d) from the
+//     base's last coordinate u (m = MinMagnitude);
+//  4. a random rotation: U·Vᵀ of the SVD of a d×d standard normal matrix
+//     drawn from rng (Nengo's random_orthogonal).
+//
+// Nengo's default method "sct-approx" differs from "sct" only in
+// evaluating B⁻¹ by interpolating a stored table; here it is computed
+// (gonum's mathext.InvRegIncBeta). In one dimension the points are the
+// base sequence's evenly spaced points: signs (±1) on the surface, half
+// positive and half negative magnitudes in [MinMagnitude, 1] otherwise,
+// shuffled. The rng draws differ from NumPy's, so the points are not
+// Nengo's; their construction and coverage are.
 type ScatteredHypersphere struct {
 	Surface      bool
 	MinMagnitude float64
@@ -295,79 +314,61 @@ func (u ScatteredHypersphere) Sample(n, d int, rng *rand.Rand) ([]float64, error
 	}
 	rng = defRNG(rng)
 	if d == 1 {
-		out := make([]float64, n)
-		for i := range out {
-			q := (float64(i) + 0.5) / float64(n)
-			if u.Surface {
+		if u.Surface {
+			out := quasirandom(n, 1, rng)
+			for i, v := range out {
 				out[i] = 1
-				if q < 0.5 {
+				if v < 0.5 {
 					out[i] = -1
+				} else if v == 0.5 {
+					out[i] = 0 // np.sign(0)
 				}
-			} else {
-				m := u.MinMagnitude + (1-u.MinMagnitude)*math.Abs(2*q-1)
-				out[i] = math.Copysign(m, q-0.5)
 			}
+			return out, nil
+		}
+		pos := quasirandom(n/2, 1, rng)
+		neg := quasirandom(n-n/2, 1, rng)
+		out := make([]float64, 0, n)
+		for _, v := range pos {
+			out = append(out, u.MinMagnitude+v*(1-u.MinMagnitude))
+		}
+		for _, v := range neg {
+			out = append(out, -(u.MinMagnitude + v*(1-u.MinMagnitude)))
 		}
 		rng.Shuffle(n, func(i, j int) { out[i], out[j] = out[j], out[i] })
 		return out, nil
 	}
-	// R_d quasi-random sequence: phi_d is the root of x^(d+1) = x + 1.
-	dd := d
+	k := d - 1 // base coordinates mapped to the sphere
 	if !u.Surface {
-		dd = d + 1
+		k = d
 	}
-	phi := 2.0
-	for range 50 {
-		phi = math.Pow(1+phi, 1/float64(dd+1))
-	}
-	alpha := make([]float64, dd)
-	for j := range alpha {
-		alpha[j] = math.Mod(math.Pow(1/phi, float64(j+1)), 1)
-	}
+	base := quasirandom(n, k, rng)
 	out := make([]float64, n*d)
-	g := make([]float64, d)
 	for i := range n {
-		// Map a cube point to a Gaussian vector through the normal
-		// inverse CDF, then normalise: uniform on the sphere.
-		var s float64
-		for j := range d {
-			q := math.Mod(0.5+alpha[j]*float64(i+1), 1)
-			q = math.Min(math.Max(q, 1e-12), 1-1e-12)
-			g[j] = math.Sqrt2 * math.Erfinv(2*q-1)
-			s += g[j] * g[j]
-		}
-		s = math.Sqrt(s)
-		scale := 1 / s
+		row := base[i*k : (i+1)*k]
+		dst := out[i*d : (i+1)*d]
+		sphericalTransform(dst, row[:d-1])
 		if !u.Surface {
-			q := math.Mod(0.5+alpha[d]*float64(i+1), 1)
 			lo := math.Pow(u.MinMagnitude, float64(d))
-			scale *= math.Pow(lo+q*(1-lo), 1/float64(d))
-		}
-		for j := range d {
-			out[i*d+j] = g[j] * scale
+			r := math.Pow(row[d-1]*(1-lo)+lo, 1/float64(d))
+			for j := range dst {
+				dst[j] *= r
+			}
 		}
 	}
-	// Random rotation (Householder product of random reflections).
-	v := make([]float64, d)
-	for range d {
-		var s float64
-		for j := range v {
-			v[j] = rng.NormFloat64()
-			s += v[j] * v[j]
-		}
-		if s == 0 {
-			continue
-		}
-		for i := range n {
-			row := out[i*d : (i+1)*d]
-			var p float64
-			for j := range row {
-				p += row[j] * v[j]
+	rot, err := randomOrthogonal(d, rng)
+	if err != nil {
+		return nil, err
+	}
+	row := make([]float64, d)
+	for i := range n {
+		copy(row, out[i*d:(i+1)*d])
+		for j := range d {
+			var acc float64
+			for l := range d {
+				acc += row[l] * rot[l*d+j]
 			}
-			p *= 2 / s
-			for j := range row {
-				row[j] -= p * v[j]
-			}
+			out[i*d+j] = acc
 		}
 	}
 	return out, nil
@@ -476,7 +477,9 @@ func (s Samples) Rows(d int) int {
 // [0, 1)^d (Roberts 2018; nengo.dists.QuasirandomSequence): point i is
 // (0.5 + (i+1)·alpha) mod 1 with alpha_j = phi_d^-(j+1), phi_d the root of
 // x^(d+1) = x + 1. It is deterministic: rng is not used. In one dimension
-// the points are evenly spaced, (i+0.5)/n, as in Nengo.
+// the points are evenly spaced, (i+0.5)/n, as in Nengo. (Nengo's sample
+// draws the offset from U[0, 1)^d instead of 0.5 and shuffles the rows;
+// ScatteredHypersphere's base sequence does so.)
 type QuasirandomSequence struct{}
 
 var _ Distribution = QuasirandomSequence{}

@@ -63,7 +63,9 @@ func ExampleQuasirandomSequence() {
 }
 
 // Scattered points on the unit circle (Surface) are all of norm 1 and
-// further apart than uniformly random ones (closest pair of 8 points).
+// further apart than uniformly random ones (closest pair of 8 points): on
+// the circle the spherical transform spaces them evenly, 2·sin(π/8) =
+// 0.765 apart.
 func ExampleScatteredHypersphere() {
 	closest := func(d dists.Distribution) float64 {
 		x, _ := d.Sample(8, 2, rand.New(rand.NewPCG(1, 2)))
@@ -79,5 +81,5 @@ func ExampleScatteredHypersphere() {
 		return m
 	}
 	fmt.Printf("scattered %.2f, uniform %.2f\n", closest(dists.ScatteredHypersphere{Surface: true}), closest(dists.UniformHypersphere{Surface: true}))
-	// Output: scattered 0.48, uniform 0.00
+	// Output: scattered 0.77, uniform 0.00
 }

@@ -36,6 +36,9 @@ func run(net *toolkit.Network, p *toolkit.Probe, seconds float64) []float64 {
 	return out
 }
 
+// Squares of 0.6, -0.4 and 0.8 (0.36, 0.16, 0.64) decoded by 50 LIF
+// neurons each: with seed 0 the middle one comes out 0.148 (the error of
+// a 50-neuron ensemble, 0.14–0.18 over seeds 0–5), printed to one decimal.
 func ExampleEnsembleArray() {
 	net := toolkit.New("model", 0)
 	ea, _ := networks.EnsembleArray(net, "ea", 50, 3, 1)
@@ -47,7 +50,7 @@ func ExampleEnsembleArray() {
 	fmt.Println(run(net, p, 0.5))
 	// Output:
 	// 3 ea_0 3 3
-	// [0.4 0.2 0.6]
+	// [0.4 0.1 0.6]
 }
 
 func ExampleProduct() {

@@ -11,6 +11,9 @@
 //     (Noise·max(A)), seeded by Seed.
 //   - Nnls, NnlsL2: non-negative least squares (Lawson–Hanson), plain or
 //     on the regularised Gram system as Nengo's NnlsL2.
+//   - NnlsL2nz: NnlsL2 with LstsqL2nz's per-neuron sigma
+//     (Reg·max(A)·sqrt(fraction of points where the neuron is active);
+//     1 for a neuron that is never active, as Nengo sets it).
 //   - NoSolver: constant decoders (zeros by default).
 //
 // Every solver has W (Nengo's weights=True): the builder then folds the

@@ -307,6 +307,50 @@ def rls_model():
     return net, 1000
 
 
+def sparse_pattern():
+    """(indices, data) of the 40 x 60 neurons -> neurons sparse transform of the
+    sparse model: 6 distinct pre neurons per post neuron, listed in shuffled order
+    (so a builder must not assume sorted indices), from their own RandomState."""
+    rng = np.random.RandomState(2)
+    indices = []
+    for i in range(40):
+        for j in rng.choice(60, size=6, replace=False):
+            indices.append((i, int(j)))
+    indices = np.array(indices, dtype=np.int64)
+    indices = indices[rng.permutation(len(indices))]
+    data = rng.normal(5e-4, 1e-3, size=len(indices))
+    return indices, data
+
+
+def sparse_model():
+    """nengo.transforms.Sparse on a node -> ensemble and a neurons -> neurons
+    connection (LIF)."""
+    with nengo.Network(seed=0, label="sparse") as net:
+        stim = nengo.Node(sin_cos, label="stim")
+        a = nengo.Ensemble(60, 3, label="a")
+        b = nengo.Ensemble(40, 1, label="b")
+        nengo.Connection(
+            stim,
+            a,
+            transform=nengo.transforms.Sparse(
+                (3, 2), indices=[[2, 1], [0, 0], [1, 1], [2, 0]], init=[0.5, 1.0, -0.8, 0.5]
+            ),
+            label="stim_a",
+        )
+        indices, data = sparse_pattern()
+        nengo.Connection(
+            a.neurons,
+            b.neurons,
+            transform=nengo.transforms.Sparse((40, 60), indices=indices, init=data),
+            label="a_b",
+        )
+        nengo.Probe(a, synapse=0.01, label="a_p")
+        nengo.Probe(b.neurons, "output", label="b_neurons")
+        nengo.Probe(b, synapse=0.01, label="b_p")
+        nengo.Probe(stim, label="stim_p")
+    return net, 1000
+
+
 def models():
     """Name -> (builder, extra). Order is the order of the README."""
     out = {}
@@ -323,6 +367,7 @@ def models():
     out["oja"] = (lambda: hebb_model("oja", nengo.Oja(learning_rate=1e-5)), None)
     out["voja"] = (voja_model, None)
     out["rls"] = (rls_model, None)
+    out["sparse"] = (sparse_model, None)
     out["sample_every"] = (
         lambda: neuron_ens_model("sample_every", nengo.LIF(), sample_every=0.005),
         None,
@@ -396,7 +441,13 @@ def export_model(name, builder, extra):
         for conn in net.all_connections:
             b = sim.data[conn]
             p = f"conn/{conn.label}/"
-            if b.weights is not None:  # None: transform=None (NoTransform), identity
+            if isinstance(b.weights, nengo.transforms.SparseMatrix):
+                # Sparse transform: the fields of the SparseMatrix, as given
+                # (unsorted); the dense array would be size_out x size_in.
+                arrays[p + "sparse_indices"] = f64(b.weights.indices, p + "sparse_indices")
+                arrays[p + "sparse_data"] = f64(b.weights.data, p + "sparse_data")
+                arrays[p + "sparse_shape"] = f64(b.weights.shape, p + "sparse_shape")
+            elif b.weights is not None:  # None: transform=None (NoTransform), identity
                 arrays[p + "weights"] = f64(b.weights, p + "weights")
             if b.eval_points is not None:
                 ep = f64(b.eval_points, p + "eval_points")
@@ -441,6 +492,8 @@ def main(argv=None):
     # Without SciPy the optimizer skips a step and says so; the fixtures are made
     # (and checked) without SciPy, as the pinned requirements imply.
     warnings.filterwarnings("ignore", message="Skipping some optimization steps")
+    # Likewise Sparse transforms run as dense matrices without SciPy (same values).
+    warnings.filterwarnings("ignore", message="Sparse operations require Scipy")
 
     table = models()
     names = [n for n in args.only.split(",") if n] or list(table)

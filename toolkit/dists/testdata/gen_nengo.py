@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Reference data for ScatteredHypersphere in package dists, computed by Nengo.
+
+    bash scripts/nengo-bench-venv   # nengo==4.1.0, numpy==2.2.6, scipy==1.17.1
+    .cache/nengo-bench-venv/bin/python toolkit/dists/testdata/gen_nengo.py
+
+SciPy is needed for Nengo's exact method "sct" (scipy.special.betaincinv); the
+fixture venv of scripts/check-nengo-fixtures has none. Writes
+``nengo_scattered.json`` next to itself:
+
+- ``phi``: ``QuasirandomSequence._phi(d)`` for d = 1..8 (the root of
+  x^(d+1) = x + 1).
+- ``quasirandom``: ``QuasirandomSequence().sample(n, d, rng=RandomState(seed))``
+  with the offset that sample drew (``RandomState(seed).uniform(0, 1, size=d)``)
+  and the row permutation of its shuffle (the same state shuffling
+  ``arange(n)``), so that Go can check its un-shuffled R_d points bit for bit.
+- ``sct``: ``ScatteredHypersphere.spherical_transform_sct(samples)`` for fixed
+  samples in [0, 1]^k, k = 1..6, plus edge values: ``mapped`` with
+  ``approx=False`` (method "sct") and ``mapped_approx`` with ``approx=True``
+  (Nengo's default "sct-approx": the inverse incomplete beta interpolated
+  from a stored table).
+
+The random rotation is not exported: it comes from NumPy's generator.
+"""
+
+import json
+import os
+
+import numpy as np
+
+import nengo
+from nengo.dists import QuasirandomSequence, ScatteredHypersphere
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def main():
+    assert nengo.__version__ == "4.1.0", nengo.__version__
+    import scipy
+
+    out = {
+        "meta": {"nengo": nengo.__version__, "numpy": np.__version__, "scipy": scipy.__version__}
+    }
+    out["phi"] = [QuasirandomSequence._phi(d) for d in range(1, 9)]
+    cases = []
+    for n, d, seed in [(10, 1, 1), (7, 1, 9), (20, 2, 2), (15, 3, 3), (12, 5, 4), (9, 8, 5)]:
+        z = QuasirandomSequence().sample(n, d, rng=np.random.RandomState(seed))
+        r = np.random.RandomState(seed)
+        offset = r.uniform(0, 1, size=d)
+        perm = np.arange(n)
+        r.shuffle(perm)
+        cases.append(
+            {"n": n, "d": d, "offset": offset.tolist(), "perm": perm.tolist(), "z": z.ravel().tolist()}
+        )
+    out["quasirandom"] = cases
+    sct = []
+    rng = np.random.RandomState(6)
+    for k in range(1, 7):
+        samples = rng.uniform(0, 1, size=(25, k))
+        edges = np.array([[0.0] * k, [0.5] * k, [1e-9] * k, [1 - 1e-9] * k, [0.25] * k])
+        samples = np.vstack([samples, edges])
+        mapped = ScatteredHypersphere.spherical_transform_sct(samples, approx=False)
+        approx = ScatteredHypersphere.spherical_transform_sct(samples, approx=True)
+        sct.append(
+            {
+                "k": k,
+                "samples": samples.ravel().tolist(),
+                "mapped": mapped.ravel().tolist(),
+                "mapped_approx": approx.ravel().tolist(),
+            }
+        )
+    out["sct"] = sct
+    with open(os.path.join(HERE, "nengo_scattered.json"), "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
