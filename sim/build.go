@@ -69,6 +69,8 @@ type config struct {
 	noNaNChk bool
 	batch    int
 	feeds    map[*toolkit.Node][][][]float64
+	opt      Optimizations
+	optSet   bool
 }
 
 // Batch sets the minibatch size of a simulator (default 1): it runs that
@@ -125,6 +127,8 @@ type Model struct {
 	timeSig  int
 	stepSig  int
 	nodeOut  []nodeOut // output signals of nodes that can be fed
+	groups   []*group  // the optimizer's execution plan (opt.go)
+	plan     Plan
 }
 
 type nodeOut struct {
@@ -256,6 +260,12 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 	}
 	b.m.Ops = order
 	b.m.CheckNaN = !cfg.noNaNChk
+	if !cfg.optSet {
+		cfg.opt = AllOptimizations()
+	}
+	if err := b.m.optimize(cfg.opt); err != nil {
+		return nil, err
+	}
 	return b.m, nil
 }
 

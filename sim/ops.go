@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/synapses"
@@ -57,6 +58,14 @@ type Op struct {
 	beta     float64 // Oja
 	csrPtr   []int   // SparseDotInc: row pointers (rows+1) into the weights signal
 	csrCol   []int   // SparseDotInc: column of each stored weight
+
+	// set by the optimizer (opt.go) on its copies of the operators
+	order int   // position in the builder's order (for increments, of the write it replaced)
+	set   bool  // ElementwiseInc, DotInc: y = … instead of y += …
+	aIdx  []int // ElementwiseInc: weight indices (nil: k, or 0 for a scalar)
+	// DotInc with hasBias (and set): y = bias + A·x, a bias copy fused in
+	hasBias bool
+	bias    int
 }
 
 func (o *Op) String() string { return fmt.Sprintf("%s(%s)", o.Kind, o.Tag) }
@@ -126,12 +135,7 @@ func (op *Op) compile(s *Simulator, ln *lane) (runner, error) {
 		cols := len(x)
 		return runner{step: func() {
 			for i := range y {
-				row := a[i*cols : (i+1)*cols]
-				var acc float64
-				for j, v := range row {
-					acc += float64(v * x[j])
-				}
-				y[i] += acc
+				y[i] += vec.Dot(a[i*cols:(i+1)*cols], x)
 			}
 		}}, nil
 	case "SparseDotInc":

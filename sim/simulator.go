@@ -90,11 +90,11 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 		for node, data := range cfg.feeds {
 			ln.runners = append(ln.runners, s.feedRunner(ln, node, data[b]))
 		}
-		for _, op := range m.Ops {
-			if op.node != nil && fed[op.node] {
+		for _, g := range m.execGroups() {
+			if len(g.ops) == 1 && g.ops[0].node != nil && fed[g.ops[0].node] {
 				continue
 			}
-			r, err := op.compile(s, ln)
+			r, err := g.compile(s, ln)
 			if err != nil {
 				return nil, err
 			}

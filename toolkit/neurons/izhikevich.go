@@ -147,7 +147,7 @@ func (t Izhikevich) step(dt float64, J, out, voltage, recovery []float64) {
 	a, b, c, d := t.TauRecovery, t.Coupling, t.ResetVoltage, t.ResetRecovery
 	spike := 1 / dt
 	for i, j := range J {
-		j = math.Max(-30, j)
+		j = max(-30, j)
 		v, u := voltage[i], recovery[i]
 		dV := (float64(float64(float64(0.04*float64(v*v))+float64(5*v))+140) - u + j) * 1000
 		v += float64(dV * dt)

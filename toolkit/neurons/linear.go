@@ -2,6 +2,7 @@ package neurons
 
 import (
 	"fmt"
+	"github.com/neurogo/neurogo/internal/vec"
 	"math"
 	"math/rand/v2"
 )
@@ -70,7 +71,7 @@ func reluRates(obj string, amplitude float64, dst, x, gain, bias []float64) erro
 	}
 	currents(dst, x, gain, bias)
 	for k, j := range dst {
-		dst[k] = amplitude * math.Max(0, j)
+		dst[k] = amplitude * max(0, j)
 	}
 	return nil
 }
@@ -137,9 +138,7 @@ func (t RectifiedLinear) Step(dt float64, J, out []float64, s State, rng *rand.R
 	if err := checkState("RectifiedLinear", s, nil, len(J)); err != nil {
 		return err
 	}
-	for i, j := range J {
-		out[i] = t.Amplitude * math.Max(0, j)
-	}
+	vec.Relu(out, J, t.Amplitude) // NaN propagates, as in np.maximum
 	return nil
 }
 
@@ -212,7 +211,7 @@ func (t SpikingRectifiedLinear) Step(dt float64, J, out []float64, s State, rng 
 	v := s.Vars[0]
 	spike := t.Amplitude / dt
 	for i, j := range J {
-		x := v[i] + float64(math.Max(j, 0)*dt)
+		x := v[i] + float64(max(j, 0)*dt)
 		n := math.Floor(x)
 		out[i] = spike * n
 		v[i] = x - n

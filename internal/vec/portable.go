@@ -1,0 +1,15 @@
+//go:build !(goexperiment.simd && amd64)
+
+package vec
+
+// Vectorized reports whether the loops use SIMD instructions.
+const Vectorized = false
+
+func relu(out, J []float64, amp float64) { reluGo(out, J, amp) }
+func axpy(y, a []float64, s float64)     { axpyGo(y, a, s) }
+func scale(y, a []float64, s float64)    { scaleGo(y, a, s) }
+func mulInc(y, a, x []float64)           { mulIncGo(y, a, x) }
+func add(y, x []float64)                 { addGo(y, x) }
+func dot(a, x []float64) float64         { return dotGo(a, x) }
+
+func axpyTo(y, b, a []float64, s float64) { axpyToGo(y, b, a, s) }

@@ -1,0 +1,118 @@
+//go:build goexperiment.simd && amd64
+
+package vec
+
+import "simd/archsimd"
+
+// Vectorized reports whether the loops use SIMD instructions.
+var Vectorized = archsimd.X86.AVX2()
+
+var avx2 = archsimd.X86.AVX2()
+
+func relu(out, J []float64, amp float64) {
+	if !avx2 {
+		reluGo(out, J, amp)
+		return
+	}
+	out = out[:len(J)]
+	n := len(J) &^ 3
+	zero := archsimd.BroadcastFloat64x4(0)
+	a := archsimd.BroadcastFloat64x4(amp)
+	for i := 0; i < n; i += 4 {
+		// zero.Max(j) is VMAXPD(0, j): j when j is NaN or −0, as max(j, 0)
+		// gives NaN and a zero
+		v := archsimd.LoadFloat64x4Slice(J[i : i+4])
+		a.Mul(zero.Max(v)).StoreSlice(out[i : i+4])
+	}
+	reluGo(out[n:], J[n:], amp)
+}
+
+func axpy(y, a []float64, s float64) {
+	if !avx2 {
+		axpyGo(y, a, s)
+		return
+	}
+	a = a[:len(y)]
+	n := len(y) &^ 3
+	sv := archsimd.BroadcastFloat64x4(s)
+	for i := 0; i < n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i : i+4]).Mul(sv)
+		archsimd.LoadFloat64x4Slice(y[i : i+4]).Add(p).StoreSlice(y[i : i+4])
+	}
+	axpyGo(y[n:], a[n:], s)
+}
+
+func scale(y, a []float64, s float64) {
+	if !avx2 {
+		scaleGo(y, a, s)
+		return
+	}
+	a = a[:len(y)]
+	n := len(y) &^ 3
+	sv := archsimd.BroadcastFloat64x4(s)
+	for i := 0; i < n; i += 4 {
+		archsimd.LoadFloat64x4Slice(a[i : i+4]).Mul(sv).StoreSlice(y[i : i+4])
+	}
+	scaleGo(y[n:], a[n:], s)
+}
+
+func mulInc(y, a, x []float64) {
+	if !avx2 {
+		mulIncGo(y, a, x)
+		return
+	}
+	a, x = a[:len(y)], x[:len(y)]
+	n := len(y) &^ 3
+	for i := 0; i < n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i : i+4]).Mul(archsimd.LoadFloat64x4Slice(x[i : i+4]))
+		archsimd.LoadFloat64x4Slice(y[i : i+4]).Add(p).StoreSlice(y[i : i+4])
+	}
+	mulIncGo(y[n:], a[n:], x[n:])
+}
+
+func add(y, x []float64) {
+	if !avx2 {
+		addGo(y, x)
+		return
+	}
+	x = x[:len(y)]
+	n := len(y) &^ 3
+	for i := 0; i < n; i += 4 {
+		archsimd.LoadFloat64x4Slice(y[i : i+4]).Add(archsimd.LoadFloat64x4Slice(x[i : i+4])).StoreSlice(y[i : i+4])
+	}
+	addGo(y[n:], x[n:])
+}
+
+func dot(a, x []float64) float64 {
+	if !avx2 || len(a) < 8 {
+		return dotGo(a, x)
+	}
+	x = x[:len(a)]
+	n := len(a) &^ 3
+	var acc archsimd.Float64x4
+	for j := 0; j < n; j += 4 {
+		acc = acc.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(archsimd.LoadFloat64x4Slice(x[j : j+4])))
+	}
+	var s [4]float64
+	acc.Store(&s)
+	r := (s[0] + s[1]) + (s[2] + s[3])
+	for j := n; j < len(a); j++ {
+		r += float64(a[j] * x[j])
+	}
+	return r
+}
+
+func axpyTo(y, b, a []float64, s float64) {
+	if !avx2 {
+		axpyToGo(y, b, a, s)
+		return
+	}
+	b, a = b[:len(y)], a[:len(y)]
+	n := len(y) &^ 3
+	sv := archsimd.BroadcastFloat64x4(s)
+	for i := 0; i < n; i += 4 {
+		p := archsimd.LoadFloat64x4Slice(a[i : i+4]).Mul(sv)
+		archsimd.LoadFloat64x4Slice(b[i : i+4]).Add(p).StoreSlice(y[i : i+4])
+	}
+	axpyToGo(y[n:], b[n:], a[n:], s)
+}

@@ -1,0 +1,24 @@
+package vec
+
+// Relu sets out[i] = amp·max(J[i], 0) (NaN propagates, as np.maximum).
+// len(out) must be at least len(J).
+func Relu(out, J []float64, amp float64) { relu(out, J, amp) }
+
+// Axpy adds a[i]·s to y[i]. len(a) must be at least len(y).
+func Axpy(y, a []float64, s float64) { axpy(y, a, s) }
+
+// Scale sets y[i] = a[i]·s. len(a) must be at least len(y).
+func Scale(y, a []float64, s float64) { scale(y, a, s) }
+
+// MulInc adds a[i]·x[i] to y[i]. a and x must be at least len(y) long.
+func MulInc(y, a, x []float64) { mulInc(y, a, x) }
+
+// Add adds x[i] to y[i]. len(x) must be at least len(y).
+func Add(y, x []float64) { add(y, x) }
+
+// Dot returns Σ a[j]·x[j] in the package's fixed summation order.
+// len(x) must be at least len(a).
+func Dot(a, x []float64) float64 { return dot(a, x) }
+
+// AxpyTo sets y[i] = b[i] + a[i]·s. b and a must be at least len(y) long.
+func AxpyTo(y, b, a []float64, s float64) { axpyTo(y, b, a, s) }

@@ -1,0 +1,291 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/synapses"
+)
+
+// The merged-operator kernels of the optimizer's plan (opt.go). Every
+// kernel does, element by element, the same floating-point operations in
+// the same order as the operators it replaces (the float64 conversions
+// keep the compiler from fusing a multiply and an add), so the output is
+// identical with and without merging.
+
+// run is a stretch of adjacent elements: dst[d+i] op= src[s+i] (and the
+// weight a[a+i·aStep] for products), i < n.
+type run struct{ a, aStep, s, d, n int }
+
+// elems lists, for member k of a copy or element-wise group, the absolute
+// store offsets of every element it touches, in the operator's order.
+func (m *Model) elems(op *Op, visit func(a, x, y int)) {
+	ys, xs := m.sigs[op.y], m.sigs[op.x]
+	k := ys.n
+	if op.yIdx != nil {
+		k = len(op.yIdx)
+	}
+	scalarA := false
+	aoff := 0
+	if op.Kind == "ElementwiseInc" {
+		as := m.sigs[op.a]
+		aoff = as.off
+		scalarA = as.n == 1
+	}
+	for j := range k {
+		yi, xi, ai := j, j, j
+		if op.yIdx != nil {
+			yi = op.yIdx[j]
+		}
+		if op.xIdx != nil {
+			xi = op.xIdx[j]
+		}
+		switch {
+		case op.aIdx != nil:
+			ai = op.aIdx[j]
+		case scalarA:
+			ai = 0
+		}
+		visit(aoff+ai, xs.off+xi, ys.off+yi)
+	}
+}
+
+// runs compresses a group's elements into runs.
+func (m *Model) runs(ops []*Op, withA bool) []run {
+	var rs []run
+	for _, op := range ops {
+		m.elems(op, func(a, x, y int) {
+			if len(rs) > 0 {
+				r := &rs[len(rs)-1]
+				if r.s+r.n == x && r.d+r.n == y {
+					if !withA {
+						r.n++
+						return
+					}
+					if r.n == 1 && (a == r.a || a == r.a+1) {
+						r.aStep = a - r.a
+						r.n++
+						return
+					}
+					if r.a+r.n*r.aStep == a {
+						r.n++
+						return
+					}
+				}
+			}
+			rs = append(rs, run{a: a, s: x, d: y, n: 1})
+		})
+	}
+	return rs
+}
+
+// block is one dot product of a DotInc group: y[0:ny] (+)= A[ny×nx]·x.
+// With b ≥ 0 (and set) it is y = B + A·x, B at offset b.
+type block struct{ a, x, nx, y, ny, b int }
+
+// compileGroup makes a group executable on one lane.
+func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
+	m := s.model
+	d := ln.data
+	switch g.kind {
+	case "Reset":
+		var rs []run
+		for _, op := range g.ops {
+			sg := m.sigs[op.y]
+			if n := len(rs); n > 0 && rs[n-1].d+rs[n-1].n == sg.off {
+				rs[n-1].n += sg.n
+				continue
+			}
+			rs = append(rs, run{d: sg.off, n: sg.n})
+		}
+		v := g.ops[0].value
+		return runner{step: func() {
+			for _, r := range rs {
+				y := d[r.d : r.d+r.n]
+				if v == 0 {
+					clear(y)
+					continue
+				}
+				for i := range y {
+					y[i] = v
+				}
+			}
+		}}, nil
+	case "Copy":
+		rs := m.runs(g.ops, false)
+		if g.ops[0].inc {
+			return runner{step: func() {
+				for _, r := range rs {
+					vec.Add(d[r.d:r.d+r.n], d[r.s:r.s+r.n])
+				}
+			}}, nil
+		}
+		return runner{step: func() {
+			for _, r := range rs {
+				copy(d[r.d:r.d+r.n], d[r.s:r.s+r.n])
+			}
+		}}, nil
+	case "ElementwiseInc":
+		rs := m.runs(g.ops, true)
+		if g.ops[0].set {
+			return runner{step: func() {
+				for _, r := range rs {
+					y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
+					if r.aStep == 0 {
+						vec.Scale(y, x, d[r.a])
+						continue
+					}
+					a := d[r.a : r.a+r.n]
+					for i := range y {
+						y[i] = a[i] * x[i]
+					}
+				}
+			}}, nil
+		}
+		return runner{step: func() {
+			for _, r := range rs {
+				y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
+				if r.aStep == 0 {
+					vec.Axpy(y, x, d[r.a])
+					continue
+				}
+				vec.MulInc(y, d[r.a:r.a+r.n], x)
+			}
+		}}, nil
+	case "DotInc":
+		bs := make([]block, len(g.ops))
+		for i, op := range g.ops {
+			as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
+			if as.n != xs.n*ys.n {
+				return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
+			}
+			bs[i] = block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
+			if op.hasBias {
+				bs[i].b = m.sigs[op.bias].off
+			}
+		}
+		set := g.ops[0].set
+		return runner{step: func() { dotBlocks(d, bs, set) }}, nil
+	case "SimNeurons":
+		if len(g.ops) == 1 || !m.contiguousSlots(g) {
+			return g.each(s, ln)
+		}
+		first, last := g.ops[0], g.ops[len(g.ops)-1]
+		span := func(k int) []float64 {
+			a, b := m.sigs[slots(first)[k]], m.sigs[slots(last)[k]]
+			return d[a.off : b.off+b.n : b.off+b.n]
+		}
+		J, out := span(0), span(1)
+		st := neurons.State{Names: first.names, Vars: make([][]float64, len(first.state))}
+		for i := range first.state {
+			st.Vars[i] = span(2 + i)
+		}
+		seed := uint64(first.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
+		rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
+		nt, dt, tag := first.neuron, m.Dt, g.tag()
+		return runner{step: func() {
+			if err := nt.Step(dt, J, out, st, rng); err != nil {
+				s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+			}
+		}}, nil
+	case "SimSynapse":
+		if len(g.ops) == 1 || !m.contiguousSlots(g) {
+			return g.each(s, ln)
+		}
+		first, last := g.ops[0], g.ops[len(g.ops)-1]
+		x0, x1 := m.sigs[first.x], m.sigs[last.x]
+		y0, y1 := m.sigs[first.y], m.sigs[last.y]
+		x, y := d[x0.off:x1.off+x1.n], d[y0.off:y1.off+y1.n]
+		var f synapses.Filter
+		f, err := first.synapse.Filter(m.Dt, len(x))
+		if err != nil {
+			return runner{}, fmt.Errorf("sim: %s: %w", g.tag(), err)
+		}
+		tag := g.tag()
+		return runner{
+			step: func() {
+				if err := f.Step(y, x); err != nil {
+					s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+				}
+			},
+			reset: f.Reset,
+		}, nil
+	}
+	return g.each(s, ln)
+}
+
+// each runs the group's operators one after the other.
+func (g *group) each(s *Simulator, ln *lane) (runner, error) {
+	if len(g.ops) == 1 {
+		return g.ops[0].compile(s, ln)
+	}
+	rs := make([]runner, len(g.ops))
+	for i, op := range g.ops {
+		r, err := op.compile(s, ln)
+		if err != nil {
+			return runner{}, err
+		}
+		rs[i] = r
+	}
+	return runner{
+		step: func() {
+			for _, r := range rs {
+				r.step()
+			}
+		},
+		reset: func() {
+			for _, r := range rs {
+				if r.reset != nil {
+					r.reset()
+				}
+			}
+		},
+	}, nil
+}
+
+// tag names a group in error messages: its first operator and how many
+// are merged with it.
+func (g *group) tag() string {
+	if len(g.ops) == 1 {
+		return g.ops[0].Tag
+	}
+	return fmt.Sprintf("%s (and %d merged %s operators)", g.ops[0].Tag, len(g.ops)-1, g.kind)
+}
+
+// dotBlocks runs the blocks of a merged DotInc.
+func dotBlocks(d []float64, bs []block, set bool) {
+	for _, b := range bs {
+		y := d[b.y : b.y+b.ny]
+		switch {
+		case b.nx == 1:
+			// an encoder column: y[i] (+)= A[i]·x (0 + p == p)
+			a, xv := d[b.a:b.a+b.ny], d[b.x]
+			if b.b >= 0 {
+				vec.AxpyTo(y, d[b.b:b.b+b.ny], a, xv)
+				continue
+			}
+			if set {
+				vec.Scale(y, a, xv)
+			} else {
+				vec.Axpy(y, a, xv)
+			}
+		default:
+			x := d[b.x : b.x+b.nx]
+			a := d[b.a : b.a+b.ny*b.nx]
+			for i := range y {
+				acc := vec.Dot(a[i*b.nx:(i+1)*b.nx], x)
+				if b.b >= 0 {
+					y[i] = d[b.b+i] + acc
+					continue
+				}
+				if set {
+					y[i] = acc
+				} else {
+					y[i] += acc
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,716 @@
+package sim
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Optimizations selects the passes of the graph optimizer that runs
+// between building a model and executing it (seed 000, §4.2). Every pass
+// keeps the simulation's output bit for bit: the tests compare every
+// parity model with and without each pass.
+type Optimizations struct {
+	// Simplify removes a Reset whose signal is then fully written by a
+	// single increment (the increment sets it instead), temporaries that
+	// only carry one operator's output into a copy (the operator writes
+	// the copy's destination directly), and multiplications by a constant
+	// one (seed 000 §4.2.4).
+	Simplify bool
+	// Merge plans the operators into groups of one kind that do not
+	// depend on each other (a greedy planner: every group holds all ready
+	// operators of its kind) and runs each group as one loop: copies and
+	// element-wise products as runs over contiguous memory, dot products
+	// as a block list, neurons and synapses of one type as one call
+	// (seed 000 §4.2.1–4.2.2).
+	Merge bool
+	// Sort lays the signals out so that the members of merged groups read
+	// and write adjacent memory in member order (seed 000 §4.2.3,
+	// Algorithms 1 and 2 in spirit: the largest groups are placed first,
+	// later groups reorder their members by what is placed).
+	Sort bool
+}
+
+// AllOptimizations switches every pass on; it is the default.
+func AllOptimizations() Optimizations {
+	return Optimizations{Simplify: true, Merge: true, Sort: true}
+}
+
+// String lists the passes that are on.
+func (o Optimizations) String() string {
+	var on []string
+	if o.Simplify {
+		on = append(on, "simplify")
+	}
+	if o.Merge {
+		on = append(on, "merge")
+	}
+	if o.Sort {
+		on = append(on, "sort")
+	}
+	if len(on) == 0 {
+		return "none"
+	}
+	return strings.Join(on, "+")
+}
+
+// Optimize selects the optimizer passes for Build (default: all on).
+// Optimize(Optimizations{}) executes the operators one by one in the
+// builder's order, as Nengo's reference simulator does without
+// optimisation.
+func Optimize(o Optimizations) Option {
+	return func(c *config) { c.opt = o; c.optSet = true }
+}
+
+// group is a set of operators of one kind, independent of each other,
+// that run as one step (a merged operator).
+type group struct {
+	kind string
+	ops  []*Op
+}
+
+// Plan describes what the optimizer made of a model.
+type Plan struct {
+	Optimizations Optimizations
+	// Operators is the number of operators before and after simplification.
+	Operators, Simplified int
+	// Groups is the number of merged operators executed per step.
+	Groups int
+	// Contiguous counts the neuron and synapse groups that run as a
+	// single call over adjacent memory (after sorting).
+	Contiguous, Scattered int
+}
+
+// String summarises the plan.
+func (p Plan) String() string {
+	return fmt.Sprintf("optimizer %s: %d operators, %d after simplification, %d merged groups per step (%d contiguous, %d scattered neuron/synapse groups)",
+		p.Optimizations, p.Operators, p.Simplified, p.Groups, p.Contiguous, p.Scattered)
+}
+
+// Plan returns what the optimizer did to the model.
+func (m *Model) Plan() Plan { return m.plan }
+
+// optimize plans m.Ops into m.groups and, with Sort, lays the signals out
+// anew. m.Ops itself stays the builder's operator list.
+func (m *Model) optimize(o Optimizations) error {
+	ops := make([]*Op, len(m.Ops))
+	for i, op := range m.Ops {
+		c := *op
+		c.order = i
+		ops[i] = &c
+	}
+	m.plan = Plan{Optimizations: o, Operators: len(ops)}
+	if o.Simplify {
+		ops = m.simplify(ops)
+	}
+	m.plan.Simplified = len(ops)
+	var groups []*group
+	if o.Merge {
+		var err error
+		groups, err = m.planGroups(ops)
+		if err != nil {
+			return err
+		}
+	} else {
+		for _, op := range ops {
+			groups = append(groups, &group{kind: op.Kind, ops: []*Op{op}})
+		}
+	}
+	if o.Sort {
+		m.layout(groups)
+	}
+	m.groups = groups
+	m.plan.Groups = len(groups)
+	for _, g := range groups {
+		if len(g.ops) < 2 || (g.kind != "SimNeurons" && g.kind != "SimSynapse") {
+			continue
+		}
+		if m.contiguousSlots(g) {
+			m.plan.Contiguous++
+		} else {
+			m.plan.Scattered++
+		}
+	}
+	return nil
+}
+
+// execGroups returns the plan, or one group per operator for a model
+// built before optimisation existed in it (a zero Model is not valid).
+func (m *Model) execGroups() []*group {
+	if m.groups != nil {
+		return m.groups
+	}
+	gs := make([]*group, len(m.Ops))
+	for i, op := range m.Ops {
+		gs[i] = &group{kind: op.Kind, ops: []*Op{op}}
+	}
+	return gs
+}
+
+// ------------------------------------------------------------ simplify
+
+// writes returns the element indices of signal y that op writes (nil: all).
+func writesIdx(op *Op) []int {
+	switch op.Kind {
+	case "Copy", "ElementwiseInc":
+		return op.yIdx
+	}
+	return nil
+}
+
+// simplify applies the simplifications of Optimizations.Simplify until
+// none applies.
+func (m *Model) simplify(ops []*Op) []*Op {
+	observed := map[int]bool{m.timeSig: true, m.stepSig: true}
+	for _, p := range m.Probes {
+		observed[p.sig] = true
+	}
+	for _, no := range m.nodeOut {
+		observed[no.sig] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		idx := signalUsers(len(m.sigs), ops)
+		constant := func(s int) bool {
+			return len(idx.sets[s]) == 0 && len(idx.incs[s]) == 0 && len(idx.ups[s]) == 0
+		}
+		// constant multiplications by one: ElementwiseInc by a constant
+		// scalar 1 is a copy (1·x == x exactly)
+		for _, op := range ops {
+			if op.Kind == "ElementwiseInc" && op.aIdx == nil && m.sigs[op.a].n == 1 && constant(op.a) &&
+				m.sigs[op.a].init != nil && m.sigs[op.a].init[0] == 1 {
+				op.Kind, op.inc = "Copy", !op.set
+				op.Reads = []int{op.x}
+				op.a = -1
+				op.set = false
+				changed = true
+			}
+		}
+		idx = signalUsers(len(m.sigs), ops)
+		// Reset(0) followed by one increment that writes all of the
+		// signal: the increment sets it (0 + v == v)
+		drop := map[*Op]bool{}
+		for _, r := range ops {
+			if r.Kind != "Reset" || r.value != 0 || drop[r] {
+				continue
+			}
+			y := r.y
+			if observed[y] || len(idx.sets[y]) != 1 || len(idx.incs[y]) == 0 || len(idx.ups[y]) != 0 {
+				continue
+			}
+			first := idx.incs[y][0]
+			for _, c := range idx.incs[y] {
+				if c.order < first.order {
+					first = c
+				}
+			}
+			if !canSet(first) || writesIdx(first) != nil || len(first.Incs) != 1 {
+				continue
+			}
+			drop[r] = true
+			toSet(first)
+			changed = true
+		}
+		if len(drop) > 0 {
+			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			idx = signalUsers(len(m.sigs), ops)
+		}
+		// a temporary t set by P and only read by a whole copy C into y:
+		// P writes y directly, in C's mode
+		for _, c := range ops {
+			if c.Kind != "Copy" || drop[c] {
+				continue
+			}
+			t := c.x
+			if observed[t] || len(idx.sets[t]) != 1 || len(idx.incs[t]) != 0 || len(idx.reads[t]) != 1 || len(idx.ups[t]) != 0 {
+				continue
+			}
+			p := idx.sets[t][0]
+			if drop[p] || len(p.Sets) != 1 || len(p.Incs) != 0 || p == c {
+				continue
+			}
+			if !fuseInto(m, p, c) {
+				continue
+			}
+			drop[c] = true
+			changed = true
+			idx = signalUsers(len(m.sigs), slices.DeleteFunc(slices.Clone(ops), func(op *Op) bool { return drop[op] }))
+		}
+		if len(drop) > 0 {
+			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			idx = signalUsers(len(m.sigs), ops)
+		}
+		// a constant copied into y (J = bias) that one dot product then
+		// increments (J += E·x): the product sets y = bias + E·x
+		for _, c := range ops {
+			if c.Kind != "Copy" || c.inc || c.xIdx != nil || c.yIdx != nil || drop[c] || !constant(c.x) {
+				continue
+			}
+			y := c.y
+			if len(idx.incs[y]) != 1 || len(idx.ups[y]) != 0 || len(idx.sets[y]) != 1 || m.sigs[c.x].n != m.sigs[y].n {
+				continue
+			}
+			dd := idx.incs[y][0]
+			if dd.Kind != "DotInc" || dd.set || dd.hasBias || len(dd.Incs) != 1 || drop[dd] {
+				continue
+			}
+			dd.hasBias, dd.bias, dd.set = true, c.x, true
+			dd.Sets, dd.Incs = []int{y}, nil
+			dd.Reads = append(slices.Clone(dd.Reads), c.x)
+			dd.Tag = c.Tag + " + " + dd.Tag
+			drop[c] = true
+			changed = true
+		}
+		if len(drop) > 0 {
+			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			idx = signalUsers(len(m.sigs), ops)
+		}
+		// a temporary t gathered by a copy P (t = x[px]) and read only as
+		// the source of one copy or element-wise product C: C gathers from
+		// x directly
+		for _, p := range ops {
+			if p.Kind != "Copy" || p.inc || p.yIdx != nil || drop[p] {
+				continue
+			}
+			t := p.y
+			if observed[t] || len(idx.sets[t]) != 1 || len(idx.incs[t]) != 0 || len(idx.reads[t]) != 1 || len(idx.ups[t]) != 0 {
+				continue
+			}
+			c := idx.reads[t][0]
+			if drop[c] || c == p || (c.Kind != "Copy" && c.Kind != "ElementwiseInc") || c.x != t || (c.Kind == "ElementwiseInc" && c.a == t) {
+				continue
+			}
+			gatherFrom(m, p, c)
+			drop[p] = true
+			changed = true
+		}
+		if len(drop) > 0 {
+			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+		}
+	}
+	return ops
+}
+
+// gatherFrom makes c read p's source directly: c read t[cx[k]] where p set
+// t[i] = x[px[i]].
+func gatherFrom(m *Model, p, c *Op) {
+	t := c.x
+	k := m.sigs[c.y].n // elements c writes
+	if c.yIdx != nil {
+		k = len(c.yIdx)
+	}
+	cx := make([]int, k)
+	for j := range k {
+		ti := j
+		if c.xIdx != nil {
+			ti = c.xIdx[j]
+		}
+		cx[j] = ti
+		if p.xIdx != nil {
+			cx[j] = p.xIdx[ti]
+		}
+	}
+	c.xIdx = cx
+	c.x = p.x
+	for i, r := range c.Reads {
+		if r == t {
+			c.Reads[i] = p.x
+		}
+	}
+}
+
+// canSet reports whether op can write its output instead of adding to it.
+func canSet(op *Op) bool {
+	switch op.Kind {
+	case "Copy", "ElementwiseInc", "DotInc":
+		return true
+	}
+	return false
+}
+
+// toSet turns an increment into a set.
+func toSet(op *Op) {
+	op.Sets, op.Incs = op.Incs, nil
+	if op.Kind == "Copy" {
+		op.inc = false
+	} else {
+		op.set = true
+	}
+}
+
+// fuseInto makes p (which sets the temporary c.x) write c's destination
+// directly and reports whether it could.
+func fuseInto(m *Model, p, c *Op) bool {
+	t := c.x
+	n := m.sigs[t].n
+	switch p.Kind {
+	case "DotInc":
+		if c.xIdx != nil || c.yIdx != nil || m.sigs[c.y].n != n {
+			return false
+		}
+	case "Copy", "ElementwiseInc":
+		if p.yIdx != nil {
+			return false
+		}
+	default:
+		return false
+	}
+	// compose the index maps: c writes y[cy[k]] from t[cx[k]], and p
+	// wrote t[i] from x[px[i]] (and a[pa[i]])
+	k := m.sigs[c.y].n
+	if c.yIdx != nil {
+		k = len(c.yIdx)
+	}
+	if p.Kind != "DotInc" {
+		var px, pa, yi []int
+		need := c.xIdx != nil || c.yIdx != nil || p.xIdx != nil || p.aIdx != nil
+		if need {
+			px = make([]int, k)
+			yi = make([]int, k)
+			if p.Kind == "ElementwiseInc" {
+				pa = make([]int, k)
+			}
+			for j := range k {
+				ti := j
+				if c.xIdx != nil {
+					ti = c.xIdx[j]
+				}
+				yi[j] = j
+				if c.yIdx != nil {
+					yi[j] = c.yIdx[j]
+				}
+				px[j] = ti
+				if p.xIdx != nil {
+					px[j] = p.xIdx[ti]
+				}
+				if pa != nil {
+					switch {
+					case p.aIdx != nil:
+						pa[j] = p.aIdx[ti]
+					case m.sigs[p.a].n == 1:
+						pa[j] = 0
+					default:
+						pa[j] = ti
+					}
+				}
+			}
+			p.xIdx, p.yIdx, p.aIdx = px, yi, pa
+		}
+	}
+	p.y = c.y
+	p.order = c.order // its writes to y take c's place among y's writers
+	if c.Kind == "Copy" && c.inc {
+		p.Sets, p.Incs = nil, []int{c.y}
+		if p.Kind == "Copy" {
+			p.inc = true
+		} else {
+			p.set = false
+		}
+	} else {
+		p.Sets, p.Incs = []int{c.y}, nil
+		if p.Kind == "Copy" {
+			p.inc = false
+		} else {
+			p.set = true
+		}
+	}
+	p.Tag = p.Tag + " → " + c.Tag
+	return true
+}
+
+type users struct {
+	sets, incs, reads, ups [][]*Op
+}
+
+func signalUsers(nsig int, ops []*Op) users {
+	u := users{make([][]*Op, nsig), make([][]*Op, nsig), make([][]*Op, nsig), make([][]*Op, nsig)}
+	for _, op := range ops {
+		for _, s := range op.Sets {
+			u.sets[s] = append(u.sets[s], op)
+		}
+		for _, s := range op.Incs {
+			u.incs[s] = append(u.incs[s], op)
+		}
+		for _, s := range op.Reads {
+			u.reads[s] = append(u.reads[s], op)
+		}
+		for _, s := range op.Updates {
+			u.ups[s] = append(u.ups[s], op)
+		}
+	}
+	return u
+}
+
+// ------------------------------------------------------------ planning
+
+// mergeKey returns the key under which op can merge with others ("" if
+// it runs alone).
+func mergeKey(op *Op) string {
+	switch op.Kind {
+	case "Reset":
+		return fmt.Sprintf("Reset/%v", op.value)
+	case "Copy":
+		return fmt.Sprintf("Copy/%v", op.inc)
+	case "ElementwiseInc":
+		return fmt.Sprintf("%s/%v", op.Kind, op.set)
+	case "DotInc":
+		return fmt.Sprintf("%s/%v/%v", op.Kind, op.set, op.hasBias)
+	case "SimNeurons":
+		name := op.neuron.Name()
+		if strings.Contains(name, "Poisson") || strings.Contains(name, "Stochastic") {
+			return "" // draws from its own random stream
+		}
+		return fmt.Sprintf("SimNeurons/%s/%#v/%s", name, op.neuron, strings.Join(op.names, ","))
+	case "SimSynapse":
+		upd := len(op.Updates) > 0
+		return fmt.Sprintf("SimSynapse/%v/%T/%#v", upd, op.synapse, op.synapse)
+	}
+	return ""
+}
+
+// planGroups orders ops by their dependencies (those of the builder plus
+// an order between increments of the same elements, which keeps every
+// sum's order) and groups, level by level, all ready operators of one
+// merge key (Nengo's greedy planner).
+func (m *Model) planGroups(ops []*Op) ([]*group, error) {
+	n := len(ops)
+	pos := map[*Op]int{}
+	for i, op := range ops {
+		pos[op] = i
+	}
+	u := signalUsers(len(m.sigs), ops)
+	succ := make([][]int, n)
+	indeg := make([]int, n)
+	seen := map[[2]int]bool{}
+	edge := func(a, c *Op) {
+		i, j := pos[a], pos[c]
+		if i == j || seen[[2]int{i, j}] {
+			return
+		}
+		seen[[2]int{i, j}] = true
+		succ[i] = append(succ[i], j)
+		indeg[j]++
+	}
+	for s := range m.sigs {
+		for _, a := range u.sets[s] {
+			for _, c := range u.incs[s] {
+				edge(a, c)
+			}
+			for _, c := range u.reads[s] {
+				edge(a, c)
+			}
+			for _, c := range u.ups[s] {
+				edge(a, c)
+			}
+		}
+		for _, a := range u.incs[s] {
+			for _, c := range u.reads[s] {
+				edge(a, c)
+			}
+			for _, c := range u.ups[s] {
+				edge(a, c)
+			}
+		}
+		for _, a := range u.reads[s] {
+			for _, c := range u.ups[s] {
+				edge(a, c)
+			}
+		}
+		// increments of the same element keep their order
+		if len(u.incs[s]) > 1 {
+			incs := slices.Clone(u.incs[s])
+			sort.SliceStable(incs, func(i, j int) bool { return incs[i].order < incs[j].order })
+			last := make([]*Op, m.sigs[s].n)
+			for _, op := range incs {
+				w := writesIdx(op)
+				if w == nil {
+					for e := range last {
+						if last[e] != nil {
+							edge(last[e], op)
+						}
+						last[e] = op
+					}
+					continue
+				}
+				for _, e := range w {
+					if last[e] != nil {
+						edge(last[e], op)
+					}
+					last[e] = op
+				}
+			}
+		}
+	}
+	var ready []int
+	for i := range n {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	var groups []*group
+	done := 0
+	for len(ready) > 0 {
+		sort.Ints(ready)
+		byKey := map[string]*group{}
+		var level []*group
+		for _, i := range ready {
+			op := ops[i]
+			k := mergeKey(op)
+			if k != "" {
+				if g := byKey[k]; g != nil {
+					g.ops = append(g.ops, op)
+					continue
+				}
+			}
+			g := &group{kind: op.Kind, ops: []*Op{op}}
+			if k != "" {
+				byKey[k] = g
+			}
+			level = append(level, g)
+		}
+		groups = append(groups, level...)
+		var next []int
+		for _, i := range ready {
+			done++
+			for _, j := range succ[i] {
+				indeg[j]--
+				if indeg[j] == 0 {
+					next = append(next, j)
+				}
+			}
+		}
+		ready = next
+	}
+	if done != n {
+		return nil, fmt.Errorf("sim: optimizer: dependency cycle after simplification (%d of %d operators planned); build with sim.Optimize(sim.Optimizations{Merge: false})", done, n)
+	}
+	return groups, nil
+}
+
+// ------------------------------------------------------------ layout
+
+// slots returns the signals a group member reads or writes that should be
+// adjacent across members, in the group's preferred order.
+func slots(op *Op) []int {
+	switch op.Kind {
+	case "SimNeurons":
+		return append([]int{op.x, op.y}, op.state...)
+	case "SimSynapse":
+		return []int{op.x, op.y}
+	case "DotInc":
+		if op.hasBias {
+			return []int{op.y, op.x, op.a, op.bias}
+		}
+		return []int{op.y, op.x, op.a}
+	case "ElementwiseInc":
+		return []int{op.y, op.x, op.a}
+	case "Copy":
+		return []int{op.y, op.x}
+	case "Reset":
+		return []int{op.y}
+	}
+	return nil
+}
+
+// layout assigns new offsets to the signals (signal sorting): groups are
+// visited largest first; a group reorders its members by the first slot
+// that is already placed, then places its unplaced slot signals one after
+// the other in member order.
+func (m *Model) layout(groups []*group) {
+	const unplaced = -1
+	off := make([]int, len(m.sigs))
+	for i := range off {
+		off[i] = unplaced
+	}
+	next := 0
+	place := func(s int) {
+		if off[s] == unplaced {
+			off[s] = next
+			next += m.sigs[s].n
+		}
+	}
+	// the time and step signals first, then groups by priority
+	place(m.stepSig)
+	place(m.timeSig)
+	prio := func(g *group) int {
+		w := 0
+		switch g.kind {
+		case "SimNeurons":
+			w = 4
+		case "SimSynapse":
+			w = 3
+		case "DotInc":
+			w = 2
+		case "ElementwiseInc", "Copy":
+			w = 1
+		}
+		return w
+	}
+	order := slices.Clone(groups)
+	sort.SliceStable(order, func(i, j int) bool {
+		pi, pj := prio(order[i]), prio(order[j])
+		if pi != pj {
+			return pi > pj
+		}
+		return len(order[i].ops) > len(order[j].ops)
+	})
+	for _, g := range order {
+		if len(g.ops) < 2 {
+			continue
+		}
+		nslot := len(slots(g.ops[0]))
+		for k := range nslot {
+			all := true
+			for _, op := range g.ops {
+				if s := slots(op); len(s) <= k || s[k] < 0 || off[s[k]] == unplaced {
+					all = false
+					break
+				}
+			}
+			if all {
+				sort.SliceStable(g.ops, func(i, j int) bool { return off[slots(g.ops[i])[k]] < off[slots(g.ops[j])[k]] })
+				break
+			}
+		}
+		for k := range nslot {
+			for _, op := range g.ops {
+				if s := slots(op); len(s) > k && s[k] >= 0 {
+					place(s[k])
+				}
+			}
+		}
+	}
+	for i := range m.sigs {
+		place(i)
+	}
+	for i := range m.sigs {
+		m.sigs[i].off = off[i]
+	}
+	m.size = next
+}
+
+// contiguousSlots reports whether every slot of the group's members is a
+// run of adjacent signals in member order.
+func (m *Model) contiguousSlots(g *group) bool {
+	nslot := len(slots(g.ops[0]))
+	for k := range nslot {
+		end := -1
+		for i, op := range g.ops {
+			s := slots(op)
+			if len(s) <= k {
+				return false
+			}
+			sg := m.sigs[s[k]]
+			if i > 0 && sg.off != end {
+				return false
+			}
+			end = sg.off + sg.n
+		}
+	}
+	return true
+}
+
+// sameValue reports whether two neuron types or synapses are equal values.
+func sameValue(a, b any) bool { return reflect.DeepEqual(a, b) }

@@ -1,0 +1,134 @@
+package sim_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/networks"
+)
+
+// optCases are the optimizer settings compared with no optimisation: each
+// pass alone and all together. Outputs must be identical bit for bit
+// (issue 9: "outputs are identical with and without each").
+var optCases = []sim.Optimizations{
+	{Simplify: true},
+	{Merge: true},
+	{Merge: true, Sort: true},
+	{Sort: true},
+	sim.AllOptimizations(),
+}
+
+type optModel struct {
+	name  string
+	net   func() (*toolkit.Network, error)
+	steps int
+	batch int
+}
+
+func optModels() []optModel {
+	var ms []optModel
+	for _, tc := range parityModels {
+		ms = append(ms, optModel{name: tc.name, net: func() (*toolkit.Network, error) { return tc.net(), nil }, steps: 300})
+	}
+	for name, mk := range networks.Benchmarks() {
+		ms = append(ms, optModel{name: "bench/" + name, net: func() (*toolkit.Network, error) { return mk(4, 20, 3) }, steps: 200})
+		ms = append(ms, optModel{name: "bench/" + name + "/batch3", net: func() (*toolkit.Network, error) { return mk(3, 16, 5) }, steps: 50, batch: 3})
+	}
+	return ms
+}
+
+// probeAll runs net for steps and returns every probe's data, all lanes.
+func probeAll(t *testing.T, net *toolkit.Network, steps, batch int, opt sim.Optimizations) map[string][][][]float64 {
+	t.Helper()
+	opts := []sim.Option{sim.Optimize(opt)}
+	if batch > 1 {
+		opts = append(opts, sim.Batch(batch))
+	}
+	s, err := sim.New(net, opts...)
+	if err != nil {
+		t.Fatalf("%s: %v", opt, err)
+	}
+	if err := s.RunSteps(steps); err != nil {
+		t.Fatalf("%s: %v", opt, err)
+	}
+	out := map[string][][][]float64{}
+	for i, p := range net.AllProbes() {
+		d, err := s.DataBatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprintf("%d:%s", i, p.Label)] = d
+	}
+	return out
+}
+
+func TestOptimizerIdenticalOutputs(t *testing.T) {
+	for _, m := range optModels() {
+		t.Run(m.name, func(t *testing.T) {
+			net, err := m.net()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := probeAll(t, net, m.steps, m.batch, sim.Optimizations{})
+			if len(want) == 0 {
+				t.Fatal("model has no probes")
+			}
+			for _, opt := range optCases {
+				got := probeAll(t, net, m.steps, m.batch, opt)
+				for k, w := range want {
+					g := got[k]
+					if len(g) != len(w) {
+						t.Fatalf("%s: probe %s: %d lanes, want %d", opt, k, len(g), len(w))
+					}
+					for b := range w {
+						if len(g[b]) != len(w[b]) {
+							t.Fatalf("%s: probe %s lane %d: %d samples, want %d", opt, k, b, len(g[b]), len(w[b]))
+						}
+						for s := range w[b] {
+							for i := range w[b][s] {
+								if x, y := g[b][s][i], w[b][s][i]; x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+									t.Fatalf("%s: probe %s lane %d sample %d [%d] = %v, want %v (unoptimised)", opt, k, b, s, i, x, y)
+								}
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOptimizerReducesOperators checks that the plan of a D = 16
+// integrator merges its ~190 operators into a few groups and runs its
+// neurons as one contiguous call.
+func TestOptimizerReducesOperators(t *testing.T) {
+	net, err := networks.BenchIntegrator(16, 20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sim.Build(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Plan()
+	t.Log(p)
+	if p.Simplified >= p.Operators {
+		t.Errorf("simplification removed nothing: %v", p)
+	}
+	if p.Groups > 20 {
+		t.Errorf("%d groups per step, want at most 20: %v", p.Groups, p)
+	}
+	if p.Contiguous < 1 || p.Scattered != 0 {
+		t.Errorf("neuron/synapse groups: %d contiguous, %d scattered; want all contiguous", p.Contiguous, p.Scattered)
+	}
+	none, err := sim.Build(net, sim.Optimize(sim.Optimizations{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := none.Plan(); q.Groups != q.Operators || q.Operators != p.Operators {
+		t.Errorf("no optimisation: %v, want one group per operator", q)
+	}
+}
