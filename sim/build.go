@@ -651,7 +651,7 @@ func (b *builder) decode(o string, e *toolkit.Ensemble, preIdx []int, fn toolkit
 	if src.rerr != nil {
 		return objErr(o, "activities", e.NeuronType.Name(), "rates failed", src.rerr)
 	}
-	if src.done == m && !src.nonzero {
+	if src.done >= m && !src.nonzero { // all rows seen (a BlockSolver reads them twice)
 		// Nengo's builder refuses this too (BuildError in build_decoders).
 		return objErr(o, "activities", fmt.Sprintf("all zero at %d eval points", m),
 			fmt.Sprintf("no evaluation point falls in the firing range of any neuron of Ensemble %q (check its intercepts, gains and biases, radius and eval points)", e.Label), nil)

@@ -56,6 +56,30 @@ func (o Optimizations) String() string {
 	return strings.Join(on, "+")
 }
 
+// Ablation is one row of the optimizer ablation (seed 000, Fig 8): all
+// passes with one switched off, plus all and none.
+type Ablation struct {
+	Name string
+	Opt  Optimizations
+}
+
+// Ablations returns the ablation rows: "all", then each pass switched off
+// alone ("no merging", …), then "none".
+func Ablations() []Ablation {
+	all := AllOptimizations()
+	noMerge, noSort, noSimplify := all, all, all
+	noMerge.Merge = false
+	noSort.Sort = false
+	noSimplify.Simplify = false
+	return []Ablation{
+		{"all", all},
+		{"no merging", noMerge},
+		{"no sorting", noSort},
+		{"no simplifications", noSimplify},
+		{"none", Optimizations{}},
+	}
+}
+
 // Optimize selects the optimizer passes for Build (default: all on).
 // Optimize(Optimizations{}) executes the operators one by one in the
 // builder's order, as Nengo's reference simulator does without
@@ -81,6 +105,11 @@ type Plan struct {
 	// Contiguous counts the neuron and synapse groups that run as a
 	// single call over adjacent memory (after sorting).
 	Contiguous, Scattered int
+	// BytesPerStep is the memory a step touches at least once: every
+	// signal an operator reads, sets, increments or updates, counted once
+	// per signal (8 bytes a value). Divided by the step time it gives the
+	// bandwidth the simulation draws (the roofline figure of the bench).
+	BytesPerStep int64
 }
 
 // String summarises the plan.
@@ -123,6 +152,17 @@ func (m *Model) optimize(o Optimizations) error {
 	}
 	m.groups = groups
 	m.plan.Groups = len(groups)
+	touched := make([]bool, len(m.sigs))
+	for _, op := range ops {
+		for _, l := range [][]int{op.Reads, op.Sets, op.Incs, op.Updates} {
+			for _, s := range l {
+				if !touched[s] {
+					touched[s] = true
+					m.plan.BytesPerStep += 8 * int64(m.sigs[s].n)
+				}
+			}
+		}
+	}
 	for _, g := range groups {
 		if len(g.ops) < 2 || (g.kind != "SimNeurons" && g.kind != "SimSynapse") {
 			continue

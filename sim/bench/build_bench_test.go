@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -12,7 +13,9 @@ import (
 
 // BenchmarkBuildPES times sim.Build of the pes model with Nengo's 2·N =
 // 19968 eval points (the decoder solve for 9984 neurons dominates) and
-// reports the process's peak RSS during the build. Run one D per process,
+// reports the process's peak RSS during the build and its CPU time
+// (user + system, all threads: on a busy machine cpu-s is the steadier
+// figure). Run one D per process,
 // so that the peak belongs to it:
 //
 //	go test ./sim/bench -run '^$' -bench 'BuildPES/D=192' -benchtime 1x
@@ -24,7 +27,7 @@ func BenchmarkBuildPES(b *testing.B) {
 	b.Logf("BLAS: %s, GOMAXPROCS %d", solvers.BLAS(), runtime.GOMAXPROCS(0))
 	for _, dims := range []int{64, 192} {
 		b.Run(fmt.Sprintf("D=%d", dims), func(b *testing.B) {
-			var peak, secs float64
+			var peak, secs, cpu float64
 			for b.Loop() {
 				b.StopTimer()
 				net, err := Network("pes", dims, NeuronsPerD(dims), 0)
@@ -34,15 +37,25 @@ func BenchmarkBuildPES(b *testing.B) {
 				runtime.GC()
 				ResetPeakRSS()
 				b.StartTimer()
-				t0 := time.Now()
+				t0, c0 := time.Now(), cpuSeconds()
 				if _, err := sim.Build(net, sim.CheckNaN(false)); err != nil {
 					b.Fatal(err)
 				}
-				secs = time.Since(t0).Seconds()
+				secs, cpu = time.Since(t0).Seconds(), cpuSeconds()-c0
 				peak = max(peak, PeakRSSMB())
 			}
 			b.ReportMetric(secs, "build-s")
+			b.ReportMetric(cpu, "cpu-s")
 			b.ReportMetric(peak, "peak-MiB")
 		})
 	}
+}
+
+// cpuSeconds returns this process's user + system CPU time.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }

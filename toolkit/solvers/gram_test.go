@@ -113,27 +113,54 @@ func TestCholeskyMatchesReference(t *testing.T) {
 	}
 }
 
-func TestAccumulateSmallBlocks(t *testing.T) {
+// TestScannedSolve checks the two-pass block solve with small, ragged
+// blocks and silent neurons (zero columns, left out of the Gram matrix)
+// against the dense solve, which keeps them.
+func TestScannedSolve(t *testing.T) {
 	A, Y := randActivities(203, 50, 4, 7)
-	count := make([]int, 50)
-	ne, err := accumulate(denseBlocks{A}, Y, count, 7) // 29 blocks, the last partial
-	if err != nil {
-		t.Fatal(err)
+	for _, j := range []int{0, 13, 14, 49} {
+		for i := range 203 {
+			A.Set(i, j, 0)
+		}
 	}
-	if ne.amax != mat.Max(A) {
-		t.Errorf("amax %v, want %v", ne.amax, mat.Max(A))
+	for _, s := range []BlockSolver{NewLstsqL2(), LstsqL2nz{Reg: 0.1}} {
+		sc, err := scan(denseBlocks{A}, 7) // 29 blocks, the last partial
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.amax != mat.Max(A) {
+			t.Errorf("amax %v, want %v", sc.amax, mat.Max(A))
+		}
+		var sigma func(int) float64
+		if _, ok := s.(LstsqL2nz); ok {
+			sig := nzSigma(0.1, sc.amax, sc.pos, 203)
+			sigma = func(j int) float64 { return sig[j] }
+		} else {
+			sigma = func(int) float64 { return 0.1 * sc.amax }
+		}
+		got, err := sc.solve("test", denseBlocks{A}, Y, sigma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.Solve(A, Y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := relErr(got, want); e > gramTol {
+			t.Errorf("%s: rel err %g > %g", s.Name(), e, gramTol)
+		}
+		for _, j := range []int{0, 13, 14, 49} {
+			for c := range 4 {
+				if got.At(j, c) != 0 {
+					t.Errorf("%s: silent neuron %d has decoder %g", s.Name(), j, got.At(j, c))
+				}
+			}
+		}
 	}
-	sig := nzSigma(0.1, ne.amax, count, 203)
-	got, err := ne.solve("test", 203, 50, func(j int) float64 { return sig[j] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := LstsqL2nz{Reg: 0.1}.Solve(A, Y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if e := relErr(got, want); e > gramTol {
-		t.Errorf("rel err %g > %g", e, gramTol)
+	// Reg 0: a silent neuron leaves the system singular, with or without
+	// the shortcut.
+	if _, err := (LstsqL2{}).SolveBlocks(denseBlocks{A}, Y); err == nil {
+		t.Error("Reg 0 with silent neurons: no error")
 	}
 }
 
