@@ -15,7 +15,9 @@ import (
 
 const benchSimUsage = `usage: neurogo bench sim [--quick] [--models integrator,cconv,basal_ganglia,pes]
                          [--dims 64,128,192] [--batch 1,10] [--repeats N] [--seconds S]
-                         [--json] [--compare nengo] [--python PATH]
+                         [--opt all|none|simplify,merge,sort] [--json]
+                         [--compare nengo] [--python PATH]
+       neurogo bench sim --ablation [--quick] [--repeats N] [--seconds S] [--json]
 
 The seed-000 simulation benchmark (issue 9): 9984 neurons (9984/D per
 dimension), RectifiedLinear, 0.1 s warm-up then 5 repeats of 5 s
@@ -23,6 +25,19 @@ dimension), RectifiedLinear, 0.1 s warm-up then 5 repeats of 5 s
 on the same cells with <repo>/.cache/nengo-venv/bin/python (created by
 scripts/check-nengo-fixtures) or --python. Progress goes to stderr; with
 --json, stdout has one JSON object per row and the table goes to stderr.
+--opt selects the graph optimizer's passes (default all).
+
+Every run first measures the copy bandwidth of one core (STREAM-like copy
+between two 64 MiB slices, best of 5) and reports per row the bytes of
+weights and state a step touches, the bandwidth that draws (GB/s) and its
+fraction of the copy bandwidth (roofline).
+
+--ablation runs the optimizer ablation (seed 000, Fig 8) on an SPA-style
+stress model built with the networks library (D=64: 100 800 neurons in
+1168 ensembles; --quick: D=32, 25 600 neurons in 296 ensembles), batch 1,
+once per row of sim.Ablations() (all, each pass switched off, none):
+build + optimisation time, µs/step and speed relative to "none" and "all".
+Protocol 0.1 s warm-up, 3 × 1 s (--quick: 0.02 s, 1 × 0.2 s).
 `
 
 // cmdBenchSim runs `neurogo bench sim`.
@@ -39,6 +54,8 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "one JSON object per row on stdout")
 	compare := fs.String("compare", "", `"nengo": also run Nengo 4.1 on the same cells`)
 	python := fs.String("python", "", "Python with nengo==4.1.0 (default <repo>/.cache/nengo-venv/bin/python)")
+	optFlag := fs.String("opt", "all", "optimizer passes: all, none or a comma-separated list of simplify, merge, sort")
+	ablation := fs.Bool("ablation", false, "run the optimizer ablation on the stress model")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -46,10 +63,30 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo bench sim: unexpected argument %q\n%s", fs.Arg(0), benchSimUsage)
 		return 2
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	opt, err := bench.ParseOpt(*optFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+		return 2
+	}
 	cfg := bench.Default()
 	if *quick {
 		cfg = bench.Quick()
 	}
+	if *ablation {
+		for _, f := range []string{"opt", "models", "dims", "batch", "compare", "python"} {
+			if set[f] {
+				fmt.Fprintf(stderr, "neurogo bench sim: --ablation takes no --%s\n", f)
+				return 2
+			}
+		}
+		cfg = bench.AblationConfig()
+		if *quick {
+			cfg = bench.AblationQuick()
+		}
+	}
+	cfg.Opt = &opt
 	if *repeats > 0 {
 		cfg.Repeats = *repeats
 	}
@@ -57,6 +94,10 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		cfg.Seconds = *seconds
 	}
 	cfg.Progress = stderr
+	if *ablation {
+		cfg.CopyGBps = measureCopy(stderr)
+		return runAblation(*quick, *jsonOut, cfg, stdout, stderr)
+	}
 	ms := splitList(*models)
 	for _, m := range ms {
 		if _, err := bench.Network(m, 1, 1, 0); err != nil {
@@ -98,6 +139,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	cfg.CopyGBps = measureCopy(stderr)
 	var rows []bench.Result
 	n, cells := 0, len(ms)*len(ds)
 	for _, m := range ms {
@@ -142,8 +184,50 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	if *jsonOut {
 		tw = stderr
 	}
-	fmt.Fprintf(tw, "\nneurogo bench sim: %d neurons, RectifiedLinear, warm-up %g s, %d × %g s simulated, 95%% t-interval; nengo = batch × one serial run\n", bench.TotalNeurons, cfg.Warmup, cfg.Repeats, cfg.Seconds)
+	fmt.Fprintf(tw, "\nneurogo bench sim: %d neurons, RectifiedLinear, warm-up %g s, %d × %g s simulated, 95%% t-interval; nengo = batch × one serial run; roofline = GB/s ÷ copy %.2f GB/s\n", bench.TotalNeurons, cfg.Warmup, cfg.Repeats, cfg.Seconds, cfg.CopyGBps)
 	bench.WriteTable(tw, rows)
+	return 0
+}
+
+// measureCopy measures the copy bandwidth once per invocation (the
+// roofline's denominator) and reports it on stderr.
+func measureCopy(stderr io.Writer) float64 {
+	fmt.Fprintf(stderr, "measuring copy bandwidth (2 × %d MiB, best of 5)\n", bench.CopyBytes>>20)
+	bw := bench.CopyBandwidth(5)
+	fmt.Fprintf(stderr, "copy bandwidth %.2f GB/s (one core)\n", bw)
+	return bw
+}
+
+// runAblation runs `neurogo bench sim --ablation`.
+func runAblation(quick, jsonOut bool, cfg bench.Config, stdout, stderr io.Writer) int {
+	sc := bench.Stress()
+	if quick {
+		sc = bench.StressQuick()
+	}
+	fmt.Fprintf(stderr, "optimizer ablation on the stress model: %v\n", sc)
+	rows, err := bench.Ablation(sc, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+		return 1
+	}
+	if len(rows) > 0 {
+		fmt.Fprintf(stderr, "stress model built: %d neurons, %d ensembles\n", rows[0].Neurons, rows[0].Ensembles)
+	}
+	tw := stdout
+	if jsonOut {
+		tw = stderr
+		for _, r := range rows {
+			line, err := r.JSON()
+			if err != nil {
+				fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+				return 1
+			}
+			fmt.Fprintf(stdout, "%s\n", line)
+		}
+	}
+	fmt.Fprintf(tw, "\nneurogo bench sim --ablation: %v; RectifiedLinear, batch 1, warm-up %g s, %d × %g s simulated; roofline = GB/s ÷ copy %.2f GB/s; vs = row's speed relative to none / all\n",
+		sc, cfg.Warmup, cfg.Repeats, cfg.Seconds, cfg.CopyGBps)
+	bench.WriteAblationTable(tw, rows)
 	return 0
 }
 

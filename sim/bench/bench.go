@@ -37,6 +37,53 @@ type Config struct {
 	// Progress, if non-nil, receives one line per phase (build, warm-up,
 	// each repeat) so long runs show where they are.
 	Progress io.Writer
+	// Opt selects the graph optimizer's passes (nil: all of them).
+	Opt *sim.Optimizations
+	// CopyGBps is the copy bandwidth measured in the same run
+	// (CopyBandwidth); when positive, results carry the roofline fraction.
+	CopyGBps float64
+}
+
+// Optimizations returns the passes c selects: *c.Opt, or all.
+func (c Config) Optimizations() sim.Optimizations {
+	if c.Opt != nil {
+		return *c.Opt
+	}
+	return sim.AllOptimizations()
+}
+
+// OptName names o as the --opt flag spells it: "all", "none", or the
+// passes that are on joined by "+" (e.g. "merge+sort").
+func OptName(o sim.Optimizations) string {
+	if o == sim.AllOptimizations() {
+		return "all"
+	}
+	return o.String()
+}
+
+// ParseOpt parses the --opt flag: "all", "none", or a comma-separated
+// list of the passes simplify, merge and sort.
+func ParseOpt(s string) (sim.Optimizations, error) {
+	var o sim.Optimizations
+	switch strings.TrimSpace(s) {
+	case "all", "":
+		return sim.AllOptimizations(), nil
+	case "none":
+		return o, nil
+	}
+	for _, f := range strings.Split(s, ",") {
+		switch strings.TrimSpace(f) {
+		case "simplify":
+			o.Simplify = true
+		case "merge":
+			o.Merge = true
+		case "sort":
+			o.Sort = true
+		default:
+			return o, fmt.Errorf("--opt %q: %q is not a pass: want all, none or a comma-separated list of simplify, merge, sort", s, f)
+		}
+	}
+	return o, nil
 }
 
 // Default is the issue-9 protocol: 0.1 s warm-up, 5 repeats of 5 s.
@@ -85,9 +132,25 @@ type Result struct {
 	AllocsPerStep float64 `json:"allocs_per_step"`
 	PeakRSSMB     float64 `json:"peak_rss_mb"`
 	Neurons       int     `json:"neurons"`
+	Ensembles     int     `json:"ensembles"`
 	Simulated     float64 `json:"simulated_s"`
 	Steps         int     `json:"steps"` // per timed repeat
 	Repeats       int     `json:"repeats"`
+	// Opt names the optimizer passes the model was built with (OptName);
+	// Operators and Groups are the operators after simplification and the
+	// merged groups executed per step (sim.Plan).
+	Opt       string `json:"opt"`
+	Operators int    `json:"operators"`
+	Groups    int    `json:"groups"`
+	// Roofline: BytesPerStep is the memory a step touches (weights and
+	// state, sim.Plan.BytesPerStep, times the batch: every lane has its
+	// own store), GBps = BytesPerStep / seconds per step / 1e9, CopyGBps
+	// the copy bandwidth measured in the same run (CopyBandwidth) and
+	// Roofline = GBps / CopyGBps (0 when no bandwidth was measured).
+	BytesPerStep int64   `json:"bytes_per_step"`
+	GBps         float64 `json:"gbps"`
+	CopyGBps     float64 `json:"copy_gbps"`
+	Roofline     float64 `json:"roofline"`
 	// Filled by Compare: Nengo's time for the same work (batch × one
 	// serial run) and NengoTime / Seconds.
 	NengoTime      *float64 `json:"nengo_time,omitempty"`
@@ -98,11 +161,14 @@ type Result struct {
 }
 
 // JSON returns r as one line of JSON (no trailing newline).
-func (r Result) JSON() ([]byte, error) {
+func (r Result) JSON() ([]byte, error) { return marshalLine(sanitize(r)) }
+
+// marshalLine encodes v as one line of JSON without HTML escaping.
+func marshalLine(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(sanitize(r)); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
@@ -110,7 +176,7 @@ func (r Result) JSON() ([]byte, error) {
 
 // sanitize replaces NaN and Inf (not representable in JSON) by 0.
 func sanitize(r Result) Result {
-	for _, p := range []*float64{&r.Seconds, &r.RealtimeRatio, &r.CILow, &r.CIHigh, &r.USPerStep, &r.BuildS, &r.AllocsPerStep, &r.PeakRSSMB} {
+	for _, p := range []*float64{&r.Seconds, &r.RealtimeRatio, &r.CILow, &r.CIHigh, &r.USPerStep, &r.BuildS, &r.AllocsPerStep, &r.PeakRSSMB, &r.GBps, &r.CopyGBps, &r.Roofline} {
 		if math.IsNaN(*p) || math.IsInf(*p, 0) {
 			*p = 0
 		}
@@ -172,16 +238,22 @@ func runNet(net *toolkit.Network, model string, dims, batch int, c Config) (Resu
 	}
 	for _, e := range net.AllEnsembles() {
 		r.Neurons += e.N
+		r.Ensembles++
 	}
+	opt := c.Optimizations()
+	r.Opt = OptName(opt)
 	runtime.GC()
 	ResetPeakRSS()
-	logf("building (%d neurons)", r.Neurons)
+	logf("building (%d neurons, %d ensembles, optimizer %s)", r.Neurons, r.Ensembles, r.Opt)
 	t0 := time.Now()
-	m, err := sim.Build(net, sim.DT(c.DT), sim.CheckNaN(false))
+	m, err := sim.Build(net, sim.DT(c.DT), sim.CheckNaN(false), sim.Optimize(opt))
 	if err != nil {
 		return r, err
 	}
 	r.BuildS = time.Since(t0).Seconds()
+	plan := m.Plan()
+	r.Operators, r.Groups = plan.Simplified, plan.Groups
+	r.BytesPerStep = plan.BytesPerStep * int64(batch)
 	s, err := sim.NewFromModel(m, sim.Batch(batch))
 	if err != nil {
 		return r, err
@@ -244,7 +316,12 @@ func runNet(net *toolkit.Network, model string, dims, batch int, c Config) (Resu
 	r.Seconds, _, _ = MeanCI(times)
 	r.RealtimeRatio, r.CILow, r.CIHigh = MeanCI(ratios)
 	r.USPerStep = r.Seconds / float64(steps) * 1e6
-	logf("%.2f µs/step, build %.2f s, %.3g allocs/step, peak RSS %.0f MiB", r.USPerStep, r.BuildS, r.AllocsPerStep, r.PeakRSSMB)
+	r.GBps = float64(r.BytesPerStep) / (r.USPerStep * 1e-6) / 1e9
+	if c.CopyGBps > 0 {
+		r.CopyGBps = c.CopyGBps
+		r.Roofline = r.GBps / c.CopyGBps
+	}
+	logf("%.2f µs/step, build %.2f s, %.3g allocs/step, peak RSS %.0f MiB, %.1f MB/step = %.2f GB/s (%.0f%% of copy)", r.USPerStep, r.BuildS, r.AllocsPerStep, r.PeakRSSMB, float64(r.BytesPerStep)/1e6, r.GBps, 100*r.Roofline)
 	return r, nil
 }
 
@@ -275,7 +352,7 @@ func WriteTable(w io.Writer, rs []Result) {
 		}
 		return a.Batch < b.Batch
 	})
-	fmt.Fprintf(w, "%-14s %4s %5s %22s %8s %8s %14s %8s %9s\n", "model", "D", "batch", "neurogo µs/step", "build s", "allocs", "nengo µs/step", "nengo b", "speedup")
+	fmt.Fprintf(w, "%-14s %4s %5s %-13s %22s %8s %8s %8s %6s %9s %14s %8s %9s\n", "model", "D", "batch", "opt", "neurogo µs/step", "build s", "allocs", "MB/step", "GB/s", "roofline", "nengo µs/step", "nengo b", "speedup")
 	for _, r := range rs {
 		ng, nb, sp := "-", "-", "-"
 		if r.NengoUSPerStep != nil {
@@ -288,6 +365,15 @@ func WriteTable(w io.Writer, rs []Result) {
 			sp = fmt.Sprintf("%.2f×", *r.Speedup)
 		}
 		us := fmt.Sprintf("%.1f ± %.1f", r.USPerStep, r.CIHalfUS())
-		fmt.Fprintf(w, "%-14s %4d %5d %22s %8.2f %8.3g %14s %8s %9s\n", r.Model, r.Dims, r.Batch, us, r.BuildS, r.AllocsPerStep, ng, nb, sp)
+		fmt.Fprintf(w, "%-14s %4d %5d %-13s %22s %8.2f %8.3g %8.2f %6.2f %9s %14s %8s %9s\n", r.Model, r.Dims, r.Batch, r.Opt, us, r.BuildS, r.AllocsPerStep, float64(r.BytesPerStep)/1e6, r.GBps, roofline(r), ng, nb, sp)
 	}
+}
+
+// roofline formats r.Roofline as a percentage ("-" without a measured
+// bandwidth).
+func roofline(r Result) string {
+	if !(r.CopyGBps > 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*r.Roofline)
 }

@@ -69,7 +69,7 @@ func TestResultJSON(t *testing.T) {
 	if err := json.Unmarshal(line, &got); err != nil {
 		t.Fatalf("%s: %v", line, err)
 	}
-	for _, k := range []string{"model", "dims", "batch", "backend", "seconds", "realtime_ratio", "ci_low", "ci_high", "us_per_step", "build_s", "allocs_per_step"} {
+	for _, k := range []string{"model", "dims", "batch", "backend", "seconds", "realtime_ratio", "ci_low", "ci_high", "us_per_step", "build_s", "allocs_per_step", "opt", "bytes_per_step", "gbps", "copy_gbps", "roofline"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("field %q missing from %s", k, line)
 		}

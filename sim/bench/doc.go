@@ -19,7 +19,25 @@
 // µs per step (of the whole batch), build time, heap allocations per step
 // (runtime/metrics object count over the timed steps) and peak RSS
 // (VmHWM, reset per cell through /proc/self/clear_refs where Linux
-// allows it).
+// allows it). Every invocation first measures the copy bandwidth of one
+// core (CopyBandwidth: a STREAM-like copy between two 64 MiB slices, best
+// of 5, 2 × 64 MiB counted per copy); each row then carries its roofline
+// figure: the bytes of weights and state a step touches
+// (sim.Plan.BytesPerStep × batch, every lane having its own store)
+// divided by the step time, as GB/s and as a fraction of that copy
+// bandwidth. Config.Opt (the --opt flag) selects the optimizer passes;
+// the row records them (opt).
+//
+// # Ablation
+//
+// Ablation (--ablation) builds the SPA-style stress model StressNetwork
+// (state memories, circular convolutions, basal ganglia and thalamus from
+// toolkit/networks; Stress(): 100 800 neurons in 1168 ensembles,
+// StressQuick(): 25 600 in 296) once per row of sim.Ablations() and
+// reports build + optimisation time, µs per step and the speed relative
+// to the rows "none" and "all" (seed 000, Fig 8). Unrolling and the
+// planner are not separate rows: the CPU executor does not unroll, and
+// the planner is part of merging.
 //
 // Nengo runs through nengo_bench.py (next to this file) in the venv
 // scripts/check-nengo-fixtures creates; RunNengo parses its JSON line.
