@@ -28,7 +28,7 @@ scripts/check-nengo-fixtures) or --python. Progress goes to stderr; with
 --opt selects the graph optimizer's passes (default all).
 
 Every run first measures the copy bandwidth of one core (STREAM-like copy
-between two 64 MiB slices, best of 5) and reports per row the bytes of
+between two 64 MiB slices, best of 10) and reports per row the bytes of
 weights and state a step touches, the bandwidth that draws (GB/s) and its
 fraction of the copy bandwidth (roofline).
 
@@ -192,8 +192,8 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 // measureCopy measures the copy bandwidth once per invocation (the
 // roofline's denominator) and reports it on stderr.
 func measureCopy(stderr io.Writer) float64 {
-	fmt.Fprintf(stderr, "measuring copy bandwidth (2 × %d MiB, best of 5)\n", bench.CopyBytes>>20)
-	bw := bench.CopyBandwidth(5)
+	fmt.Fprintf(stderr, "measuring copy bandwidth (2 × %d MiB, best of 10)\n", bench.CopyBytes>>20)
+	bw := bench.CopyBandwidth(10)
 	fmt.Fprintf(stderr, "copy bandwidth %.2f GB/s (one core)\n", bw)
 	return bw
 }

@@ -21,7 +21,7 @@
 // (VmHWM, reset per cell through /proc/self/clear_refs where Linux
 // allows it). Every invocation first measures the copy bandwidth of one
 // core (CopyBandwidth: a STREAM-like copy between two 64 MiB slices, best
-// of 5, 2 × 64 MiB counted per copy); each row then carries its roofline
+// of 10, 2 × 64 MiB counted per copy); each row then carries its roofline
 // figure: the bytes of weights and state a step touches
 // (sim.Plan.BytesPerStep × batch, every lane having its own store)
 // divided by the step time, as GB/s and as a fraction of that copy
