@@ -25,7 +25,9 @@
 // figure: the bytes of weights and state a step touches
 // (sim.Plan.BytesPerStep × batch, every lane having its own store)
 // divided by the step time, as GB/s and as a fraction of that copy
-// bandwidth. Config.Opt (the --opt flag) selects the optimizer passes;
+// bandwidth. A fraction above 1 is possible: a step whose bytes fit in
+// the caches is not limited by memory, and batched lanes step on up to
+// GOMAXPROCS cores while the copy runs on one. Config.Opt (the --opt flag) selects the optimizer passes;
 // the row records them (opt).
 //
 // # Ablation
