@@ -71,6 +71,7 @@ type config struct {
 	feeds    map[*toolkit.Node][][][]float64
 	opt      Optimizations
 	optSet   bool
+	parallel int
 }
 
 // Batch sets the minibatch size of a simulator (default 1): it runs that
@@ -89,6 +90,14 @@ func Feed(node *toolkit.Node, data [][][]float64) Option {
 		c.feeds[node] = data
 	}
 }
+
+// Parallel sets how many goroutines a simulator with Batch(n > 1) steps
+// its lanes on during RunSteps and Run (default: GOMAXPROCS, at most one
+// per lane; 1 runs them serially). Lanes are independent copies of the
+// model, so the results do not depend on it. A model with Node functions
+// (Go code of the user) always runs its lanes on one goroutine, so those
+// functions are never called concurrently. Build ignores it.
+func Parallel(n int) Option { return func(c *config) { c.parallel = max(n, 1) } }
 
 // CheckNaN switches the per-step check for NaN in the model's signals
 // on (the default) or off. With it on, a NaN stops the run with an error

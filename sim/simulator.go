@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/neurogo/neurogo/toolkit"
 )
@@ -16,11 +19,15 @@ import (
 // With Batch(n) it runs n independent copies (lanes) of the model; Data
 // returns lane 0 and DataBatch all lanes as [batch][samples][dims].
 type Simulator struct {
-	model  *Model
-	lanes  []*lane
-	err    error
-	closed bool
-	check  []int // signals scanned for NaN after each step
+	model   *Model
+	lanes   []*lane
+	mu      sync.Mutex // guards err (operators on parallel lanes fail concurrently)
+	err     error
+	failed  atomic.Bool
+	closed  bool
+	workers int       // goroutines that step lanes in RunSteps (see Parallel)
+	parts   [][]*lane // lanes of each worker
+	check   []int     // signals scanned for NaN after each step
 	// Progress, if set, is called by Run and RunSteps after every step
 	// with the number of steps done and the total.
 	Progress func(done, total int)
@@ -102,6 +109,23 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 		}
 		s.lanes = append(s.lanes, ln)
 	}
+	s.workers = min(cfg.parallel, len(s.lanes))
+	if cfg.parallel == 0 {
+		s.workers = min(runtime.GOMAXPROCS(0), len(s.lanes))
+	}
+	for _, g := range m.execGroups() {
+		for _, op := range g.ops {
+			if op.Kind == "SimNodeFunc" && !(op.node != nil && fed[op.node]) {
+				s.workers = 1 // user functions are never called concurrently
+			}
+		}
+	}
+	if s.workers > 1 {
+		s.parts = make([][]*lane, s.workers)
+		for i, ln := range s.lanes {
+			s.parts[i%s.workers] = append(s.parts[i%s.workers], ln)
+		}
+	}
 	if m.CheckNaN {
 		for i, g := range m.sigs {
 			if !g.readonly && g.n > 0 {
@@ -141,9 +165,18 @@ func (s *Simulator) feedRunner(ln *lane, node *toolkit.Node, data [][]float64) r
 }
 
 func (s *Simulator) fail(err error) {
+	s.mu.Lock()
 	if s.err == nil {
 		s.err = err
 	}
+	s.mu.Unlock()
+	s.failed.Store(true)
+}
+
+func (s *Simulator) firstErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
 }
 
 // Model returns the simulator's model.
@@ -165,7 +198,10 @@ func (s *Simulator) Steps() int { return int(s.lanes[0].data[s.model.sigs[s.mode
 // and clears the probe data.
 func (s *Simulator) Reset() {
 	s.SoftReset(true)
+	s.mu.Lock()
 	s.err = nil
+	s.mu.Unlock()
+	s.failed.Store(false)
 }
 
 // SoftReset restores signals and operator state to their initial values;
@@ -197,30 +233,42 @@ func (s *Simulator) Step() error {
 	if s.closed {
 		return errors.New("sim: Step: simulator is closed")
 	}
-	if s.err != nil {
-		return s.err
+	if s.failed.Load() {
+		return s.firstErr()
 	}
 	for _, ln := range s.lanes {
-		for _, r := range ln.runners {
-			r.step()
+		if err := s.stepLane(ln); err != nil {
+			return err
 		}
-		if s.err == nil && s.check != nil {
-			s.err = s.checkNaN(ln)
+	}
+	return nil
+}
+
+// stepLane runs one step of one lane and records its probes. It touches
+// only the lane's own store, runners and probe buffers, so lanes can step
+// on different goroutines.
+func (s *Simulator) stepLane(ln *lane) error {
+	for _, r := range ln.runners {
+		r.step()
+	}
+	if s.check != nil && !s.failed.Load() {
+		if err := s.checkNaN(ln); err != nil {
+			s.fail(err)
 		}
-		if s.err != nil {
-			return s.err
-		}
-		step := ln.data[s.model.sigs[s.model.stepSig].off]
-		for i, p := range s.model.Probes {
-			if math.Mod(step, p.Period) < 1 {
-				g := s.model.sigs[p.sig]
-				v := ln.data[g.off : g.off+g.n]
-				if p.idx == nil {
-					ln.probes[i] = append(ln.probes[i], v...)
-				} else {
-					for _, k := range p.idx {
-						ln.probes[i] = append(ln.probes[i], v[k])
-					}
+	}
+	if s.failed.Load() {
+		return s.firstErr()
+	}
+	step := ln.data[s.model.sigs[s.model.stepSig].off]
+	for i, p := range s.model.Probes {
+		if p.Period == 1 || math.Mod(step, p.Period) < 1 {
+			g := s.model.sigs[p.sig]
+			v := ln.data[g.off : g.off+g.n]
+			if p.idx == nil {
+				ln.probes[i] = append(ln.probes[i], v...)
+			} else {
+				for _, k := range p.idx {
+					ln.probes[i] = append(ln.probes[i], v[k])
 				}
 			}
 		}
@@ -234,8 +282,9 @@ func (s *Simulator) checkNaN(ln *lane) error {
 		g := s.model.sigs[id]
 		for i, v := range ln.data[g.off : g.off+g.n] {
 			if v != v {
+				step := ln.data[s.model.sigs[s.model.stepSig].off]
 				return fmt.Errorf("sim: NaN in signal %q[%d] (%s) at step %d (t = %g s, batch %d); switch the check off with sim.CheckNaN(false)",
-					g.name, i, g.owner, s.Steps(), s.Time(), ln.index)
+					g.name, i, g.owner, int(step), step*s.model.Dt, ln.index)
 			}
 		}
 	}
@@ -248,6 +297,9 @@ func (s *Simulator) RunSteps(n int) error {
 		return fmt.Errorf("sim: RunSteps: n = %d: must be non-negative", n)
 	}
 	s.grow(n)
+	if s.workers > 1 && n > 1 && !s.closed && !s.failed.Load() {
+		return s.runParallel(n)
+	}
 	for k := range n {
 		if err := s.Step(); err != nil {
 			return err
@@ -361,4 +413,46 @@ func (s *Simulator) Trange(p *toolkit.Probe) []float64 {
 		}
 	}
 	return t
+}
+
+// runParallel runs n steps with the lanes split over s.workers goroutines
+// (this one and s.workers−1 helpers). Lanes are independent, so each
+// goroutine runs its lanes through all n steps without waiting for the
+// others (no per-step barrier: nothing spins, which matters on a busy
+// machine). Progress is called on the caller's goroutine as its own lanes
+// advance; a failure in any lane stops every goroutine at its next step,
+// and the lanes are then at different steps (as after any failed run, Reset
+// before running again).
+func (s *Simulator) runParallel(n int) error {
+	var wg sync.WaitGroup
+	for w := 1; w < s.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range n {
+				for _, ln := range s.parts[w] {
+					if s.stepLane(ln) != nil {
+						return
+					}
+				}
+			}
+		}()
+	}
+	func() {
+		for k := 1; k <= n; k++ {
+			for _, ln := range s.parts[0] {
+				if s.stepLane(ln) != nil {
+					return
+				}
+			}
+			if s.Progress != nil {
+				s.Progress(k, n)
+			}
+		}
+	}()
+	wg.Wait()
+	if s.failed.Load() {
+		return s.firstErr()
+	}
+	return nil
 }

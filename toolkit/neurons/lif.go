@@ -189,6 +189,11 @@ func lifMaxRatesIntercepts(obj string, tauRC, tauRef float64, gain, bias []float
 // FMA; the arithmetic is then operation for operation NumPy's.
 func lifStep(dt, tauRC, tauRef, minV, amp float64, J, out, voltage, refractory, adaptation []float64, tauN, incN float64) {
 	spike := amp / dt
+	// most neurons integrate the whole step (d = dt) or none of it
+	// (d = 0): their factor is the same expm1 every time, computed once
+	// here with the same expression as in the loop (bit-identical)
+	eFull := math.Expm1(-dt / tauRC)
+	eNone := math.Expm1(math.Copysign(0, -1) / tauRC) // −d with d = 0 is −0
 	_ = out[len(J)-1]
 	_ = voltage[len(J)-1]
 	_ = refractory[len(J)-1]
@@ -203,7 +208,16 @@ func lifStep(dt, tauRC, tauRef, minV, amp float64, J, out, voltage, refractory, 
 		} else if d > dt {
 			d = dt
 		}
-		v := voltage[i] - float64((j-voltage[i])*math.Expm1(-d/tauRC))
+		var e float64
+		switch d {
+		case dt:
+			e = eFull
+		case 0:
+			e = eNone
+		default:
+			e = math.Expm1(-d / tauRC)
+		}
+		v := voltage[i] - float64((j-voltage[i])*e)
 		o := 0.0
 		if v > 1 {
 			o = spike
