@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"runtime"
+	"sync"
+
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 
@@ -58,21 +61,47 @@ func (a *activities) Rows(dst []float64, i0, i1 int) error {
 			blas64.General{Rows: k, Cols: d, Stride: d, Data: a.ep[r0*d : r1*d]}, a.enc,
 			0, blas64.General{Rows: k, Cols: n, Stride: n, Data: x})
 		out := dst[(r0-i0)*n : (r1-i0)*n]
-		if err := a.e.NeuronType.Rates(out, x, a.p.Gain, a.p.Bias); err != nil {
+		if err := a.rates(out, x, k); err != nil {
 			if a.rerr == nil {
 				a.rerr = err
 			}
 			return err
 		}
-		if !a.nonzero {
-			for _, v := range out {
+		a.done += k
+	}
+	return nil
+}
+
+// rates writes the activities of k rows of currents x to out, the rows
+// split over GOMAXPROCS goroutines (neuron types are elementwise, so the
+// result does not depend on the split), and notes any non-zero one.
+func (a *activities) rates(out, x []float64, k int) error {
+	n := a.n
+	w := min(runtime.GOMAXPROCS(0), k, max(1, k*n/(1<<15)))
+	errs := make([]error, w)
+	nz := make([]bool, w)
+	var wg sync.WaitGroup
+	for t := range w {
+		r0, r1 := t*k/w, (t+1)*k/w
+		wg.Go(func() {
+			o := out[r0*n : r1*n]
+			if errs[t] = a.e.NeuronType.Rates(o, x[r0*n:r1*n], a.p.Gain, a.p.Bias); errs[t] != nil || a.nonzero {
+				return
+			}
+			for _, v := range o {
 				if v != 0 {
-					a.nonzero = true
-					break
+					nz[t] = true
+					return
 				}
 			}
+		})
+	}
+	wg.Wait()
+	for t := range w {
+		if errs[t] != nil {
+			return errs[t]
 		}
-		a.done += k
+		a.nonzero = a.nonzero || nz[t]
 	}
 	return nil
 }

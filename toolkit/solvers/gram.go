@@ -3,6 +3,8 @@ package solvers
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -176,26 +178,51 @@ func scan(A Blocks, br int) (*scanned, error) {
 	m, n := A.Dims()
 	sc := &scanned{m: m, n: n, br: br, amax: math.Inf(-1), pos: make([]int, n), alive: make([]bool, n)}
 	buf := make([]float64, br*n)
+	// one partial scan per goroutine over a share of each block's rows
+	w := min(runtime.GOMAXPROCS(0), br)
+	parts := make([]scanned, w)
+	for t := range parts {
+		parts[t] = scanned{amax: math.Inf(-1), pos: make([]int, n), alive: make([]bool, n)}
+	}
 	for i0 := 0; i0 < m; i0 += br {
 		i1 := min(m, i0+br)
-		if err := A.Rows(buf[:(i1-i0)*n], i0, i1); err != nil {
+		r := i1 - i0
+		if err := A.Rows(buf[:r*n], i0, i1); err != nil {
 			return nil, err
 		}
-		for i := range i1 - i0 {
-			for j, v := range buf[i*n : (i+1)*n] {
-				if v > sc.amax {
-					sc.amax = v
-				}
-				if v > 0 {
-					sc.pos[j]++
-				}
-				if v != 0 {
-					sc.alive[j] = true
-				}
-			}
+		var wg sync.WaitGroup
+		for t := range parts {
+			wg.Go(func() { parts[t].add(buf[t*r/w*n:(t+1)*r/w*n], n) })
+		}
+		wg.Wait()
+	}
+	for _, p := range parts {
+		sc.amax = math.Max(sc.amax, p.amax)
+		for j := range n {
+			sc.pos[j] += p.pos[j]
+			sc.alive[j] = sc.alive[j] || p.alive[j]
 		}
 	}
 	return sc, nil
+}
+
+// add scans the rows of a (row-major, n columns) into sc.
+func (sc *scanned) add(a []float64, n int) {
+	amax, pos, alive := sc.amax, sc.pos, sc.alive
+	for i := 0; i < len(a); i += n {
+		for j, v := range a[i : i+n] {
+			if v > amax {
+				amax = v
+			}
+			if v > 0 {
+				pos[j]++
+			}
+			if v != 0 {
+				alive[j] = true
+			}
+		}
+	}
+	sc.amax = amax
 }
 
 // solve solves the regularised normal equations from the blocks of A.
