@@ -29,4 +29,8 @@ type NewBackend func(m *Model) (Backend, error)
 // CPU is the NewBackend of the reference CPU simulator.
 func CPU(m *Model) (Backend, error) { return NewFromModel(m) }
 
+// CPU32 is the NewBackend of the CPU simulator in single precision
+// (Float32).
+func CPU32(m *Model) (Backend, error) { return NewFromModel(m, Float32()) }
+
 var _ Backend = (*Simulator)(nil)

@@ -72,6 +72,7 @@ type config struct {
 	opt      Optimizations
 	optSet   bool
 	parallel int
+	f32      bool
 }
 
 // Batch sets the minibatch size of a simulator (default 1): it runs that

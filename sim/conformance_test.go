@@ -8,3 +8,5 @@ import (
 )
 
 func TestConformanceCPU(t *testing.T) { simtest.Run(t, sim.CPU, simtest.Exact()) }
+
+func TestConformanceCPU32(t *testing.T) { simtest.Run(t, sim.CPU32, simtest.Single()) }

@@ -331,6 +331,16 @@ func (op *Op) compile(s *Simulator, ln *lane) (runner, error) {
 	case "SimPES":
 		acts, e, delta := view(op.x), view(op.a), view(op.y)
 		alpha := -op.value * m.Dt / float64(len(acts))
+		if op.inc {
+			// fused by the optimizer: weights += outer(alpha·error, acts)
+			// in one pass, instead of writing delta and adding it next step
+			return runner{step: func() {
+				n := len(acts)
+				for i, ei := range e {
+					vec.Axpy(delta[i*n:(i+1)*n], acts, alpha*ei)
+				}
+			}}, nil
+		}
 		return runner{step: func() {
 			// delta = outer(alpha·error, acts)
 			n := len(acts)

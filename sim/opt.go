@@ -307,6 +307,32 @@ func (m *Model) simplify(ops []*Op) []*Op {
 			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
 			idx = signalUsers(len(m.sigs), ops)
 		}
+		// PES's delta only added to the weights by a copy (next step):
+		// PES adds to the weights itself at the end of its step, one pass
+		// over the weights instead of three (the weights are read by the
+		// decoder before the update either way, so every output is the
+		// same; not when the weights or delta are probed, whose values
+		// would be a step ahead)
+		for _, p := range ops {
+			if p.Kind != "SimPES" || p.inc || drop[p] || observed[p.y] || len(idx.reads[p.y]) != 1 {
+				continue
+			}
+			c := idx.reads[p.y][0]
+			w := c.y
+			if c.Kind != "Copy" || !c.inc || c.xIdx != nil || c.yIdx != nil || drop[c] || observed[w] ||
+				len(idx.incs[w]) != 1 || len(idx.sets[w]) != 0 || len(idx.ups[w]) != 0 || m.sigs[w].n != m.sigs[p.y].n {
+				continue
+			}
+			p.y, p.inc = w, true
+			p.Updates = []int{w}
+			p.Tag += " (weights updated in place)"
+			drop[c] = true
+			changed = true
+		}
+		if len(drop) > 0 {
+			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			idx = signalUsers(len(m.sigs), ops)
+		}
 		// a temporary t gathered by a copy P (t = x[px]) and read only as
 		// the source of one copy or element-wise product C: C gathers from
 		// x directly

@@ -36,7 +36,8 @@ type Simulator struct {
 // lane is one member of a minibatch: its own store, operators and probes.
 type lane struct {
 	index   int
-	data    []float64
+	data    []float64 // the store (with Float32: the float64 shadow, authoritative for step and time)
+	d32     []float32 // the float32 store (Float32 only)
 	runners []runner
 	probes  [][]float64 // per probe: flat [samples][dims]
 }
@@ -94,14 +95,31 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	}
 	for b := range cfg.batch {
 		ln := &lane{index: b, data: make([]float64, m.size), probes: make([][]float64, len(m.Probes))}
+		if cfg.f32 {
+			ln.d32 = make([]float32, m.size)
+		}
 		for node, data := range cfg.feeds {
-			ln.runners = append(ln.runners, s.feedRunner(ln, node, data[b]))
+			r := s.feedRunner(ln, node, data[b])
+			if cfg.f32 {
+				for _, no := range m.nodeOut {
+					if no.node == node {
+						r = s.bridge(ln, r, []*Op{{Sets: []int{no.sig}}})
+					}
+				}
+			}
+			ln.runners = append(ln.runners, r)
 		}
 		for _, g := range m.execGroups() {
 			if len(g.ops) == 1 && g.ops[0].node != nil && fed[g.ops[0].node] {
 				continue
 			}
-			r, err := g.compile(s, ln)
+			var r runner
+			var err error
+			if cfg.f32 {
+				r, err = g.compile32(s, ln)
+			} else {
+				r, err = g.compile(s, ln)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -215,6 +233,11 @@ func (s *Simulator) SoftReset(clearProbes bool) {
 				copy(ln.data[g.off:g.off+g.n], g.init)
 			}
 		}
+		if ln.d32 != nil {
+			for i, v := range ln.data {
+				ln.d32[i] = float32(v)
+			}
+		}
 		for _, r := range ln.runners {
 			if r.reset != nil {
 				r.reset()
@@ -263,6 +286,19 @@ func (s *Simulator) stepLane(ln *lane) error {
 	for i, p := range s.model.Probes {
 		if p.Period == 1 || math.Mod(step, p.Period) < 1 {
 			g := s.model.sigs[p.sig]
+			if ln.d32 != nil && p.sig != s.model.timeSig && p.sig != s.model.stepSig {
+				v := ln.d32[g.off : g.off+g.n]
+				if p.idx == nil {
+					for _, x := range v {
+						ln.probes[i] = append(ln.probes[i], float64(x))
+					}
+				} else {
+					for _, k := range p.idx {
+						ln.probes[i] = append(ln.probes[i], float64(v[k]))
+					}
+				}
+				continue
+			}
 			v := ln.data[g.off : g.off+g.n]
 			if p.idx == nil {
 				ln.probes[i] = append(ln.probes[i], v...)
@@ -280,6 +316,16 @@ func (s *Simulator) stepLane(ln *lane) error {
 func (s *Simulator) checkNaN(ln *lane) error {
 	for _, id := range s.check {
 		g := s.model.sigs[id]
+		if ln.d32 != nil {
+			for i, v := range ln.d32[g.off : g.off+g.n] {
+				if v != v {
+					step := ln.data[s.model.sigs[s.model.stepSig].off]
+					return fmt.Errorf("sim: NaN in signal %q[%d] (%s) at step %d (t = %g s, batch %d); switch the check off with sim.CheckNaN(false)",
+						g.name, i, g.owner, int(step), step*s.model.Dt, ln.index)
+				}
+			}
+			continue
+		}
 		for i, v := range ln.data[g.off : g.off+g.n] {
 			if v != v {
 				step := ln.data[s.model.sigs[s.model.stepSig].off]
