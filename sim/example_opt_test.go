@@ -86,3 +86,30 @@ func ExampleParallel() {
 	fmt.Println("same:", last[0] == last[1])
 	// Output: same: true
 }
+
+// Optimizations names the passes that are on.
+func ExampleOptimizations() {
+	o := sim.AllOptimizations()
+	o.Sort = false
+	fmt.Println(o)
+	fmt.Println(sim.Optimizations{})
+	// Output:
+	// simplify+merge
+	// none
+}
+
+// Plan reports what the optimizer made of a model.
+func ExamplePlan() {
+	net, _ := networks.BenchIntegrator(8, 20, 0)
+	m, _ := sim.Build(net)
+	p := m.Plan()
+	fmt.Println(p.Operators > p.Simplified, p.Groups < p.Simplified, p.BytesPerStep > 0)
+	// Output: true true true
+}
+
+// An Ablation row switches passes off by name.
+func ExampleAblation() {
+	a := sim.Ablations()[1]
+	fmt.Printf("%s: merge=%v\n", a.Name, a.Opt.Merge)
+	// Output: no merging: merge=false
+}

@@ -4,6 +4,7 @@
 // Built with GOEXPERIMENT=simd on amd64 and run on a CPU with AVX2, the
 // loops use 4-wide vectors (simd/archsimd); otherwise portable Go loops.
 // Both give bit-identical results: every product is rounded before it is
-// added (no fused multiply-add) and Dot sums lane j mod 4 into partial sum
-// j mod 4, then combines (s0 + s1) + (s2 + s3) and adds the tail in order.
+// added (no fused multiply-add) and Dot sums element j into partial sum
+// j mod 16, combines them as four 4-wide vectors (v0 + v1) + (v2 + v3),
+// the four lanes as (t0 + t1) + (t2 + t3), and adds the tail in order.
 package vec

@@ -39,16 +39,23 @@ func addGo(y, x []float64) {
 }
 
 func dotGo(a, x []float64) float64 {
+	// sixteen partial sums s[j mod 16] (four 4-wide vectors in the SIMD
+	// version), combined lane-wise as (v0 + v1) + (v2 + v3), then
+	// (t0 + t1) + (t2 + t3), then the tail in order
 	x = x[:len(a)]
-	var s0, s1, s2, s3 float64
-	n := len(a) &^ 3
-	for j := 0; j < n; j += 4 {
-		s0 += float64(a[j] * x[j])
-		s1 += float64(a[j+1] * x[j+1])
-		s2 += float64(a[j+2] * x[j+2])
-		s3 += float64(a[j+3] * x[j+3])
+	var s [16]float64
+	n := len(a) &^ 15
+	for j := 0; j < n; j += 16 {
+		aa, xx := a[j:j+16:j+16], x[j:j+16:j+16]
+		for l := range 16 {
+			s[l] += float64(aa[l] * xx[l])
+		}
 	}
-	acc := (s0 + s1) + (s2 + s3)
+	var t [4]float64
+	for l := range 4 {
+		t[l] = (s[l] + s[4+l]) + (s[8+l] + s[12+l])
+	}
+	acc := (t[0] + t[1]) + (t[2] + t[3])
 	for j := n; j < len(a); j++ {
 		acc += float64(a[j] * x[j])
 	}

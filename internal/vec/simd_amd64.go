@@ -95,23 +95,26 @@ func add(y, x []float64) {
 }
 
 func dot(a, x []float64) float64 {
-	if !avx2 || len(a) < 8 {
+	if !avx2 || len(a) < 32 {
 		return dotGo(a, x)
 	}
 	x = x[:len(a)]
-	n := len(a) &^ 3
-	var acc archsimd.Float64x4
-	for j := 0; j < n; j += 4 {
-		acc = acc.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(archsimd.LoadFloat64x4Slice(x[j : j+4])))
+	n := len(a) &^ 15
+	var v0, v1, v2, v3 archsimd.Float64x4
+	for j := 0; j < n; j += 16 {
+		v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(archsimd.LoadFloat64x4Slice(x[j : j+4])))
+		v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).Mul(archsimd.LoadFloat64x4Slice(x[j+4 : j+8])))
+		v2 = v2.Add(archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).Mul(archsimd.LoadFloat64x4Slice(x[j+8 : j+12])))
+		v3 = v3.Add(archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).Mul(archsimd.LoadFloat64x4Slice(x[j+12 : j+16])))
 	}
-	var s [4]float64
-	acc.Store(&s)
+	var t [4]float64
+	v0.Add(v1).Add(v2.Add(v3)).Store(&t)
 	archsimd.ClearAVXUpperBits()
-	r := (s[0] + s[1]) + (s[2] + s[3])
+	acc := (t[0] + t[1]) + (t[2] + t[3])
 	for j := n; j < len(a); j++ {
-		r += float64(a[j] * x[j])
+		acc += float64(a[j] * x[j])
 	}
-	return r
+	return acc
 }
 
 func axpyTo(y, b, a []float64, s float64) {
