@@ -48,7 +48,9 @@ build_kernel() {
   need_go
   log "building bin/neurogo"
   mkdir -p bin
-  go build -o bin/neurogo ./cmd/neurogo
+  # GOEXPERIMENT=simd: the simulator's inner loops (internal/vec) use AVX2
+  # vectors when the CPU has them (bit-identical to the portable loops)
+  GOEXPERIMENT=simd go build -o bin/neurogo ./cmd/neurogo
 }
 
 # ensure_chromium installs Debian's chromium for the JupyterLab end-to-end
