@@ -1,5 +1,7 @@
 package vec
 
+import "math"
+
 // The portable loops; the vector versions (simd_amd64.go) call them for
 // tails and on CPUs without AVX2.
 
@@ -66,5 +68,54 @@ func axpyToGo(y, b, a []float64, s float64) {
 	b, a = b[:len(y)], a[:len(y)]
 	for i := range y {
 		y[i] = b[i] + float64(a[i]*s)
+	}
+}
+
+// lifParams are the constants of one LIF step (see LIF).
+type lifParams struct {
+	dt, tauRC, tauRef, minV, spike, eFull, eNone float64
+}
+
+func newLIF(dt, tauRC, tauRef, minV, amp float64) lifParams {
+	return lifParams{dt: dt, tauRC: tauRC, tauRef: tauRef, minV: minV, spike: amp / dt,
+		eFull: math.Expm1(-dt / tauRC), eNone: math.Expm1(math.Copysign(0, -1) / tauRC)}
+}
+
+// lifOne steps neuron i (Nengo's LIF.step, one element).
+func (p *lifParams) lifOne(i int, J, out, voltage, refractory []float64) {
+	j := J[i]
+	rt := refractory[i] - p.dt
+	d := p.dt - rt
+	if d < 0 {
+		d = 0
+	} else if d > p.dt {
+		d = p.dt
+	}
+	var e float64
+	switch d {
+	case p.dt:
+		e = p.eFull
+	case 0:
+		e = p.eNone
+	default:
+		e = math.Expm1(-d / p.tauRC)
+	}
+	v := voltage[i] - float64((j-voltage[i])*e)
+	o := 0.0
+	if v > 1 {
+		o = p.spike
+		rt = p.tauRef + (p.dt + float64(p.tauRC*math.Log1p(-(v-1)/(j-1))))
+		v = 0
+	} else if v < p.minV {
+		v = p.minV
+	}
+	out[i] = o
+	voltage[i] = v
+	refractory[i] = rt
+}
+
+func lifGo(p lifParams, J, out, voltage, refractory []float64) {
+	for i := range J {
+		p.lifOne(i, J, out, voltage, refractory)
 	}
 }

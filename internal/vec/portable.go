@@ -13,3 +13,5 @@ func add(y, x []float64)                 { addGo(y, x) }
 func dot(a, x []float64) float64         { return dotGo(a, x) }
 
 func axpyTo(y, b, a []float64, s float64) { axpyToGo(y, b, a, s) }
+
+func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, voltage, refractory) }

@@ -132,3 +132,54 @@ func axpyTo(y, b, a []float64, s float64) {
 	archsimd.ClearAVXUpperBits()
 	axpyToGo(y[n:], b[n:], a[n:], s)
 }
+
+// lif steps four neurons at a time when all four integrate the whole step
+// or none of it and none spikes (the common case); any other group of
+// four, and the tail, go through the scalar step.
+func lif(p lifParams, J, out, voltage, refractory []float64) {
+	if !avx2 {
+		lifGo(p, J, out, voltage, refractory)
+		return
+	}
+	n := len(J) &^ 3
+	dtv := archsimd.BroadcastFloat64x4(p.dt)
+	zero := archsimd.BroadcastFloat64x4(0)
+	one := archsimd.BroadcastFloat64x4(1)
+	minV := archsimd.BroadcastFloat64x4(p.minV)
+	eFull := archsimd.BroadcastFloat64x4(p.eFull)
+	eNone := archsimd.BroadcastFloat64x4(p.eNone)
+	scalar := false
+	for i := 0; i < n; i += 4 {
+		rt := archsimd.LoadFloat64x4Slice(refractory[i : i+4]).Sub(dtv)
+		d := dtv.Sub(rt)
+		full := d.GreaterEqual(dtv)
+		none := d.LessEqual(zero)
+		if full.Or(none).ToBits() != 0xF {
+			scalar = true
+		} else {
+			e := eFull.Merge(eNone, full)
+			v0 := archsimd.LoadFloat64x4Slice(voltage[i : i+4])
+			v := v0.Sub(archsimd.LoadFloat64x4Slice(J[i : i+4]).Sub(v0).Mul(e))
+			if v.Greater(one).ToBits() != 0 {
+				scalar = true
+			} else {
+				v = minV.Merge(v, v.Less(minV))
+				zero.StoreSlice(out[i : i+4])
+				v.StoreSlice(voltage[i : i+4])
+				rt.StoreSlice(refractory[i : i+4])
+				continue
+			}
+		}
+		if scalar {
+			archsimd.ClearAVXUpperBits()
+			for k := i; k < i+4; k++ {
+				p.lifOne(k, J, out, voltage, refractory)
+			}
+			scalar = false
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	for k := n; k < len(J); k++ {
+		p.lifOne(k, J, out, voltage, refractory)
+	}
+}

@@ -22,3 +22,13 @@ func Dot(a, x []float64) float64 { return dot(a, x) }
 
 // AxpyTo sets y[i] = b[i] + a[i]·s. b and a must be at least len(y) long.
 func AxpyTo(y, b, a []float64, s float64) { axpyTo(y, b, a, s) }
+
+// LIF steps leaky integrate-and-fire neurons by dt as Nengo's LIF.step
+// does (seed 000's reference neuron): the voltage decays towards J over
+// the part of the step outside the refractory period, a neuron whose
+// voltage passes 1 spikes (out = amp/dt) with its refractory period
+// starting at the interpolated crossing time, and the voltage is clipped
+// below at minV. All slices must have len(J) elements.
+func LIF(dt, tauRC, tauRef, minV, amp float64, J, out, voltage, refractory []float64) {
+	lif(newLIF(dt, tauRC, tauRef, minV, amp), J, out[:len(J)], voltage[:len(J)], refractory[:len(J)])
+}

@@ -76,3 +76,54 @@ func TestReluNaN(t *testing.T) {
 		}
 	}
 }
+
+// TestLIFMatchesPortable steps neurons in every regime (refractory, partly
+// refractory, spiking, clipped, NaN input) with LIF and the portable loop.
+func TestLIFMatchesPortable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 1003
+	J := make([]float64, n)
+	v1, r1 := make([]float64, n), make([]float64, n)
+	for i := range J {
+		J[i] = rng.Float64()*6 - 2
+		v1[i] = rng.Float64()
+		if i%3 == 0 {
+			r1[i] = rng.Float64() * 0.003
+		}
+	}
+	J[10] = math.NaN()
+	v2, r2 := append([]float64(nil), v1...), append([]float64(nil), r1...)
+	o1, o2 := make([]float64, n), make([]float64, n)
+	p := newLIF(0.001, 0.02, 0.002, -1, 1)
+	for step := range 200 {
+		LIF(0.001, 0.02, 0.002, -1, 1, J, o1, v1, r1)
+		lifGo(p, J, o2, v2, r2)
+		for i := range J {
+			for _, c := range [][2]float64{{o1[i], o2[i]}, {v1[i], v2[i]}, {r1[i], r2[i]}} {
+				if math.Float64bits(c[0]) != math.Float64bits(c[1]) && !(c[0] != c[0] && c[1] != c[1]) {
+					t.Fatalf("step %d neuron %d: %v, want %v", step, i, c[0], c[1])
+				}
+			}
+		}
+	}
+	spikes := 0
+	for _, o := range o1 {
+		if o > 0 {
+			spikes++
+		}
+	}
+	if spikes == 0 {
+		t.Error("no neuron spiked in the last step: the test misses the spiking path")
+	}
+}
+
+func BenchmarkLIF(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	J, out, v, r := make([]float64, 9984), make([]float64, 9984), make([]float64, 9984), make([]float64, 9984)
+	for i := range J {
+		J[i] = rng.Float64()*4 - 1
+	}
+	for b.Loop() {
+		LIF(0.001, 0.02, 0.002, -1, 1, J, out, v, r)
+	}
+}

@@ -2,6 +2,7 @@ package neurons
 
 import (
 	"fmt"
+	"github.com/neurogo/neurogo/internal/vec"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -188,6 +189,11 @@ func lifMaxRatesIntercepts(obj string, tauRC, tauRef float64, gain, bias []float
 // rounded explicitly (float64 conversion) so no platform fuses them into an
 // FMA; the arithmetic is then operation for operation NumPy's.
 func lifStep(dt, tauRC, tauRef, minV, amp float64, J, out, voltage, refractory, adaptation []float64, tauN, incN float64) {
+	if adaptation == nil {
+		// the same step, four neurons at a time where possible
+		vec.LIF(dt, tauRC, tauRef, minV, amp, J, out, voltage, refractory)
+		return
+	}
 	spike := amp / dt
 	// most neurons integrate the whole step (d = dt) or none of it
 	// (d = 0): their factor is the same expm1 every time, computed once
