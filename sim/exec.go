@@ -168,6 +168,36 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		}
 		set := g.ops[0].set
 		return runner{step: func() { dotBlocks(d, bs, set) }}, nil
+	case "DotIncPES":
+		op := g.ops[0]
+		as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
+		acts, e := m.sigs[op.aux[0]], m.sigs[op.aux[1]]
+		if as.n != xs.n*ys.n || as.n != e.n*acts.n {
+			return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
+		}
+		b := block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
+		if op.hasBias {
+			b.b = m.sigs[op.bias].off
+		}
+		alpha := -op.value * m.Dt / float64(acts.n)
+		set := op.set
+		return runner{step: func() {
+			y, x := d[b.y:b.y+b.ny], d[b.x:b.x+b.nx]
+			a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
+			for i := range y {
+				row := d[b.a+i*b.nx : b.a+(i+1)*b.nx]
+				acc := vec.Dot(row, x)
+				switch {
+				case b.b >= 0:
+					y[i] = d[b.b+i] + acc
+				case set:
+					y[i] = acc
+				default:
+					y[i] += acc
+				}
+				vec.Axpy(row, a, alpha*ev[i])
+			}
+		}}, nil
 	case "SimNeurons":
 		if len(g.ops) == 1 || !m.contiguousSlots(g) {
 			return g.each(s, ln)

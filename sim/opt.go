@@ -138,7 +138,18 @@ func (m *Model) optimize(o Optimizations) error {
 	var groups []*group
 	if o.Merge {
 		var err error
-		groups, err = m.planGroups(ops)
+		fused := ops
+		if o.Simplify {
+			fused = m.fuseDecodeLearn(ops)
+		}
+		groups, err = m.planGroups(fused)
+		if err != nil && len(fused) != len(ops) {
+			// a fused decode + update sat on a cycle (the rule's inputs
+			// depend on the decoded output within the step): plan unfused
+			groups, err = m.planGroups(ops)
+		} else if err == nil {
+			m.plan.Simplified = len(fused)
+		}
 		if err != nil {
 			return err
 		}
@@ -385,6 +396,56 @@ func gatherFrom(m *Model, p, c *Op) {
 			c.Reads[i] = p.x
 		}
 	}
+}
+
+// fuseDecodeLearn returns ops with every decoder product D whose weights
+// W only it reads and a PES rule P updates in place (see simplify) fused
+// into one operator, "DotIncPES": per row, y_i (+)= W_i·x, then
+// W_i += α·e_i·acts — the weights stream through memory once per step
+// instead of twice. D reads W before P updates it either way, so outputs
+// are identical. The planner rejects the fusion (and the caller plans
+// without it) when P's inputs depend on D's output within the step. The
+// ops are copied, ops itself is unchanged.
+func (m *Model) fuseDecodeLearn(ops []*Op) []*Op {
+	idx := signalUsers(len(m.sigs), ops)
+	var out []*Op
+	drop := map[*Op]bool{}
+	repl := map[*Op]*Op{}
+	for _, p := range ops {
+		if p.Kind != "SimPES" || !p.inc {
+			continue
+		}
+		w := p.y
+		if len(idx.reads[w]) != 1 || len(idx.incs[w]) != 0 || len(idx.sets[w]) != 0 || len(idx.ups[w]) != 1 {
+			continue
+		}
+		d := idx.reads[w][0]
+		if d.Kind != "DotInc" || d.a != w || d.x == w || m.sigs[d.y].n != m.sigs[p.a].n || m.sigs[d.x].n != m.sigs[p.x].n {
+			continue
+		}
+		f := *d
+		f.Kind = "DotIncPES"
+		f.Tag = d.Tag + " + " + p.Tag
+		f.Reads = append(slices.Clone(d.Reads), p.x, p.a)
+		f.Updates = []int{w}
+		f.aux = []int{p.x, p.a} // PES activities and error
+		f.value = p.value
+		repl[d] = &f
+		drop[p] = true
+	}
+	if len(drop) == 0 {
+		return ops
+	}
+	for _, op := range ops {
+		if drop[op] {
+			continue
+		}
+		if f := repl[op]; f != nil {
+			op = f
+		}
+		out = append(out, op)
+	}
+	return out
 }
 
 // canSet reports whether op can write its output instead of adding to it.
