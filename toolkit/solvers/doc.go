@@ -54,18 +54,24 @@
 // OpenBLAS uses one thread per core unless OPENBLAS_NUM_THREADS says
 // otherwise; BLAS() reports the implementation and its thread count.
 //
-// Measured on a 2-vCPU machine (Xeon, AVX-512; the two vCPUs share
-// one core's FMA throughput: OpenBLAS dsyrk runs at ~70 GFLOP/s with one
-// thread or two), building pes with sim.Build (BenchmarkBuildPES in
-// sim/bench, wall seconds / CPU seconds / peak RSS, machine shared with
-// other jobs):
+// Measured on a 2-vCPU Xeon (AVX-512) shared with other jobs, so the
+// figures vary by up to 2× between runs. OpenBLAS uses both vCPUs: dsyrk
+// 73 GFLOP/s on one thread, 141 on two (quiet machine). Building pes with
+// sim.Build (BenchmarkBuildPES in sim/bench; decode = the decoder solve
+// with its activities, from a CPU profile; the rest of the build is mostly
+// Nengo 4's ScatteredHypersphere eval points, 26 s at D = 192):
 //
-//	         pure Go            -tags openblas
-//	D = 64   235 s / 178 s      28 s / 32 s      0.37–0.41 GiB
-//	D = 192  237 s / 168 s      18 s / 29 s      0.45 GiB
+//	                 build (wall / CPU)   decode    peak RSS
+//	D = 192 openblas  41 s / 52 s         ~10 s     0.46 GiB
+//	D = 64  openblas  24–36 s / 34–37 s   ~12 s     0.41 GiB
+//	D = 192 pure Go   168 s / 179 s       ~110 s    0.41 GiB
+//	D = 64  pure Go   223 s / 172 s       ~126 s    0.38 GiB
 //
-// Before the row blocks, the silent-neuron shortcut and syrk, the same
-// build did not finish in 10 minutes in pure Go and took ~40 s and ~1 GiB
-// with OpenBLAS. A float64 build of pes in a few seconds would need
-// ~300 GFLOP/s, beyond two vCPUs.
+// LstsqL2.Solve alone on a dense 19968×9984 problem (2.4 TFLOP,
+// BenchmarkLstsqL2): 33–40 s with OpenBLAS (61–74 GFLOP/s, one vCPU busy
+// elsewhere), 760 s pure Go (3.2 GFLOP/s).
+// Before the row blocks, the silent-neuron shortcut and syrk, the pes
+// build did not finish in 10 minutes in pure Go and took ~40 s and
+// ~1 GiB with OpenBLAS. The decode's float64 floor is its flop count over
+// the machine's rate: ~1.1 TFLOP / 141 GFLOP/s ≈ 8 s at D = 192.
 package solvers
