@@ -97,7 +97,10 @@ func Feed(node *toolkit.Node, data [][][]float64) Option {
 // per lane; 1 runs them serially). Lanes are independent copies of the
 // model, so the results do not depend on it. A model with Node functions
 // (Go code of the user) always runs its lanes on one goroutine, so those
-// functions are never called concurrently. Build ignores it.
+// functions are never called concurrently. With one lane, large merged
+// operators (dot products of ≥ 65 536 multiply-adds, ≥ 16 384 neurons)
+// are cut in two halves that run on two cores, unless Parallel(1). Build
+// ignores it.
 func Parallel(n int) Option { return func(c *config) { c.parallel = max(n, 1) } }
 
 // CheckNaN switches the per-step check for NaN in the model's signals

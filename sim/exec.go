@@ -167,6 +167,15 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			}
 		}
 		set := g.ops[0].set
+		macs := 0
+		for _, b := range bs {
+			macs += b.nx * b.ny
+		}
+		if macs >= splitMACs && s.canSplit() {
+			lo, hi := splitBlocks(bs)
+			sp := newSplitter(func() { dotBlocks(d, lo, set) }, func() { dotBlocks(d, hi, set) })
+			return runner{step: sp.run}, nil
+		}
 		return runner{step: func() { dotBlocks(d, bs, set) }}, nil
 	case "DotIncPES":
 		op := g.ops[0]
@@ -181,10 +190,10 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		}
 		alpha := -op.value * m.Dt / float64(acts.n)
 		set := op.set
-		return runner{step: func() {
+		rows := func(r0, r1 int) {
 			y, x := d[b.y:b.y+b.ny], d[b.x:b.x+b.nx]
 			a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
-			for i := range y {
+			for i := r0; i < r1; i++ {
 				row := d[b.a+i*b.nx : b.a+(i+1)*b.nx]
 				acc := vec.Dot(row, x)
 				switch {
@@ -197,7 +206,13 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 				}
 				vec.Axpy(row, a, alpha*ev[i])
 			}
-		}}, nil
+		}
+		if as.n >= splitMACs && b.ny > 1 && s.canSplit() {
+			h := b.ny / 2
+			sp := newSplitter(func() { rows(0, h) }, func() { rows(h, b.ny) })
+			return runner{step: sp.run}, nil
+		}
+		return runner{step: func() { rows(0, b.ny) }}, nil
 	case "SimNeurons":
 		if len(g.ops) == 1 || !m.contiguousSlots(g) {
 			return g.each(s, ln)
@@ -215,6 +230,25 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		seed := uint64(first.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
 		rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
 		nt, dt, tag := first.neuron, m.Dt, g.tag()
+		if len(J) >= splitNeurons && s.canSplit() {
+			// neurons are independent: two halves, two cores (only
+			// deterministic types merge, so the rng is not drawn from)
+			h := len(J) / 2
+			half := func(lo, hi int) func() {
+				st2 := neurons.State{Names: st.Names, Vars: make([][]float64, len(st.Vars))}
+				for i, v := range st.Vars {
+					st2.Vars[i] = v[lo:hi:hi]
+				}
+				j2, o2 := J[lo:hi:hi], out[lo:hi:hi]
+				return func() {
+					if err := nt.Step(dt, j2, o2, st2, rng); err != nil {
+						s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+					}
+				}
+			}
+			sp := newSplitter(half(0, h), half(h, len(J)))
+			return runner{step: sp.run}, nil
+		}
 		return runner{step: func() {
 			if err := nt.Step(dt, J, out, st, rng); err != nil {
 				s.fail(fmt.Errorf("sim: %s: %w", tag, err))

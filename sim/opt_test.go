@@ -203,3 +203,58 @@ func TestNodeFunctionsNotConcurrent(t *testing.T) {
 		t.Errorf("probe data %d lanes", len(d))
 	}
 }
+
+// TestSplitOperatorsIdentical: large operators cut across cores (one
+// lane) give exactly the uncut result.
+func TestSplitOperatorsIdentical(t *testing.T) {
+	integ, err := networks.BenchIntegrator(32, 600, 1) // 19 200 neurons in one merged group
+	if err != nil {
+		t.Fatal(err)
+	}
+	pes, err := networks.BenchPES(8, 1024, 2) // 8 × 8192 decoder multiply-adds, fused with PES
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range pes.AllEnsembles() {
+		e.NEvalPoints = 500
+	}
+	for name, net := range map[string]*toolkit.Network{"integrator": integ, "pes": pes} {
+		t.Run(name, func(t *testing.T) {
+			want := probeAllPar(t, net, 1)
+			got := probeAllPar(t, net, 0)
+			for k, w := range want {
+				for s := range w {
+					for i := range w[s] {
+						if got[k][s][i] != w[s][i] {
+							t.Fatalf("probe %s sample %d [%d] = %v, want %v", k, s, i, got[k][s][i], w[s][i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func probeAllPar(t *testing.T, net *toolkit.Network, par int) map[string][][]float64 {
+	t.Helper()
+	opts := []sim.Option{}
+	if par > 0 {
+		opts = append(opts, sim.Parallel(par))
+	}
+	s, err := sim.New(net, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RunSteps(60); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][][]float64{}
+	for i, p := range net.AllProbes() {
+		d, err := s.Data(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[fmt.Sprint(i)] = d
+	}
+	return out
+}

@@ -27,6 +27,7 @@ type Simulator struct {
 	closed  bool
 	workers int       // goroutines that step lanes in RunSteps (see Parallel)
 	parts   [][]*lane // lanes of each worker
+	splitOK bool      // large operators may be cut across cores (one lane)
 	check   []int     // signals scanned for NaN after each step
 	// Progress, if set, is called by Run and RunSteps after every step
 	// with the number of steps done and the total.
@@ -64,7 +65,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	if cfg.batch < 1 {
 		return nil, fmt.Errorf("sim: Batch = %d: must be at least 1", cfg.batch)
 	}
-	s := &Simulator{model: m}
+	s := &Simulator{model: m, splitOK: cfg.batch == 1 && cfg.parallel != 1}
 	fed := map[*toolkit.Node]bool{}
 	for node, data := range cfg.feeds {
 		var sig = -1
