@@ -167,6 +167,14 @@ func stripTags(s string) string {
 func Bundle(v any) (data, metadata map[string]any) {
 	data = map[string]any{}
 	metadata = map[string]any{}
+	defer func() {
+		// a display method that panics (user code, a plotting library)
+		// shows the panic as text instead of crashing the kernel
+		if r := recover(); r != nil {
+			data = map[string]any{MIMEText: fmt.Sprintf("display: %T could not render itself: %v", v, r)}
+			metadata = map[string]any{}
+		}
+	}()
 	switch x := v.(type) {
 	case Value:
 		for k, d := range x.Data {

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 
 	"github.com/neurogo/neurogo/display"
@@ -187,4 +188,16 @@ func ExampleRetinaPNG() {
 	v := display.RetinaPNG(b.Bytes())
 	fmt.Println(v.Metadata["image/png"])
 	// Output: map[height:50 width:100]
+}
+
+type panicky struct{}
+
+func (panicky) MIMEBundle() map[string]any { panic("boom") }
+
+// A value whose display method panics shows the panic as text.
+func TestBundleRecoversPanic(t *testing.T) {
+	data, _ := display.Bundle(panicky{})
+	if s, _ := data[display.MIMEText].(string); !strings.Contains(s, "boom") {
+		t.Fatalf("text/plain = %q, want the panic", s)
+	}
 }

@@ -121,7 +121,25 @@ func (p *Plot) drawer() (vg.Length, vg.Length, func(draw.Canvas, float64)) {
 	if p == nil || p.draw == nil {
 		return DefaultWidth, 60, nilDraw
 	}
-	return p.w, p.h, p.draw
+	return p.w, p.h, safeDraw(p.name, p.draw)
+}
+
+// safeDraw runs fn and, if gonum/plot panics while drawing (it panics on
+// some data, e.g. a non-positive value on a log axis), draws the message
+// instead: displaying a plot never crashes the kernel or the notebook run.
+func safeDraw(name string, fn func(draw.Canvas, float64)) func(draw.Canvas, float64) {
+	return func(c draw.Canvas, dpi float64) {
+		defer func() {
+			if r := recover(); r != nil {
+				sty := textStyle(labelSize)
+				sty.Color = color.RGBA{R: 0xD5, G: 0x5E, A: 0xFF}
+				sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+				c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2},
+					fmt.Sprintf("viz.%s: cannot draw: %v", name, r))
+			}
+		}()
+		fn(c, dpi)
+	}
 }
 
 // PNG renders the plot as PNG at 144 dpi (2× pixels for sharp display).

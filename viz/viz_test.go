@@ -155,3 +155,18 @@ func TestTimeSeriesLabelsFromProbes(t *testing.T) {
 		}
 	}
 }
+
+// Error bars reaching below zero on a log axis used to make gonum/plot
+// panic while rendering (killing the notebook run); they are clipped.
+func TestLineLogYErrorBelowZero(t *testing.T) {
+	p, err := Line([]Series{{X: []float64{1, 2}, Y: []float64{48.8, 27.7}, Err: []float64{184.9, 0.6}}}, LineOptions{LogY: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if png := p.PNG(); len(png) < 1000 {
+		t.Fatalf("PNG of %d bytes", len(png))
+	}
+	if svg := p.SVG(); !strings.Contains(svg, "<svg") || strings.Contains(svg, "cannot draw") {
+		t.Fatal("no SVG, or the drawing failed")
+	}
+}

@@ -20,7 +20,9 @@ type Series struct {
 	X []float64
 	// Y are the values; required.
 	Y []float64
-	// Err, if set, are symmetric error bars (±Err[i], ≥ 0) for Line.
+	// Err, if set, are symmetric error bars (±Err[i], ≥ 0) for Line. On a
+	// log y axis a bar that would reach zero or below ends a decade below
+	// the value.
 	Err []float64
 	// Dashed draws the line dashed (targets, validation curves).
 	Dashed bool
@@ -143,7 +145,12 @@ func Line(series []Series, opts LineOptions) (*Plot, error) {
 		if s.Err != nil {
 			e := make(yErrs, len(pts))
 			for i := range pts {
-				e[i] = struct{ x, y, err float64 }{pts[i].X, pts[i].Y, s.Err[i]}
+				e[i] = yErr{pts[i].X, pts[i].Y, s.Err[i], s.Err[i]}
+				if opts.LogY && pts[i].Y-s.Err[i] <= 0 {
+					// a bar reaching zero or below cannot be drawn on a
+					// log axis: it ends a decade below the value
+					e[i].lo = 0.9 * pts[i].Y
+				}
 			}
 			eb, err := plotter.NewYErrorBars(e)
 			if err == nil {
@@ -160,11 +167,13 @@ func Line(series []Series, opts LineOptions) (*Plot, error) {
 }
 
 // yErrs adapts points with errors to plotter.XYer and YErrorer.
-type yErrs []struct{ x, y, err float64 }
+type yErrs []yErr
+
+type yErr struct{ x, y, lo, hi float64 }
 
 func (e yErrs) Len() int                        { return len(e) }
 func (e yErrs) XY(i int) (float64, float64)     { return e[i].x, e[i].y }
-func (e yErrs) YError(i int) (float64, float64) { return e[i].err, e[i].err }
+func (e yErrs) YError(i int) (float64, float64) { return e[i].lo, e[i].hi }
 
 func logAxes(p *plot.Plot, logX, logY bool) {
 	if logX {
