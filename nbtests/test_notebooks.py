@@ -27,6 +27,8 @@ SMALL = {
     "00-quickstart.ipynb": {"params": {"n_neurons": 50, "n_points": 50, "title": "LIF rate curve (CI)"}, "min_png": 3},
     "01-nengo-modelling.ipynb": {"params": {"n_neurons": 60, "sim_time": 1.5}, "min_png": 7},
     "02-batched-simulation-and-data-feeds.ipynb": {"params": {"n_neurons": 50, "batch": 4, "sim_time": 0.5, "reps": 1}, "min_png": 4},
+    "09-simulator-performance.ipynb": {"params": {"models": "integrator,cconv", "dims": "8", "seconds": 0.05, "repeats": 2, "batch": 3,
+                                                  "compare_nengo": False, "stress": "tiny"}, "min_png": 4},
     "10-plots.ipynb": {"params": {"nNeurons": 100, "nSteps": 500, "nBig": 5000}, "min_png": 17},
 }
 
