@@ -111,6 +111,10 @@ def main():
     a = ap.parse_args()
 
     npd = a.neurons // a.dims
+    # Nengo's decoder cache (on by default, in ~/.cache/nengo) would make
+    # every build after the first a cache hit; neurogo has none, so time
+    # Nengo's builds cold.
+    nengo.rc.set("decoder_cache", "enabled", "False")
     _reset_peak()
     net = MODELS[a.model](a.dims, npd, nengo.RectifiedLinear(), a.seed)
     t0 = time.perf_counter()
