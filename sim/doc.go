@@ -50,9 +50,40 @@
 // checked against Nengo 4.1 to ~1e-14), node processes and ensemble
 // noise, and probes of every attribute, learning-rule signals included.
 //
+// # Optimize and execute
+//
+// Between Build and execution the graph optimizer (opt.go, seed 000
+// §4.2) rewrites a copy of the operators; Model.Ops stays the builder's
+// list and Model.Plan reports what was done. Optimize(Optimizations{…})
+// switches each pass; all are on by default and every combination gives
+// bit-identical output (opt_test.go runs every parity and benchmark model
+// with each):
+//
+//   - Simplify: a Reset followed by one increment that writes all of the
+//     signal becomes a set; a temporary that only carries an operator's
+//     output into a copy disappears (the operator writes the destination,
+//     index maps composed); a gathered copy feeding one reader disappears;
+//     the bias copy fuses into the encoder product (J = bias + E·x); ×1
+//     becomes a copy; PES adds to its weights in place, fused with the
+//     decoder product that reads them (one pass over the weights).
+//   - Merge: a greedy planner groups all ready operators of one kind that
+//     do not depend on each other (increments of the same elements keep
+//     their order, so every sum is the same); a group runs as one loop —
+//     copies and products as runs of adjacent elements, dot products as a
+//     block list, neurons and synapses of one type as one call.
+//   - Sort: signals are laid out so group members read and write adjacent
+//     memory (largest groups first).
+//
+// The inner loops (internal/vec) use AVX2 when built with
+// GOEXPERIMENT=simd (bin/neurogo is), bit-identical to the portable ones.
+// Batched lanes step on all cores (Parallel), and with one lane large
+// merged operators are cut in halves across two cores. Float32 runs a
+// simulator in single precision. `neurogo bench sim` measures all of it.
+//
 // # Invariants and units
 //
-//   - float64 throughout; time in seconds; rates in Hz.
+//   - float64 at the surface (Float32 only inside a simulator); time in
+//     seconds; rates in Hz.
 //   - Step allocates nothing (Node and connection functions written by the
 //     user aside) and state lives in one contiguous slice.
 //   - User input never panics: Build returns errors naming the object,
