@@ -63,9 +63,10 @@ func ExampleQuasirandomSequence() {
 }
 
 // Scattered points on the unit circle (Surface) are all of norm 1 and
-// further apart than uniformly random ones (closest pair of 8 points): on
-// the circle the spherical transform spaces them evenly, 2·sin(π/8) =
-// 0.765 apart.
+// further apart than uniformly random ones (closest pair of 8 points): the
+// exact transform (Method "sct") spaces them evenly, 2·sin(π/8) = 0.7654
+// apart; the default, Nengo's "sct-approx", interpolates the inverse CDF
+// from a table and so spaces them nearly evenly.
 func ExampleScatteredHypersphere() {
 	closest := func(d dists.Distribution) float64 {
 		x, _ := d.Sample(8, 2, rand.New(rand.NewPCG(1, 2)))
@@ -80,6 +81,9 @@ func ExampleScatteredHypersphere() {
 		}
 		return m
 	}
-	fmt.Printf("scattered %.2f, uniform %.2f\n", closest(dists.ScatteredHypersphere{Surface: true}), closest(dists.UniformHypersphere{Surface: true}))
-	// Output: scattered 0.77, uniform 0.00
+	fmt.Printf("sct-approx %.4f, sct %.4f, uniform %.2f\n",
+		closest(dists.ScatteredHypersphere{Surface: true}),
+		closest(dists.ScatteredHypersphere{Surface: true, Method: dists.MethodSCT}),
+		closest(dists.UniformHypersphere{Surface: true}))
+	// Output: sct-approx 0.7652, sct 0.7654, uniform 0.00
 }

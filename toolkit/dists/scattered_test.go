@@ -1,8 +1,10 @@
 package dists_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -39,11 +41,13 @@ func norm(x []float64) float64 {
 	return math.Sqrt(s)
 }
 
+var methods = []string{"", dists.MethodSCTApprox, dists.MethodSCT}
+
 func TestScatteredRadial(t *testing.T) {
 	const n = 1000
 	for _, d := range []int{1, 2, 3, 5} {
 		for _, m := range []float64{0, 0.3} {
-			x, err := dists.ScatteredHypersphere{MinMagnitude: m}.Sample(n, d, rand.New(rand.NewPCG(7, uint64(d))))
+			x, err := dists.ScatteredHypersphere{MinMagnitude: m, Method: methods[d%3]}.Sample(n, d, rand.New(rand.NewPCG(7, uint64(d))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,9 +182,93 @@ func TestScatteredErrors(t *testing.T) {
 		{dists.ScatteredHypersphere{MinMagnitude: 1.5}, 3, 2},
 		{dists.ScatteredHypersphere{MinMagnitude: math.NaN()}, 3, 2},
 		{dists.ScatteredHypersphere{Surface: true, MinMagnitude: 0.5}, 3, 2},
+		{dists.ScatteredHypersphere{Method: "tfww"}, 3, 2},
+		{dists.ScatteredHypersphere{Method: "SCT"}, 3, 2},
+		{dists.ScatteredHypersphere{Method: "sct "}, 3, 1},
 	} {
-		if _, err := tc.s.Sample(tc.n, tc.d, nil); err == nil {
-			t.Errorf("%+v n=%d d=%d: no error", tc.s, tc.n, tc.d)
+		_, err := tc.s.Sample(tc.n, tc.d, nil)
+		var e *dists.Error
+		if !errors.As(err, &e) {
+			t.Errorf("%+v n=%d d=%d: error %v, want a *dists.Error", tc.s, tc.n, tc.d, err)
+		} else if e.Object != "ScatteredHypersphere" {
+			t.Errorf("%+v: error names %s", tc.s, e.Object)
 		}
+	}
+	err := dists.ScatteredHypersphere{Method: "tfww"}.Validate()
+	const want = `dists: ScatteredHypersphere.Method = "tfww": must be "sct-approx" (the default, also "") or "sct"`
+	if err == nil || err.Error() != want {
+		t.Errorf("Method tfww: %v, want %s", err, want)
+	}
+}
+
+// Both methods: on the surface, deterministic for a seed, independent of
+// the number of goroutines, and within the table's interpolation error of
+// each other (the same base points and rotation).
+func TestScatteredMethods(t *testing.T) {
+	// approxTol: Nengo's own sct-approx is within 0.03 of sct per
+	// coordinate on its test data (testdata/nengo_scattered.json); after
+	// the rotation an error of 0.03 in each of d coordinates is at most
+	// 0.03·√d in norm.
+	const approxTol = 0.03
+	n := 2000
+	if testing.Short() {
+		n = 300
+	}
+	for _, d := range []int{2, 3, 8, 40} {
+		pts := map[string][]float64{}
+		for _, m := range methods[1:] {
+			s := dists.ScatteredHypersphere{Surface: true, Method: m}
+			a, err := s.Sample(n, d, rand.New(rand.NewPCG(5, 6)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				if r := norm(a[i*d : (i+1)*d]); math.Abs(r-1) > normTol {
+					t.Fatalf("%s d=%d: |x| = %v on the surface", m, d, r)
+				}
+			}
+			prev := runtime.GOMAXPROCS(1)
+			b, _ := s.Sample(n, d, rand.New(rand.NewPCG(5, 6)))
+			runtime.GOMAXPROCS(prev)
+			if !slices.Equal(a, b) {
+				t.Errorf("%s d=%d: GOMAXPROCS 1 and %d gave different points", m, d, prev)
+			}
+			pts[m] = a
+		}
+		zero, _ := dists.ScatteredHypersphere{Surface: true}.Sample(n, d, rand.New(rand.NewPCG(5, 6)))
+		if !slices.Equal(zero, pts[dists.MethodSCTApprox]) {
+			t.Errorf("d=%d: Method \"\" differs from %q", d, dists.MethodSCTApprox)
+		}
+		worst := 0.0
+		diff := make([]float64, d)
+		for i := range n {
+			for j := range d {
+				diff[j] = pts[dists.MethodSCTApprox][i*d+j] - pts[dists.MethodSCT][i*d+j]
+			}
+			worst = math.Max(worst, norm(diff))
+		}
+		t.Logf("d=%d: max |sct-approx - sct| %.3g", d, worst)
+		if worst > approxTol*math.Sqrt(float64(d)) {
+			t.Errorf("d=%d: max |sct-approx - sct| %.3g > %g·√d", d, worst, approxTol)
+		}
+	}
+}
+
+// The seed-000 pes benchmark at D = 192 draws 19968 eval points in 192
+// dimensions (26 s with the exact inverse beta one coordinate at a time).
+func BenchmarkScatteredPES192(b *testing.B) {
+	for _, m := range []string{dists.MethodSCTApprox, dists.MethodSCT} {
+		b.Run(m, func(b *testing.B) {
+			if m == dists.MethodSCT && testing.Short() {
+				b.Skip("about 5 s per draw")
+			}
+			s := dists.ScatteredHypersphere{Method: m}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := s.Sample(19968, 192, rand.New(rand.NewPCG(1, 2))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
