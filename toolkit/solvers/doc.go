@@ -58,14 +58,19 @@
 // figures vary by up to 2× between runs. OpenBLAS uses both vCPUs: dsyrk
 // 73 GFLOP/s on one thread, 141 on two (quiet machine). Building pes with
 // sim.Build (BenchmarkBuildPES in sim/bench; decode = the decoder solve
-// with its activities, from a CPU profile; the rest of the build is mostly
-// Nengo 4's ScatteredHypersphere eval points, 26 s at D = 192):
+// with its activities, from a CPU profile; the rest of those builds was
+// mostly the exact ScatteredHypersphere eval points, 26 s at D = 192,
+// now 0.27 s with Nengo's default sct-approx):
 //
 //	                 build (wall / CPU)   decode    peak RSS
 //	D = 192 openblas  41 s / 52 s         ~10 s     0.46 GiB
 //	D = 64  openblas  24–36 s / 34–37 s   ~12 s     0.41 GiB
 //	D = 192 pure Go   168 s / 179 s       ~110 s    0.41 GiB
 //	D = 64  pure Go   223 s / 172 s       ~126 s    0.38 GiB
+//
+// With the fast eval points (commit 918e707; load 1.1 at the start):
+// D = 192 openblas 13.4 s wall / 26.3 s CPU, 466 MiB peak
+// (go test -tags openblas ./sim/bench -run '^$' -bench 'BuildPES/D=192$' -benchtime 1x).
 //
 // LstsqL2.Solve alone on a dense 19968×9984 problem (2.4 TFLOP,
 // BenchmarkLstsqL2): 33–40 s with OpenBLAS (61–74 GFLOP/s, one vCPU busy
