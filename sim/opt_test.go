@@ -207,6 +207,7 @@ func TestNodeFunctionsNotConcurrent(t *testing.T) {
 // TestSplitOperatorsIdentical: large operators cut across cores (one
 // lane) give exactly the uncut result.
 func TestSplitOperatorsIdentical(t *testing.T) {
+	defer sim.SetSplitThresholds(1<<16, 1<<14)()
 	integ, err := networks.BenchIntegrator(32, 600, 1) // 19 200 neurons in one merged group
 	if err != nil {
 		t.Fatal(err)

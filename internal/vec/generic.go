@@ -45,6 +45,15 @@ func dotGo(a, x []float64) float64 {
 	// version), combined lane-wise as (v0 + v1) + (v2 + v3), then
 	// (t0 + t1) + (t2 + t3), then the tail in order
 	x = x[:len(a)]
+	if len(a) < 16 {
+		// no full block: every partial sum is +0, so the result is the
+		// tail summed in order from +0
+		var acc float64
+		for j, v := range a {
+			acc += float64(v * x[j])
+		}
+		return acc
+	}
 	var s [16]float64
 	n := len(a) &^ 15
 	for j := 0; j < n; j += 16 {

@@ -95,7 +95,7 @@ func add(y, x []float64) {
 }
 
 func dot(a, x []float64) float64 {
-	if !avx2 || len(a) < 32 {
+	if !avx2 || len(a) < 16 {
 		return dotGo(a, x)
 	}
 	x = x[:len(a)]

@@ -10,7 +10,7 @@ import (
 // the build (with GOEXPERIMENT=simd they run the vector code).
 func TestMatchesPortable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 1, 3, 4, 5, 8, 13, 156, 1001} {
+	for _, n := range []int{0, 1, 3, 4, 5, 8, 13, 15, 16, 17, 31, 32, 156, 1001} {
 		a, x, y := make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range a {
 			a[i], x[i], y[i] = rng.NormFloat64(), rng.NormFloat64()*1e3, rng.NormFloat64()

@@ -1,0 +1,10 @@
+package sim
+
+// SetSplitThresholds lowers the sizes from which operators are cut across
+// cores, so tests can exercise the split on small models; it returns a
+// function that restores them.
+func SetSplitThresholds(macs, neurons int) (restore func()) {
+	m, n := splitMACs, splitNeurons
+	splitMACs, splitNeurons = macs, neurons
+	return func() { splitMACs, splitNeurons = m, n }
+}
