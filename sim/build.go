@@ -171,6 +171,15 @@ type builder struct {
 	rules    map[*toolkit.Rule]int            // error signal of each learning rule
 	ruleSigs map[*toolkit.Rule]map[string]int // probeable signals of each rule
 	seeds    map[any]int64
+	factors  *factored // set by decode for a dense transform (see connect)
+}
+
+// factored holds a decoded connection's decoders (dmid×n) and transform
+// (rows×dmid) from decode, for a connection built in two stages.
+type factored struct {
+	dec       []float64
+	dmid      int
+	transform []float64
 }
 
 type ensSigs struct {
@@ -688,6 +697,15 @@ func (b *builder) decode(o string, e *toolkit.Ensemble, preIdx []int, fn toolkit
 		return objErr(o, "Transform", fmt.Sprintf("%d columns", len(tr.Matrix[0])), fmt.Sprintf("must equal the function's output size %d", dmid), nil)
 	}
 	T := mat.NewDense(rows, dmid, flatten(tr.Matrix))
+	// keep the factors: connect may run the connection as decoders then
+	// transform (fewer multiply-adds when rows > dmid)
+	dec := make([]float64, dmid*n)
+	for i := range dmid {
+		for j := range n {
+			dec[i*n+j] = X.At(j, i)
+		}
+	}
+	b.factors = &factored{dec: dec, dmid: dmid, transform: flatten(tr.Matrix)}
 	var W mat.Dense
 	W.Mul(T, X.T())
 	cp.Rows, cp.Cols = rows, n
@@ -796,6 +814,7 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 			}
 			cp.EvalPoints = pts
 		}
+		b.factors = nil
 		if err := b.decode(o, ens, preIdx, fn, solver, tr, cp, seed, cn.c); err != nil {
 			return nil, err
 		}
@@ -907,6 +926,22 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 		b.m.sigs[weights].rows = 0 // nnz values, not a matrix
 		b.add(&Op{Kind: "SparseDotInc", Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig},
 			a: weights, x: inSig, y: weighted, csrPtr: sparse.ptr, csrCol: sparse.col})
+	} else if f := b.factors; decoded && !fullWeights && rule == nil && f != nil && (over == nil || over.Weights == nil) &&
+		cp.Rows*cp.Cols > f.dmid*cp.Cols+cp.Rows*f.dmid {
+		// a low-rank decoded connection (e.g. a 1-D ensemble into a 64-D
+		// target): decoders then transform, dmid·n + rows·dmid
+		// multiply-adds a step instead of rows·n. The full weights signal
+		// keeps transform·decodersᵀ for probes and Params; no operator
+		// reads it. (Nengo multiplies the transform into the decoders;
+		// the two orders differ by rounding only.)
+		decs := b.sig(cn.label+".decoders", o, len(f.dec), f.dec)
+		b.m.sigs[decs].rows, b.m.sigs[decs].readonly = f.dmid, true
+		tsig := b.sig(cn.label+".transform", o, len(f.transform), f.transform)
+		b.m.sigs[tsig].rows, b.m.sigs[tsig].readonly = cp.Rows, true
+		decSig := b.sig(cn.label+".decoded", o, f.dmid, nil)
+		b.add(&Op{Kind: "Reset", Tag: o + " decoded", Sets: []int{decSig}, y: decSig, a: -1})
+		b.add(&Op{Kind: "DotInc", Tag: o + " decoders", Incs: []int{decSig}, Reads: []int{decs, inSig}, a: decs, x: inSig, y: decSig})
+		b.add(&Op{Kind: "DotInc", Tag: o + " transform", Incs: []int{weighted}, Reads: []int{tsig, decSig}, a: tsig, x: decSig, y: weighted})
 	} else {
 		b.add(&Op{Kind: kind, Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig}, a: weights, x: inSig, y: weighted})
 	}

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/neurogo/neurogo/sim"
@@ -258,4 +259,69 @@ func probeAllPar(t *testing.T, net *toolkit.Network, par int) map[string][][]flo
 		out[fmt.Sprint(i)] = d
 	}
 	return out
+}
+
+// TestLowRankDecodedConnection: a 1-D ensemble decoded into an 8-D
+// ensemble through an 8×1 transform runs as decoders then transform; it
+// matches the same weights applied as one matrix (given through
+// WithParams, which builds the single product) to rounding.
+func TestLowRankDecodedConnection(t *testing.T) {
+	mk := func() (*toolkit.Network, *toolkit.Probe) {
+		net := toolkit.New("lowrank", 3)
+		u := net.Node("u", 1, func(tm float64, out []float64) { out[0] = math.Sin(2 * math.Pi * tm) })
+		a := net.Ensemble("a", 80, 1)
+		b := net.Ensemble("b", 160, 8)
+		net.Connect(u, a)
+		col := make([][]float64, 8)
+		for i := range col {
+			col[i] = []float64{float64(i+1) / 8}
+		}
+		c := net.Connect(a, b)
+		c.Label = "a->b"
+		c.Transform = toolkit.Dense(col)
+		return net, net.Probe("c", c, toolkit.AttrOutput)
+	}
+	net1, p1 := mk()
+	m1, err := sim.Build(net1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	factored := 0
+	for _, op := range m1.Ops {
+		if strings.HasSuffix(op.Tag, " transform") {
+			factored++
+		}
+	}
+	if factored != 1 {
+		t.Fatalf("%d factored connections, want 1", factored)
+	}
+	net2, p2 := mk()
+	params := &sim.Params{Connections: map[string]*sim.ConnectionParams{"a->b": {Weights: m1.Params.Connections["a->b"].Weights}}}
+	m2, err := sim.Build(net2, sim.WithParams(params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(m *sim.Model, p *toolkit.Probe) [][]float64 {
+		s, err := sim.NewFromModel(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RunSteps(500); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := s.Data(p)
+		return d
+	}
+	got, want := run(m1, p1), run(m2, p2)
+	maxErr := 0.0
+	for k := range want {
+		for i := range want[k] {
+			maxErr = max(maxErr, math.Abs(got[k][i]-want[k][i]))
+		}
+	}
+	t.Logf("factored vs single product: max |error| %.3g", maxErr)
+	const lowRankAtol = 1e-9 // rounding only (the parity tolerance)
+	if maxErr > lowRankAtol {
+		t.Errorf("max |error| %.3g > %g", maxErr, lowRankAtol)
+	}
 }
