@@ -219,7 +219,7 @@ func decode(t IDXType, b []byte, n int) []float64 {
 
 // WriteIDX writes x to w as a plain IDX file. The shape's product must
 // equal len(x.Data) and every element must be representable in x.Type
-// (integers in range for the integer types).
+// (integers in range for the integer types; Float rounds to float32).
 func WriteIDX(w io.Writer, x *IDX) error {
 	if x == nil {
 		return errors.New("data: WriteIDX: nil IDX")
