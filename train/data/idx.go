@@ -169,8 +169,13 @@ func readIDX(r io.Reader, name string) (*IDX, error) {
 	}
 	var extra [1]byte
 	if n, err := io.ReadFull(src, extra[:]); n > 0 {
-		rest, _ := io.Copy(io.Discard, io.LimitReader(src, 1<<30))
-		return nil, corrupt(name, "%d trailing bytes after the %d data bytes of shape %v", 1+rest, want, shape)
+		const countMax = 1 << 20 // count trailing bytes only so far
+		rest, _ := io.Copy(io.Discard, io.LimitReader(src, countMax))
+		more := ""
+		if rest == countMax {
+			more = "at least "
+		}
+		return nil, corrupt(name, "%s%d trailing bytes after the %d data bytes of shape %v", more, 1+rest, want, shape)
 	} else if err != nil && !errors.Is(err, io.EOF) {
 		// gzip reports a checksum or length mismatch here, at the end.
 		return nil, corrupt(name, "after the data: %v", err)
