@@ -162,7 +162,7 @@ func readIDX(r io.Reader, name string) (*IDX, error) {
 	buf.Grow(int(min(want, 1<<20)))
 	got, err := buf.ReadFrom(io.LimitReader(src, want))
 	if err != nil {
-		return nil, corrupt(name, "data: after %d of %d bytes: %v", got, want, err)
+		return nil, corrupt(name, "data: read %d of %d bytes, then: %v (a truncated or damaged stream)", got, want, err)
 	}
 	if got != want {
 		return nil, corrupt(name, "data truncated: shape %v of %s needs %d bytes after the %d-byte header, got %d", shape, typ, want, 4+4*ndims, got)

@@ -91,7 +91,7 @@ func TestIDXCorrupt(t *testing.T) {
 		{"trailing bytes", append(append([]byte(nil), good...), 9, 9, 9), "3 trailing bytes"},
 		{"absurd size", []byte{0, 0, 0x0E, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 2}, "refusing to allocate"},
 		{"absurd size, 1 dim", []byte{0, 0, 8, 1, 0x10, 0, 0, 0}, "refusing to allocate"},
-		{"gzip truncated", gzGood[:len(gzGood)-6], "data"},
+		{"gzip truncated", gzGood[:len(gzGood)-6], "read 6 of 6 bytes, then: unexpected EOF"},
 		{"gzip bad checksum", badCRC, "checksum"},
 		{"gzip bad header", []byte{0x1f, 0x8b, 0, 0}, "gzip header"},
 	}
