@@ -11,8 +11,9 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/sim/simtest/simtest"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Exact": reflect.ValueOf(simtest.Exact),
-		"Run":   reflect.ValueOf(simtest.Run),
+		"Exact":  reflect.ValueOf(simtest.Exact),
+		"Run":    reflect.ValueOf(simtest.Run),
+		"Single": reflect.ValueOf(simtest.Single),
 
 		// type definitions
 		"Tolerances": reflect.ValueOf((*simtest.Tolerances)(nil)),

@@ -5,6 +5,8 @@ package bindings
 
 import (
 	"github.com/neurogo/neurogo/toolkit/dists"
+	"go/constant"
+	"go/token"
 	"math/rand/v2"
 	"reflect"
 )
@@ -12,7 +14,9 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/toolkit/dists/dists"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Rows": reflect.ValueOf(dists.Rows),
+		"MethodSCT":       reflect.ValueOf(constant.MakeFromLiteral("\"sct\"", token.STRING, 0)),
+		"MethodSCTApprox": reflect.ValueOf(constant.MakeFromLiteral("\"sct-approx\"", token.STRING, 0)),
+		"Rows":            reflect.ValueOf(dists.Rows),
 
 		// type definitions
 		"Choice":               reflect.ValueOf((*dists.Choice)(nil)),

@@ -12,25 +12,72 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/toolkit/solvers/solvers"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BLAS":          reflect.ValueOf(solvers.BLAS),
 		"NewLstsq":      reflect.ValueOf(solvers.NewLstsq),
 		"NewLstsqL2":    reflect.ValueOf(solvers.NewLstsqL2),
 		"NewLstsqNoise": reflect.ValueOf(solvers.NewLstsqNoise),
+		"NewNnlsL2nz":   reflect.ValueOf(solvers.NewNnlsL2nz),
 		"RMSE":          reflect.ValueOf(solvers.RMSE),
 
 		// type definitions
-		"Error":      reflect.ValueOf((*solvers.Error)(nil)),
-		"Lstsq":      reflect.ValueOf((*solvers.Lstsq)(nil)),
-		"LstsqL2":    reflect.ValueOf((*solvers.LstsqL2)(nil)),
-		"LstsqL2nz":  reflect.ValueOf((*solvers.LstsqL2nz)(nil)),
-		"LstsqNoise": reflect.ValueOf((*solvers.LstsqNoise)(nil)),
-		"Nnls":       reflect.ValueOf((*solvers.Nnls)(nil)),
-		"NnlsL2":     reflect.ValueOf((*solvers.NnlsL2)(nil)),
-		"NoSolver":   reflect.ValueOf((*solvers.NoSolver)(nil)),
-		"Solver":     reflect.ValueOf((*solvers.Solver)(nil)),
+		"BlockSolver": reflect.ValueOf((*solvers.BlockSolver)(nil)),
+		"Blocks":      reflect.ValueOf((*solvers.Blocks)(nil)),
+		"Error":       reflect.ValueOf((*solvers.Error)(nil)),
+		"Lstsq":       reflect.ValueOf((*solvers.Lstsq)(nil)),
+		"LstsqL2":     reflect.ValueOf((*solvers.LstsqL2)(nil)),
+		"LstsqL2nz":   reflect.ValueOf((*solvers.LstsqL2nz)(nil)),
+		"LstsqNoise":  reflect.ValueOf((*solvers.LstsqNoise)(nil)),
+		"Nnls":        reflect.ValueOf((*solvers.Nnls)(nil)),
+		"NnlsL2":      reflect.ValueOf((*solvers.NnlsL2)(nil)),
+		"NnlsL2nz":    reflect.ValueOf((*solvers.NnlsL2nz)(nil)),
+		"NoSolver":    reflect.ValueOf((*solvers.NoSolver)(nil)),
+		"Solver":      reflect.ValueOf((*solvers.Solver)(nil)),
 
 		// interface wrapper definitions
-		"_Solver": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Solver)(nil)),
+		"_BlockSolver": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_BlockSolver)(nil)),
+		"_Blocks":      reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Blocks)(nil)),
+		"_Solver":      reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Solver)(nil)),
 	}
+}
+
+// _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver is an interface wrapper for BlockSolver type
+type _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver struct {
+	IValue       interface{}
+	WName        func() string
+	WSolve       func(A *mat.Dense, Y *mat.Dense) (*mat.Dense, error)
+	WSolveBlocks func(A solvers.Blocks, Y *mat.Dense) (*mat.Dense, error)
+	WValidate    func() error
+	WWeights     func() bool
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver) Name() string {
+	return W.WName()
+}
+func (W _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver) Solve(A *mat.Dense, Y *mat.Dense) (*mat.Dense, error) {
+	return W.WSolve(A, Y)
+}
+func (W _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver) SolveBlocks(A solvers.Blocks, Y *mat.Dense) (*mat.Dense, error) {
+	return W.WSolveBlocks(A, Y)
+}
+func (W _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver) Validate() error {
+	return W.WValidate()
+}
+func (W _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver) Weights() bool {
+	return W.WWeights()
+}
+
+// _github_com_neurogo_neurogo_toolkit_solvers_Blocks is an interface wrapper for Blocks type
+type _github_com_neurogo_neurogo_toolkit_solvers_Blocks struct {
+	IValue interface{}
+	WDims  func() (m int, n int)
+	WRows  func(dst []float64, i0 int, i1 int) error
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_solvers_Blocks) Dims() (m int, n int) {
+	return W.WDims()
+}
+func (W _github_com_neurogo_neurogo_toolkit_solvers_Blocks) Rows(dst []float64, i0 int, i1 int) error {
+	return W.WRows(dst, i0, i1)
 }
 
 // _github_com_neurogo_neurogo_toolkit_solvers_Solver is an interface wrapper for Solver type

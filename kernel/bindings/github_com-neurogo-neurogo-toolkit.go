@@ -36,6 +36,7 @@ func init() {
 		"ProbeAttrs":         reflect.ValueOf(toolkit.ProbeAttrs),
 		"Ref":                reflect.ValueOf(toolkit.Ref),
 		"Scalar":             reflect.ValueOf(toolkit.Scalar),
+		"Sparse":             reflect.ValueOf(toolkit.Sparse),
 		"TargetSize":         reflect.ValueOf(toolkit.TargetSize),
 
 		// type definitions
@@ -61,6 +62,7 @@ func init() {
 		"RLS":          reflect.ValueOf((*toolkit.RLS)(nil)),
 		"Rule":         reflect.ValueOf((*toolkit.Rule)(nil)),
 		"Sliced":       reflect.ValueOf((*toolkit.Sliced)(nil)),
+		"SparseMatrix": reflect.ValueOf((*toolkit.SparseMatrix)(nil)),
 		"Target":       reflect.ValueOf((*toolkit.Target)(nil)),
 		"TimeFunc":     reflect.ValueOf((*toolkit.TimeFunc)(nil)),
 		"Transform":    reflect.ValueOf((*toolkit.Transform)(nil)),

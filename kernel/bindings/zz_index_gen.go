@@ -7,7 +7,7 @@ package bindings
 //   - std: 174
 //   - gonum: 80
 //   - plot: 19
-//   - neurogo: 14
+//   - neurogo: 15
 //
 // Left out by rule (not listed one by one):
 //
@@ -25,7 +25,7 @@ const GoVersion = "go1.26.8"
 //   - gonum.org/v1/gonum/graph/testgraph (gonum): test-support package (works on *testing.T/B); left out to keep the kernel small
 //   - gonum.org/v1/gonum/integrate/testquad (gonum): test-support package (works on *testing.T/B); left out to keep the kernel small
 //   - gonum.org/v1/gonum/lapack/testlapack (gonum): test-support package (works on *testing.T/B); left out to keep the kernel small
-//   - gonum.org/v1/plot/cmpimg (plot): dependency does not resolve: missing go.sum entry for module providing package rsc.io/pdf (imported by gonum.org/v1/plot/cmpimg); to add: go get gonum.org/v1/plot/cmpimg@v0.17.0
+//   - gonum.org/v1/plot/cmpimg (plot): yaegi extract: type-checking package "gonum.org/v1/plot/cmpimg" failed ($GOMODCACHE/gonum.org/v1/plot@v0.17.0/cmpimg/cmpimg.go:19:2: could not import rsc.io/pdf (go/build: go list rsc.io/pdf: exit status 1 go: updates to go.mod needed; t...
 //   - runtime/cgo (std): needs cgo; bindings are built with CGO_ENABLED=0
 //   - unsafe (std): not a real package; yaegi handles unsafe itself
 
@@ -36,7 +36,7 @@ var excluded = map[string]string{
 	"gonum.org/v1/gonum/graph/testgraph":    "gonum: test-support package (works on *testing.T/B); left out to keep the kernel small",
 	"gonum.org/v1/gonum/integrate/testquad": "gonum: test-support package (works on *testing.T/B); left out to keep the kernel small",
 	"gonum.org/v1/gonum/lapack/testlapack":  "gonum: test-support package (works on *testing.T/B); left out to keep the kernel small",
-	"gonum.org/v1/plot/cmpimg":              "plot: dependency does not resolve: missing go.sum entry for module providing package rsc.io/pdf (imported by gonum.org/v1/plot/cmpimg); to add: go get gonum.org/v1/plot/cmpimg@v0.17.0",
+	"gonum.org/v1/plot/cmpimg":              "plot: yaegi extract: type-checking package \"gonum.org/v1/plot/cmpimg\" failed ($GOMODCACHE/gonum.org/v1/plot@v0.17.0/cmpimg/cmpimg.go:19:2: could not import rsc.io/pdf (go/build: go list rsc.io/pdf: exit status 1 go: updates to go.mod needed; t...",
 	"runtime/cgo":                           "std: needs cgo; bindings are built with CGO_ENABLED=0",
 	"unsafe":                                "std: not a real package; yaegi handles unsafe itself",
 }
