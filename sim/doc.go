@@ -65,7 +65,11 @@
 //     index maps composed); a gathered copy feeding one reader disappears;
 //     the bias copy fuses into the encoder product (J = bias + E·x); ×1
 //     becomes a copy; PES adds to its weights in place, fused with the
-//     decoder product that reads them (one pass over the weights).
+//     decoder product that reads them (one pass over the weights); a
+//     rectified-linear ensemble whose currents and rates nothing else
+//     reads runs encoders, neurons and decoders as one operator
+//     (EnsembleReLU, rates in a scratch buffer); a low-rank decoded
+//     connection runs as decoders then transform.
 //   - Merge: a greedy planner groups all ready operators of one kind that
 //     do not depend on each other (increments of the same elements keep
 //     their order, so every sum is the same); a group runs as one loop —

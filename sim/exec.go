@@ -213,6 +213,56 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			return runner{step: sp.run}, nil
 		}
 		return runner{step: func() { rows(0, b.ny) }}, nil
+	case "EnsembleReLU":
+		type member struct {
+			x, nx, enc, n, bias int
+			decs                []block
+			set                 []bool
+		}
+		var ms []member
+		maxN := 0
+		for _, op := range g.ops {
+			xs, bs := m.sigs[op.x], m.sigs[op.bias]
+			mb := member{x: xs.off, nx: xs.n, enc: m.sigs[op.a].off, n: bs.n, bias: bs.off}
+			if m.sigs[op.a].n != xs.n*bs.n {
+				return runner{}, fmt.Errorf("sim: %s: encoders have %d values, want %d×%d", op.Tag, m.sigs[op.a].n, bs.n, xs.n)
+			}
+			for _, dop := range op.fused {
+				as, ys := m.sigs[dop.a], m.sigs[dop.y]
+				if as.n != ys.n*bs.n {
+					return runner{}, fmt.Errorf("sim: %s: decoders have %d values, want %d×%d", dop.Tag, as.n, ys.n, bs.n)
+				}
+				bl := block{a: as.off, nx: bs.n, y: ys.off, ny: ys.n, b: -1}
+				if dop.hasBias {
+					bl.b = m.sigs[dop.bias].off
+				}
+				mb.decs = append(mb.decs, bl)
+				mb.set = append(mb.set, dop.set)
+			}
+			maxN = max(maxN, bs.n)
+			ms = append(ms, mb)
+		}
+		amp := g.ops[0].value
+		scratch := make([]float64, maxN)
+		return runner{step: func() {
+			for _, mb := range ms {
+				a := scratch[:mb.n]
+				x := d[mb.x : mb.x+mb.nx]
+				enc, bias := d[mb.enc:mb.enc+mb.n*mb.nx], d[mb.bias:mb.bias+mb.n]
+				// J = bias + E·x, as the encoder product computes it
+				if mb.nx == 1 {
+					vec.AxpyTo(a, bias, enc, x[0])
+				} else {
+					for i := range a {
+						a[i] = bias[i] + vec.Dot(enc[i*mb.nx:(i+1)*mb.nx], x)
+					}
+				}
+				vec.Relu(a, a, amp) // the neurons
+				for k, bl := range mb.decs {
+					decodeInto(d, bl, a, mb.set[k])
+				}
+			}
+		}}, nil
 	case "SimNeurons":
 		if len(g.ops) == 1 || !m.contiguousSlots(g) {
 			return g.each(s, ln)
@@ -350,6 +400,36 @@ func dotBlocks(d []float64, bs []block, set bool) {
 					y[i] += acc
 				}
 			}
+		}
+	}
+}
+
+// decodeInto runs one dot-product block whose input is the slice x (not
+// a signal), with dotBlocks's arithmetic.
+func decodeInto(d []float64, b block, x []float64, set bool) {
+	y := d[b.y : b.y+b.ny]
+	if b.nx == 1 {
+		a, xv := d[b.a:b.a+b.ny], x[0]
+		switch {
+		case b.b >= 0:
+			vec.AxpyTo(y, d[b.b:b.b+b.ny], a, xv)
+		case set:
+			vec.Scale(y, a, xv)
+		default:
+			vec.Axpy(y, a, xv)
+		}
+		return
+	}
+	a := d[b.a : b.a+b.ny*b.nx]
+	for i := range y {
+		acc := vec.Dot(a[i*b.nx:(i+1)*b.nx], x)
+		switch {
+		case b.b >= 0:
+			y[i] = d[b.b+i] + acc
+		case set:
+			y[i] = acc
+		default:
+			y[i] += acc
 		}
 	}
 }

@@ -183,6 +183,65 @@ func (g *group) compile32(s *Simulator, ln *lane) (runner, error) {
 				}
 			}
 		}}, nil
+	case "EnsembleReLU":
+		// as the float64 kernel: J = bias + E·x, a = amp·max(J, 0) in a
+		// scratch buffer, then the decoder blocks from it
+		type member struct {
+			x, nx, enc, n, bias int
+			decs                []block
+			set                 []bool
+		}
+		var ms []member
+		maxN := 0
+		for _, op := range g.ops {
+			xs, bs := m.sigs[op.x], m.sigs[op.bias]
+			mb := member{x: xs.off, nx: xs.n, enc: m.sigs[op.a].off, n: bs.n, bias: bs.off}
+			for _, dop := range op.fused {
+				as, ys := m.sigs[dop.a], m.sigs[dop.y]
+				bl := block{a: as.off, nx: bs.n, y: ys.off, ny: ys.n, b: -1}
+				if dop.hasBias {
+					bl.b = m.sigs[dop.bias].off
+				}
+				mb.decs = append(mb.decs, bl)
+				mb.set = append(mb.set, dop.set)
+			}
+			maxN = max(maxN, bs.n)
+			ms = append(ms, mb)
+		}
+		amp := float32(g.ops[0].value)
+		scratch := make([]float32, maxN)
+		return runner{step: func() {
+			for _, mb := range ms {
+				a := scratch[:mb.n]
+				x := d[mb.x : mb.x+mb.nx]
+				enc, bias := d[mb.enc:mb.enc+mb.n*mb.nx], d[mb.bias:mb.bias+mb.n]
+				for i := range a {
+					var acc float32
+					for j, xv := range x {
+						acc += float32(enc[i*mb.nx+j] * xv)
+					}
+					a[i] = amp * max(bias[i]+acc, 0)
+				}
+				for k, bl := range mb.decs {
+					y := d[bl.y : bl.y+bl.ny]
+					for i := range y {
+						row := d[bl.a+i*bl.nx : bl.a+(i+1)*bl.nx]
+						var acc float32
+						for j, v := range row {
+							acc += float32(v * a[j])
+						}
+						switch {
+						case bl.b >= 0:
+							y[i] = d[bl.b+i] + acc
+						case mb.set[k]:
+							y[i] = acc
+						default:
+							y[i] += acc
+						}
+					}
+				}
+			}
+		}}, nil
 	case "DotIncPES":
 		op := g.ops[0]
 		as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]

@@ -66,6 +66,7 @@ type Op struct {
 	// DotInc with hasBias (and set): y = bias + A·x, a bias copy fused in
 	hasBias bool
 	bias    int
+	fused   []*Op // EnsembleReLU: the decoder products
 }
 
 func (o *Op) String() string { return fmt.Sprintf("%s(%s)", o.Kind, o.Tag) }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/neurogo/neurogo/toolkit/neurons"
 	"reflect"
 	"slices"
 	"sort"
@@ -141,6 +142,9 @@ func (m *Model) optimize(o Optimizations) error {
 		fused := ops
 		if o.Simplify {
 			fused = m.fuseDecodeLearn(ops)
+			if !noEnsembleFusion {
+				fused = m.fuseEnsembles(fused)
+			}
 		}
 		groups, err = m.planGroups(fused)
 		if err != nil && len(fused) != len(ops) {
@@ -448,6 +452,87 @@ func (m *Model) fuseDecodeLearn(ops []*Op) []*Op {
 	return out
 }
 
+// fuseEnsembles fuses, for every rectified-linear ensemble whose input
+// current J and output are read by nothing but its own neurons and
+// decoders (and probed by nothing), the encoder product (J = bias + E·x),
+// the neurons (a = amp·max(J, 0)) and its decoder products (y (+)= D·a)
+// into one operator, "EnsembleReLU": per ensemble the currents and rates
+// live in a scratch buffer in cache instead of two signals, and three
+// merged groups become one. The arithmetic is the same, in the same
+// order, so outputs are identical. Returns copies; ops is unchanged.
+func (m *Model) fuseEnsembles(ops []*Op) []*Op {
+	observed := map[int]bool{}
+	for _, p := range m.Probes {
+		observed[p.sig] = true
+	}
+	idx := signalUsers(len(m.sigs), ops)
+	drop := map[*Op]bool{}
+	repl := map[*Op]*Op{}
+	for _, e := range ops {
+		if e.Kind != "DotInc" || !e.hasBias || !e.set || drop[e] {
+			continue
+		}
+		J := e.y
+		if observed[J] || len(idx.reads[J]) != 1 || len(idx.incs[J]) != 0 || len(idx.ups[J]) != 0 || len(idx.sets[J]) != 1 {
+			continue
+		}
+		n := idx.reads[J][0]
+		relu, ok := n.neuron.(neurons.RectifiedLinear)
+		if n.Kind != "SimNeurons" || !ok || len(n.state) != 0 || n.x != J || relu.Validate() != nil || drop[n] {
+			continue
+		}
+		out := n.y
+		if observed[out] || len(idx.sets[out]) != 1 || len(idx.incs[out]) != 0 || len(idx.ups[out]) != 0 || len(idx.reads[out]) == 0 {
+			continue
+		}
+		decs := idx.reads[out]
+		okDec := true
+		for _, d := range decs {
+			// each decoder must be the only writer of its output, so the
+			// fused operator cannot reorder a sum
+			if d.Kind != "DotInc" || d.x != out || d.a == out || drop[d] || repl[d] != nil ||
+				len(idx.sets[d.y])+len(idx.incs[d.y]) != 1 || len(idx.ups[d.y]) != 0 {
+				okDec = false
+				break
+			}
+		}
+		if !okDec {
+			continue
+		}
+		f := &Op{Kind: "EnsembleReLU", Tag: n.Tag + " (encoders, neurons, decoders fused)", a: e.a, x: e.x, y: -1,
+			hasBias: true, bias: e.bias, value: relu.Amplitude, order: e.order, neuron: n.neuron}
+		f.Reads = append(f.Reads, e.Reads...)
+		for _, d := range decs {
+			dc := *d
+			f.fused = append(f.fused, &dc)
+			for _, r := range d.Reads {
+				if r != out {
+					f.Reads = append(f.Reads, r)
+				}
+			}
+			f.Sets = append(f.Sets, d.Sets...)
+			f.Incs = append(f.Incs, d.Incs...)
+			drop[d] = true
+		}
+		repl[e] = f
+		drop[n] = true
+	}
+	if len(repl) == 0 {
+		return ops
+	}
+	var res []*Op
+	for _, op := range ops {
+		if f := repl[op]; f != nil {
+			res = append(res, f)
+			continue
+		}
+		if !drop[op] {
+			res = append(res, op)
+		}
+	}
+	return res
+}
+
 // canSet reports whether op can write its output instead of adding to it.
 func canSet(op *Op) bool {
 	switch op.Kind {
@@ -584,6 +669,8 @@ func mergeKey(op *Op) string {
 		return fmt.Sprintf("%s/%v", op.Kind, op.set)
 	case "DotInc":
 		return fmt.Sprintf("%s/%v/%v", op.Kind, op.set, op.hasBias)
+	case "EnsembleReLU":
+		return fmt.Sprintf("EnsembleReLU/%v", op.value)
 	case "SimNeurons":
 		name := op.neuron.Name()
 		if strings.Contains(name, "Poisson") || strings.Contains(name, "Stochastic") {
@@ -841,3 +928,6 @@ func (m *Model) contiguousSlots(g *group) bool {
 
 // sameValue reports whether two neuron types or synapses are equal values.
 func sameValue(a, b any) bool { return reflect.DeepEqual(a, b) }
+
+// noEnsembleFusion switches fuseEnsembles off (tests and measurements).
+var noEnsembleFusion = false
