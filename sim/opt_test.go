@@ -9,6 +9,7 @@ import (
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/networks"
+	"github.com/neurogo/neurogo/toolkit/neurons"
 )
 
 // optCases are the optimizer settings compared with no optimisation: each
@@ -36,6 +37,16 @@ func optModels() []optModel {
 	}
 	for name, mk := range networks.Benchmarks() {
 		ms = append(ms, optModel{name: "bench/" + name, net: func() (*toolkit.Network, error) { return mk(4, 20, 3) }, steps: 200})
+		// rectified-linear, as the benchmark runs them: EnsembleReLU fusion
+		ms = append(ms, optModel{name: "bench/" + name + "/relu", net: func() (*toolkit.Network, error) {
+			n, err := mk(4, 20, 4)
+			if err == nil {
+				for _, e := range n.AllEnsembles() {
+					e.NeuronType = neurons.NewRectifiedLinear()
+				}
+			}
+			return n, err
+		}, steps: 200})
 		ms = append(ms, optModel{name: "bench/" + name + "/batch3", net: func() (*toolkit.Network, error) { return mk(3, 16, 5) }, steps: 50, batch: 3})
 	}
 	return ms
@@ -323,5 +334,28 @@ func TestLowRankDecodedConnection(t *testing.T) {
 	const lowRankAtol = 1e-9 // rounding only (the parity tolerance)
 	if maxErr > lowRankAtol {
 		t.Errorf("max |error| %.3g > %g", maxErr, lowRankAtol)
+	}
+}
+
+// TestEnsembleFusionApplies: a rectified-linear integrator's ensembles run
+// as fused operators (the identity test above then covers them).
+func TestEnsembleFusionApplies(t *testing.T) {
+	net, err := networks.BenchIntegrator(8, 20, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range net.AllEnsembles() {
+		e.NeuronType = neurons.NewRectifiedLinear()
+	}
+	fusedAll, err := sim.Build(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noSimplify, err := sim.Build(net, sim.Optimize(sim.Optimizations{Merge: true, Sort: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := fusedAll.Plan(), noSimplify.Plan(); a.Simplified >= b.Simplified-8*2 {
+		t.Errorf("fused plan has %d operators, unfused %d: want at least 2 fewer per ensemble (neurons and decoders folded into the encoder)", a.Simplified, b.Simplified)
 	}
 }
