@@ -214,33 +214,9 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		}
 		return runner{step: func() { rows(0, b.ny) }}, nil
 	case "EnsembleReLU":
-		type member struct {
-			x, nx, enc, n, bias int
-			decs                []block
-			set                 []bool
-		}
-		var ms []member
-		maxN := 0
-		for _, op := range g.ops {
-			xs, bs := m.sigs[op.x], m.sigs[op.bias]
-			mb := member{x: xs.off, nx: xs.n, enc: m.sigs[op.a].off, n: bs.n, bias: bs.off}
-			if m.sigs[op.a].n != xs.n*bs.n {
-				return runner{}, fmt.Errorf("sim: %s: encoders have %d values, want %d×%d", op.Tag, m.sigs[op.a].n, bs.n, xs.n)
-			}
-			for _, dop := range op.fused {
-				as, ys := m.sigs[dop.a], m.sigs[dop.y]
-				if as.n != ys.n*bs.n {
-					return runner{}, fmt.Errorf("sim: %s: decoders have %d values, want %d×%d", dop.Tag, as.n, ys.n, bs.n)
-				}
-				bl := block{a: as.off, nx: bs.n, y: ys.off, ny: ys.n, b: -1}
-				if dop.hasBias {
-					bl.b = m.sigs[dop.bias].off
-				}
-				mb.decs = append(mb.decs, bl)
-				mb.set = append(mb.set, dop.set)
-			}
-			maxN = max(maxN, bs.n)
-			ms = append(ms, mb)
+		ms, maxN, err := m.ensMembers(g)
+		if err != nil {
+			return runner{}, err
 		}
 		amp := g.ops[0].value
 		scratch := make([]float64, maxN)
@@ -402,6 +378,44 @@ func dotBlocks(d []float64, bs []block, set bool) {
 			}
 		}
 	}
+}
+
+// ensMember is one ensemble of a merged EnsembleReLU group: its input x
+// (nx values), encoders (n×nx) and bias, and its decoder blocks (inputs
+// the ensemble's rates) with their set flags.
+type ensMember struct {
+	x, nx, enc, n, bias int
+	decs                []block
+	set                 []bool
+}
+
+// ensMembers lays out an EnsembleReLU group's members and returns the
+// largest ensemble (the scratch size).
+func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
+	var ms []ensMember
+	maxN := 0
+	for _, op := range g.ops {
+		xs, bs := m.sigs[op.x], m.sigs[op.bias]
+		mb := ensMember{x: xs.off, nx: xs.n, enc: m.sigs[op.a].off, n: bs.n, bias: bs.off}
+		if m.sigs[op.a].n != xs.n*bs.n {
+			return nil, 0, fmt.Errorf("sim: %s: encoders have %d values, want %d×%d", op.Tag, m.sigs[op.a].n, bs.n, xs.n)
+		}
+		for _, dop := range op.fused {
+			as, ys := m.sigs[dop.a], m.sigs[dop.y]
+			if as.n != ys.n*bs.n {
+				return nil, 0, fmt.Errorf("sim: %s: decoders have %d values, want %d×%d", dop.Tag, as.n, ys.n, bs.n)
+			}
+			bl := block{a: as.off, nx: bs.n, y: ys.off, ny: ys.n, b: -1}
+			if dop.hasBias {
+				bl.b = m.sigs[dop.bias].off
+			}
+			mb.decs = append(mb.decs, bl)
+			mb.set = append(mb.set, dop.set)
+		}
+		maxN = max(maxN, bs.n)
+		ms = append(ms, mb)
+	}
+	return ms, maxN, nil
 }
 
 // decodeInto runs one dot-product block whose input is the slice x (not

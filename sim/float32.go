@@ -186,27 +186,9 @@ func (g *group) compile32(s *Simulator, ln *lane) (runner, error) {
 	case "EnsembleReLU":
 		// as the float64 kernel: J = bias + E·x, a = amp·max(J, 0) in a
 		// scratch buffer, then the decoder blocks from it
-		type member struct {
-			x, nx, enc, n, bias int
-			decs                []block
-			set                 []bool
-		}
-		var ms []member
-		maxN := 0
-		for _, op := range g.ops {
-			xs, bs := m.sigs[op.x], m.sigs[op.bias]
-			mb := member{x: xs.off, nx: xs.n, enc: m.sigs[op.a].off, n: bs.n, bias: bs.off}
-			for _, dop := range op.fused {
-				as, ys := m.sigs[dop.a], m.sigs[dop.y]
-				bl := block{a: as.off, nx: bs.n, y: ys.off, ny: ys.n, b: -1}
-				if dop.hasBias {
-					bl.b = m.sigs[dop.bias].off
-				}
-				mb.decs = append(mb.decs, bl)
-				mb.set = append(mb.set, dop.set)
-			}
-			maxN = max(maxN, bs.n)
-			ms = append(ms, mb)
+		ms, maxN, err := m.ensMembers(g)
+		if err != nil {
+			return runner{}, err
 		}
 		amp := float32(g.ops[0].value)
 		scratch := make([]float32, maxN)
