@@ -141,10 +141,7 @@ func (m *Model) optimize(o Optimizations) error {
 		var err error
 		fused := ops
 		if o.Simplify {
-			fused = m.fuseDecodeLearn(ops)
-			if !noEnsembleFusion {
-				fused = m.fuseEnsembles(fused)
-			}
+			fused = m.fuseEnsembles(m.fuseDecodeLearn(ops))
 		}
 		groups, err = m.planGroups(fused)
 		if err != nil && len(fused) != len(ops) {
@@ -928,6 +925,3 @@ func (m *Model) contiguousSlots(g *group) bool {
 
 // sameValue reports whether two neuron types or synapses are equal values.
 func sameValue(a, b any) bool { return reflect.DeepEqual(a, b) }
-
-// noEnsembleFusion switches fuseEnsembles off (tests and measurements).
-var noEnsembleFusion = false
