@@ -179,16 +179,10 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		return runner{step: func() { dotBlocks(d, bs, set) }}, nil
 	case "DotIncPES":
 		op := g.ops[0]
-		as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
-		acts, e := m.sigs[op.aux[0]], m.sigs[op.aux[1]]
-		if as.n != xs.n*ys.n || as.n != e.n*acts.n {
-			return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
+		b, acts, e, alpha, err := m.pesLayout(op)
+		if err != nil {
+			return runner{}, err
 		}
-		b := block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
-		if op.hasBias {
-			b.b = m.sigs[op.bias].off
-		}
-		alpha := -op.value * m.Dt / float64(acts.n)
 		set := op.set
 		rows := func(r0, r1 int) {
 			y, x := d[b.y:b.y+b.ny], d[b.x:b.x+b.nx]
@@ -207,7 +201,7 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 				vec.Axpy(row, a, alpha*ev[i])
 			}
 		}
-		if as.n >= splitMACs && b.ny > 1 && s.canSplit() {
+		if b.nx*b.ny >= splitMACs && b.ny > 1 && s.canSplit() {
 			h := b.ny / 2
 			sp := newSplitter(func() { rows(0, h) }, func() { rows(h, b.ny) })
 			return runner{step: sp.run}, nil
@@ -378,6 +372,21 @@ func dotBlocks(d []float64, bs []block, set bool) {
 			}
 		}
 	}
+}
+
+// pesLayout returns a DotIncPES operator's decoder block, the PES
+// activities and error signals, and the learning step α = −κ·dt/n.
+func (m *Model) pesLayout(op *Op) (block, signal, signal, float64, error) {
+	as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
+	acts, e := m.sigs[op.aux[0]], m.sigs[op.aux[1]]
+	if as.n != xs.n*ys.n || as.n != e.n*acts.n {
+		return block{}, acts, e, 0, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
+	}
+	b := block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
+	if op.hasBias {
+		b.b = m.sigs[op.bias].off
+	}
+	return b, acts, e, -op.value * m.Dt / float64(acts.n), nil
 }
 
 // ensMember is one ensemble of a merged EnsembleReLU group: its input x

@@ -226,23 +226,17 @@ func (g *group) compile32(s *Simulator, ln *lane) (runner, error) {
 		}}, nil
 	case "DotIncPES":
 		op := g.ops[0]
-		as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
-		acts, e := m.sigs[op.aux[0]], m.sigs[op.aux[1]]
-		if as.n != xs.n*ys.n || as.n != e.n*acts.n {
-			return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
+		b, acts, e, alpha64, err := m.pesLayout(op)
+		if err != nil {
+			return runner{}, err
 		}
-		bias := -1
-		if op.hasBias {
-			bias = m.sigs[op.bias].off
-		}
-		alpha := float32(-op.value * m.Dt / float64(acts.n))
-		set := op.set
+		bs, alpha, set := []block{b}, float32(alpha64), op.set
 		return runner{step: func() {
-			dotBlocks32(d, []block{{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: bias}}, set)
+			dotBlocks32(d, bs, set)
 			a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
 			for i, ei := range ev {
 				ae := alpha * ei
-				row := d[as.off+i*acts.n : as.off+(i+1)*acts.n]
+				row := d[b.a+i*acts.n : b.a+(i+1)*acts.n]
 				for j, v := range a {
 					row[j] += float32(ae * v)
 				}

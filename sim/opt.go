@@ -3,7 +3,6 @@ package sim
 import (
 	"fmt"
 	"github.com/neurogo/neurogo/toolkit/neurons"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -922,6 +921,3 @@ func (m *Model) contiguousSlots(g *group) bool {
 	}
 	return true
 }
-
-// sameValue reports whether two neuron types or synapses are equal values.
-func sameValue(a, b any) bool { return reflect.DeepEqual(a, b) }
