@@ -1,0 +1,289 @@
+package optim
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Clip clips the gradients before delegating to Opt, as Keras's
+// global_clipnorm and clipvalue optimiser arguments (TensorFlow 2 docs,
+// tf.keras.optimizers.Optimizer), in that order:
+//
+//	MaxNorm > 0:   n = √(Σ over all vars of Σ g²); if n > MaxNorm, g ← g·MaxNorm/n
+//	               (tf.clip_by_global_norm)
+//	MaxValue > 0:  g ← min(max(g, −MaxValue), MaxValue)
+//
+// Clip modifies the Grads in place. Its state is Opt's state. Use a *Clip.
+type Clip struct {
+	Opt      Optimizer
+	MaxNorm  float64 // global L2 norm bound; 0: off
+	MaxValue float64 // element-wise bound; 0: off
+}
+
+// Name is "Clip(<inner name>)".
+func (c *Clip) Name() string {
+	if c.Opt == nil {
+		return "Clip(<nil>)"
+	}
+	return "Clip(" + c.Opt.Name() + ")"
+}
+
+func (c *Clip) check(step int) error {
+	if c.Opt == nil {
+		return fmt.Errorf("optim: Clip: Opt is nil, must be an optimiser")
+	}
+	if err := validHyper("Clip", "MaxNorm", c.MaxNorm, 0, math.Inf(1), false); err != nil {
+		return err
+	}
+	if err := validHyper("Clip", "MaxValue", c.MaxValue, 0, math.Inf(1), false); err != nil {
+		return err
+	}
+	if ch, ok := c.Opt.(checker); ok {
+		return ch.check(step)
+	}
+	return nil
+}
+
+// Step clips every Grad and then calls Opt.Step. Nothing is modified when
+// a hyper-parameter, a length or a gradient is invalid.
+func (c *Clip) Step(vars []*Var, step int) error {
+	if err := c.check(step); err != nil {
+		return err
+	}
+	if err := checkVars("Clip", vars, step); err != nil {
+		return err
+	}
+	if c.MaxNorm > 0 {
+		// Scaled by the largest magnitude so Σg² cannot overflow.
+		big := 0.0
+		for _, v := range vars {
+			for _, g := range v.Grad {
+				big = math.Max(big, math.Abs(g))
+			}
+		}
+		if big > 0 {
+			ss := 0.0
+			for _, v := range vars {
+				for _, g := range v.Grad {
+					ss += (g / big) * (g / big)
+				}
+			}
+			if n := big * math.Sqrt(ss); n > c.MaxNorm {
+				f := c.MaxNorm / n
+				for _, v := range vars {
+					for j := range v.Grad {
+						v.Grad[j] *= f
+					}
+				}
+			}
+		}
+	}
+	if mv := c.MaxValue; mv > 0 {
+		for _, v := range vars {
+			for j, g := range v.Grad {
+				v.Grad[j] = min(max(g, -mv), mv)
+			}
+		}
+	}
+	return c.Opt.Step(vars, step)
+}
+
+// State is Opt's state.
+func (c *Clip) State() map[string][]float64 {
+	if c.Opt == nil {
+		return map[string][]float64{}
+	}
+	return c.Opt.State()
+}
+
+// SetState restores Opt's state.
+func (c *Clip) SetState(m map[string][]float64) error {
+	if c.Opt == nil {
+		return fmt.Errorf("optim: Clip: SetState: Opt is nil, must be an optimiser")
+	}
+	return c.Opt.SetState(m)
+}
+
+// Rule sends the vars it matches to Opt (see Multi).
+type Rule struct {
+	Match string // a Kind, a Name, or a Name prefix ending before a "."
+	Opt   Optimizer
+}
+
+// Multi routes each var to an optimiser, as neon's MultiOptimizer maps
+// layer names and types to optimisers (seed 003, "optimizers per layer").
+// A var goes to the first rule whose Match equals its Kind or its Name, or
+// is a prefix of its Name followed by "." ("conv1" matches "conv1.kernel"
+// but not "conv10.kernel"); unmatched vars go to Default, and with a nil
+// Default an unmatched var is an error naming it.
+//
+// State keys are the inner keys prefixed "rule<i>/" (i the rule index) or
+// "default/", so two rules may hold state for the same var name. Each rule
+// needs its own optimiser instance (a shared one would see its state
+// exported twice and restored once). Use a *Multi.
+type Multi struct {
+	Rules   []Rule
+	Default Optimizer
+
+	groups [][]*Var // per rule, then Default; reused across steps
+}
+
+func (m *Multi) Name() string { return "Multi" }
+
+// route returns the index of the rule for v, len(Rules) for Default, or -1.
+func (m *Multi) route(v *Var) int {
+	for i, r := range m.Rules {
+		k := len(r.Match)
+		if r.Match == v.Kind || r.Match == v.Name ||
+			(len(v.Name) > k && v.Name[k] == '.' && v.Name[:k] == r.Match) {
+			return i
+		}
+	}
+	if m.Default != nil {
+		return len(m.Rules)
+	}
+	return -1
+}
+
+func (m *Multi) checkRules() error {
+	for i, r := range m.Rules {
+		if r.Match == "" {
+			return fmt.Errorf("optim: Multi: Rules[%d].Match is empty, must name a kind, a var or a var prefix", i)
+		}
+		if r.Opt == nil {
+			return fmt.Errorf("optim: Multi: Rules[%d] (Match %q) has a nil Opt", i, r.Match)
+		}
+	}
+	return nil
+}
+
+// Step routes the vars and steps each optimiser that received any. All
+// vars and the hyper-parameters of every receiving optimiser are checked
+// before any update.
+func (m *Multi) Step(vars []*Var, step int) error {
+	if err := m.checkRules(); err != nil {
+		return err
+	}
+	if step < 1 {
+		return fmt.Errorf("optim: Multi: step = %d, must be ≥ 1 (steps count from 1)", step)
+	}
+	if err := checkVars("Multi", vars, step); err != nil {
+		return err
+	}
+	if len(m.groups) != len(m.Rules)+1 {
+		m.groups = make([][]*Var, len(m.Rules)+1)
+	}
+	for i := range m.groups {
+		m.groups[i] = m.groups[i][:0]
+	}
+	for _, v := range vars {
+		i := m.route(v)
+		if i < 0 {
+			return fmt.Errorf("optim: Multi: step %d: var %q (kind %q) matches no rule and Default is nil",
+				step, v.Name, v.Kind)
+		}
+		m.groups[i] = append(m.groups[i], v)
+	}
+	for i, g := range m.groups {
+		if ch, ok := m.opt(i).(checker); ok && len(g) > 0 {
+			if err := ch.check(step); err != nil {
+				return fmt.Errorf("optim: Multi: %s: %w", m.label(i), err)
+			}
+		}
+	}
+	for i, g := range m.groups {
+		if len(g) == 0 {
+			continue
+		}
+		if err := m.opt(i).Step(g, step); err != nil {
+			return fmt.Errorf("optim: Multi: %s: %w", m.label(i), err)
+		}
+	}
+	return nil
+}
+
+func (m *Multi) opt(i int) Optimizer {
+	if i < len(m.Rules) {
+		return m.Rules[i].Opt
+	}
+	return m.Default
+}
+
+func (m *Multi) label(i int) string {
+	if i < len(m.Rules) {
+		return fmt.Sprintf("rule %d (Match %q)", i, m.Rules[i].Match)
+	}
+	return "Default"
+}
+
+func (m *Multi) prefix(i int) string {
+	if i < len(m.Rules) {
+		return "rule" + strconv.Itoa(i) + "/"
+	}
+	return "default/"
+}
+
+// State exports every rule's and Default's state with prefixed keys.
+func (m *Multi) State() map[string][]float64 {
+	out := make(map[string][]float64)
+	for i := 0; i <= len(m.Rules); i++ {
+		o := m.opt(i)
+		if o == nil {
+			continue
+		}
+		p := m.prefix(i)
+		for k, v := range o.State() {
+			out[p+k] = v
+		}
+	}
+	return out
+}
+
+// SetState splits st by prefix and restores every rule's and Default's
+// state (an optimiser with no keys is reset).
+func (m *Multi) SetState(st map[string][]float64) error {
+	if err := m.checkRules(); err != nil {
+		return err
+	}
+	parts := make([]map[string][]float64, len(m.Rules)+1)
+	for i := range parts {
+		parts[i] = make(map[string][]float64)
+	}
+	keys := make([]string, 0, len(st))
+	for k := range st {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		i := -1
+		if rest, ok := strings.CutPrefix(k, "default/"); ok && m.Default != nil {
+			parts[len(m.Rules)][rest] = st[k]
+			continue
+		}
+		if rest, ok := strings.CutPrefix(k, "rule"); ok {
+			if j := strings.IndexByte(rest, '/'); j > 0 {
+				if n, err := strconv.Atoi(rest[:j]); err == nil && n >= 0 && n < len(m.Rules) {
+					i = n
+					parts[i][rest[j+1:]] = st[k]
+				}
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("optim: Multi: SetState: key %q must start \"rule<i>/\" with i in [0, %d) or \"default/\" (with a Default)",
+				k, len(m.Rules))
+		}
+	}
+	for i, p := range parts {
+		o := m.opt(i)
+		if o == nil {
+			continue
+		}
+		if err := o.SetState(p); err != nil {
+			return fmt.Errorf("optim: Multi: SetState: %s: %w", m.label(i), err)
+		}
+	}
+	return nil
+}
