@@ -41,6 +41,20 @@
 // population and step, costs O(1) checks beyond the per-neuron loop and
 // allocates nothing. State.Slice gives views of sub-populations.
 //
+// # Training: derivatives and the rate/spike swap
+//
+// For gradient training (NengoDL's rate/spike swap) the package adds
+// [SoftLIFRate], NengoDL's LIF rate curve with a softplus-smoothed
+// threshold (Hunsberger & Eliasmith 2015; Sigma 1 by default, LIFRate as
+// Sigma → 0), and [Differentiable], the stateless rate types that also
+// give f'(J): LIFRate, SoftLIFRate, RectifiedLinear, Sigmoid and Tanh.
+// [RateCounterpart] maps a spiking type to the differentiable rate type a
+// trainer uses in its place (LIF → SoftLIFRate or LIFRate,
+// SpikingRectifiedLinear → RectifiedLinear, a rates-to-spikes wrapper →
+// its base with the wrapper's amplitude folded in); types without one
+// (AdaptiveLIF, AdaptiveLIFRate, Izhikevich) give an error for which
+// errors.Is(err, ErrNotDifferentiable) holds.
+//
 // # Units and conventions (as in Nengo)
 //
 //   - Time in seconds: dt, TauRC, TauRef, TauN, TauRecovery.
