@@ -174,6 +174,8 @@ func ints(kind, field string, v []int, n, def int, allowZero bool) ([]int, error
 			r[i] = v[0]
 		}
 		v = r
+	case len(v) != n && n == 1:
+		return nil, errf(kind, field, v, "want 1 value for a 1-D layer")
 	case len(v) != n:
 		return nil, errf(kind, field, v, "want 1 or %d values", n)
 	default:
