@@ -394,3 +394,25 @@ func TestZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkCrossEntropyLogits(b *testing.B) {
+	const batch, steps, dims = 100, 10, 10
+	r := rand.New(rand.NewPCG(9, 10))
+	pred := make([]float64, batch*steps*dims)
+	cls := make([]float64, batch*steps)
+	for i := range pred {
+		pred[i] = r.NormFloat64()
+	}
+	for i := range cls {
+		cls[i] = float64(r.IntN(dims))
+	}
+	grad := make([]float64, len(pred))
+	ce := CrossEntropy{FromLogits: true, Sparse: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := ce.Eval(pred, cls, batch, steps, dims, grad); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

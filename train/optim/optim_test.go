@@ -444,3 +444,34 @@ func TestSetStateErrors(t *testing.T) {
 		t.Errorf("wrong-length restored state: %v", err)
 	}
 }
+
+func TestClipMultiChecksFirst(t *testing.T) {
+	v := &Var{Name: "w", Kind: "Dense", Value: []float64{1}, Grad: []float64{10}}
+	o := &Clip{Opt: &Multi{Rules: []Rule{{Match: "Dense", Opt: &Adam{Beta2: 5}}}}, MaxValue: 1}
+	if err := o.Step([]*Var{v}, 1); err == nil || !strings.Contains(err.Error(), "Beta2 = 5") {
+		t.Errorf("Clip(Multi) with a bad inner optimiser: %v", err)
+	}
+	if v.Grad[0] != 10 || v.Value[0] != 1 {
+		t.Errorf("a refused Clip(Multi) step changed the var: %+v", v)
+	}
+}
+
+func BenchmarkAdamStep(b *testing.B) {
+	vs := []*Var{
+		{Name: "conv1.kernel", Value: make([]float64, 1<<16), Grad: make([]float64, 1<<16)},
+		{Name: "dense.kernel", Value: make([]float64, 1<<12), Grad: make([]float64, 1<<12)},
+	}
+	for _, v := range vs {
+		for j := range v.Grad {
+			v.Grad[j] = 1e-3 * float64(j%7)
+		}
+	}
+	o := &Clip{Opt: &Adam{}, MaxNorm: 1}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if err := o.Step(vs, i+1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

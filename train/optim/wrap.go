@@ -160,6 +160,26 @@ func (m *Multi) checkRules() error {
 	return nil
 }
 
+// check validates the rules, step and every rule's and Default's
+// hyper-parameters (for Clip around a Multi; Step itself checks only the
+// optimisers that receive vars).
+func (m *Multi) check(step int) error {
+	if err := m.checkRules(); err != nil {
+		return err
+	}
+	if step < 1 {
+		return fmt.Errorf("optim: Multi: step = %d, must be ≥ 1 (steps count from 1)", step)
+	}
+	for i := 0; i <= len(m.Rules); i++ {
+		if ch, ok := m.opt(i).(checker); ok {
+			if err := ch.check(step); err != nil {
+				return fmt.Errorf("optim: Multi: %s: %w", m.label(i), err)
+			}
+		}
+	}
+	return nil
+}
+
 // Step routes the vars and steps each optimiser that received any. All
 // vars and the hyper-parameters of every receiving optimiser are checked
 // before any update.
