@@ -183,6 +183,10 @@ func (l *convLayer) NewExec(maxBatch int, seed uint64) (Exec, error) {
 	} else {
 		e.chunk = maxBatch
 	}
+	e.w = newWorkers()
+	e.im2colFn = e.im2colRange
+	e.col2imFn = e.col2imRange
+	stopWith(e.w, e)
 	return e, nil
 }
 
@@ -194,6 +198,44 @@ type convExec struct {
 	chunk  int // examples per im2col chunk
 	direct bool
 	col    []float64
+
+	// parallel im2col/col2im: the current chunk's operands and the
+	// pre-bound range functions (bound once so calls do not allocate)
+	w                  *workers
+	curCol, curX       []float64
+	im2colFn, col2imFn func(lo, hi int)
+
+	// the chunk whose columns are still in col after Forward (reused by
+	// Backward): its input slice start and length; colValid false otherwise
+	cachedX  *float64
+	cachedN  int
+	colValid bool
+}
+
+func (e *convExec) im2colRange(lo, hi int) {
+	e.g.im2col(e.curCol[lo*e.p*e.kk:hi*e.p*e.kk], e.curX[lo*e.inSize:hi*e.inSize], hi-lo)
+}
+
+func (e *convExec) col2imRange(lo, hi int) {
+	e.g.col2im(e.curX[lo*e.inSize:hi*e.inSize], e.curCol[lo*e.p*e.kk:hi*e.p*e.kk], hi-lo)
+}
+
+// fillCol writes the columns of the nb examples x into col (in parallel).
+func (e *convExec) fillCol(col, x []float64, nb int) {
+	if e.colValid && e.cachedN == len(x) && &x[0] == e.cachedX {
+		return
+	}
+	e.curCol, e.curX = col, x
+	e.w.run(nb, len(col), e.im2colFn)
+	e.curCol, e.curX = nil, nil
+	e.colValid, e.cachedX, e.cachedN = true, &x[0], len(x)
+}
+
+// scatterCol adds the column gradients col onto dx (in parallel).
+func (e *convExec) scatterCol(dx, col []float64, nb int) {
+	e.curCol, e.curX = col, dx
+	e.w.run(nb, len(col), e.col2imFn)
+	e.curCol, e.curX = nil, nil
 }
 
 func (e *convExec) Forward(params [][]float64, in, out []float64, batch int, training bool) error {
@@ -202,6 +244,7 @@ func (e *convExec) Forward(params [][]float64, in, out []float64, batch int, tra
 	}
 	impl := blas64.Implementation()
 	F := e.g.F
+	e.colValid = false // in may hold new values in the same memory
 	for b0 := 0; b0 < batch; b0 += e.chunk {
 		nb := min(e.chunk, batch-b0)
 		rows := nb * e.p
@@ -210,7 +253,7 @@ func (e *convExec) Forward(params [][]float64, in, out []float64, batch int, tra
 		a := x
 		if !e.direct {
 			a = e.col[:rows*e.kk]
-			e.g.im2col(a, x, nb)
+			e.fillCol(a, x, nb)
 		}
 		beta := 0.0
 		if !e.noBias {
@@ -236,7 +279,8 @@ func (e *convExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dP
 	if !e.noBias {
 		db = dParam(dParams, 1)
 	}
-	for b0 := 0; b0 < batch; b0 += e.chunk {
+	// Last chunk first: its columns may still be in col from Forward.
+	for b0 := (batch - 1) / e.chunk * e.chunk; b0 >= 0; b0 -= e.chunk {
 		nb := min(e.chunk, batch-b0)
 		rows := nb * e.p
 		x := in[b0*e.inSize : (b0+nb)*e.inSize]
@@ -249,7 +293,7 @@ func (e *convExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dP
 			a := x
 			if !e.direct {
 				a = e.col[:rows*e.kk]
-				e.g.im2col(a, x, nb)
+				e.fillCol(a, x, nb)
 			}
 			impl.Dgemm(blas.Trans, blas.NoTrans, e.kk, F, rows, 1, a, e.kk, dO, F, 1, dk, F)
 		}
@@ -261,8 +305,9 @@ func (e *convExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dP
 			}
 			// dCol = dOut·kernelᵀ, then scatter-add (col2im).
 			c := e.col[:rows*e.kk]
+			e.colValid = false
 			impl.Dgemm(blas.NoTrans, blas.Trans, rows, e.kk, F, 1, dO, F, params[0], F, 0, c, e.kk)
-			e.g.col2im(dx, c, nb)
+			e.scatterCol(dx, c, nb)
 		}
 	}
 	return nil

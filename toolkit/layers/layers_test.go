@@ -222,6 +222,8 @@ func TestConvMatchesDirect(t *testing.T) {
 		{Conv2D{Filters: 3, Kernel: []int{4, 2}, Strides: []int{2, 3}, Padding: "same"}, []int{9, 8, 2}},
 		{Conv2D{Filters: 2, Kernel: []int{3}, Dilation: []int{2, 1}, Strides: []int{1, 2}}, []int{8, 7, 2}},
 		{Conv2D{Filters: 5, Kernel: []int{1}}, []int{3, 4, 3}},
+		// large enough (5·400·36 > parallelMin) for im2col to be split between goroutines
+		{Conv2D{Filters: 3, Kernel: []int{3}, Padding: "same"}, []int{20, 20, 4}},
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, sp := range specs {
@@ -248,9 +250,10 @@ func TestConvMatchesDirect(t *testing.T) {
 	}
 }
 
-// TestConvChunkedBackward: gradients do not depend on the chunking.
+// TestConvChunkedBackward: gradients do not depend on the chunking (nor on
+// the split of im2col/col2im between goroutines: 4·576·36 > parallelMin).
 func TestConvChunkedBackward(t *testing.T) {
-	l := mustBuild(t, Conv2D{Filters: 3, Kernel: []int{3}, Strides: []int{2}, Padding: "same"}, []int{6, 5, 2})
+	l := mustBuild(t, Conv2D{Filters: 3, Kernel: []int{3}, Padding: "same"}, []int{24, 24, 4})
 	r := rand.New(rand.NewPCG(5, 6))
 	params := testParams(l, r)
 	const batch = 4
