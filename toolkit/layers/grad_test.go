@@ -7,7 +7,7 @@ import (
 )
 
 // Finite-difference gradient checks. Central differences with step gradStep
-// have truncation error O(h²·|f'''|) ≈ 1e-12 and rounding error
+// have truncation error O(h²·|third derivative|) ≈ 1e-12 and rounding error
 // O(ε·|L|/h) ≈ 1e-16·10/1e-6 = 1e-9 for the losses used here (|L| ≲ 10), so
 // a relative tolerance of 1e-6 separates a correct gradient from a wrong one
 // by orders of magnitude.
