@@ -58,6 +58,9 @@ type ConnectionParams struct {
 type Params struct {
 	Ensembles   map[string]*EnsembleParams
 	Connections map[string]*ConnectionParams
+	// Layers holds the parameters of layer nodes (toolkit.Network.Layer)
+	// by node label and parameter name ("kernel", "bias", …).
+	Layers map[string]map[string][]float64
 }
 
 // Option configures Build and New.
@@ -255,7 +258,9 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 		}
 	}
 	for _, n := range net.AllNodes() {
-		b.buildNode(n)
+		if err := b.buildNode(n); err != nil {
+			return nil, err
+		}
 	}
 	// connections into learning rules last: the rule's error signal is
 	// made when its connection is built
@@ -494,6 +499,8 @@ func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
 		es.names = append(es.names, name)
 	}
 	b.m.sigs[es.bias].readonly, b.m.sigs[es.enc].readonly = true, true
+	b.m.sigs[es.bias].role, b.m.sigs[es.bias].key = "bias", b.ensKey[e]
+	b.m.sigs[es.enc].role, b.m.sigs[es.enc].key = "scaled_encoders", b.ensKey[e]
 	b.ens[e] = es
 	b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{es.in}, y: es.in, a: -1})
 	b.add(&Op{Kind: "Copy", Tag: o + " bias", Sets: []int{es.J}, Reads: []int{es.bias}, x: es.bias, y: es.J, a: -1})
@@ -507,9 +514,13 @@ func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
 	return nil
 }
 
-func (b *builder) buildNode(n *toolkit.Node) {
+func (b *builder) buildNode(n *toolkit.Node) error {
 	o := fmt.Sprintf("Node %q", n.Label)
 	ns := &nodeSigs{in: -1, out: -1}
+	if n.Layer != nil {
+		b.nodes[n] = ns
+		return b.buildLayer(o, n, ns)
+	}
 	if n.Output == nil && n.SizeIn > 0 {
 		ns.in = b.sig(n.Label+".in", o, n.SizeIn, nil)
 		b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{ns.in}, y: ns.in, a: -1})
@@ -544,6 +555,44 @@ func (b *builder) buildNode(n *toolkit.Node) {
 		ns.out = ns.in
 	}
 	b.nodes[n] = ns
+	return nil
+}
+
+// buildLayer adds a layer node (NengoDL's TensorNode): input and output
+// signals, one read-only signal per layer parameter ("layer" role, key the
+// node label; values from Params.Layers when given) and a SimLayer
+// operator that sets the output from the input every step.
+func (b *builder) buildLayer(o string, n *toolkit.Node, ns *nodeSigs) error {
+	ns.in = b.sig(n.Label+".in", o, n.SizeIn, nil)
+	b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{ns.in}, y: ns.in, a: -1})
+	ns.out = b.sig(n.Label+".out", o, n.SizeOut, nil)
+	var over map[string][]float64
+	if b.cfg.params != nil {
+		over = b.cfg.params.Layers[n.Label]
+	}
+	op := &Op{Kind: "SimLayer", Tag: o, Reads: []int{ns.in}, Sets: []int{ns.out}, x: ns.in, y: ns.out, layer: n.Layer, a: -1, seed: b.seeds[n]}
+	lp := map[string][]float64{}
+	for _, p := range n.Layer.Params() {
+		v := p.Value
+		if w, ok := over[p.Name]; ok {
+			if len(w) != len(v) {
+				return objErr(o, "params.Layers["+p.Name+"]", len(w), fmt.Sprintf("must have %d values (shape %v)", len(v), p.Shape), nil)
+			}
+			v = append([]float64(nil), w...)
+		}
+		sg := b.sig(n.Label+"."+p.Name, o, len(v), v)
+		b.m.sigs[sg].readonly = true
+		b.m.sigs[sg].role, b.m.sigs[sg].key = "layer", n.Label
+		op.aux = append(op.aux, sg)
+		op.Reads = append(op.Reads, sg)
+		lp[p.Name] = v
+	}
+	if b.m.Params.Layers == nil {
+		b.m.Params.Layers = map[string]map[string][]float64{}
+	}
+	b.m.Params.Layers[n.Label] = lp
+	b.add(op)
+	return nil
 }
 
 // output returns the signal holding obj's output and its size.
@@ -916,6 +965,9 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 		b.m.sigs[weights].rows = cp.Rows
 	}
 	b.m.sigs[weights].readonly = rule == nil
+	if cn.c != nil {
+		b.m.sigs[weights].role, b.m.sigs[weights].key = "weights", cn.label
+	}
 	weighted := b.sig(cn.label+".weighted", o, outSize, nil)
 	b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{weighted}, y: weighted, a: -1})
 	kind := "DotInc"
@@ -936,8 +988,14 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 		// the two orders differ by rounding only.)
 		decs := b.sig(cn.label+".decoders", o, len(f.dec), f.dec)
 		b.m.sigs[decs].rows, b.m.sigs[decs].readonly = f.dmid, true
+		if cn.c != nil {
+			b.m.sigs[decs].role, b.m.sigs[decs].key = "decoders", cn.label
+		}
 		tsig := b.sig(cn.label+".transform", o, len(f.transform), f.transform)
 		b.m.sigs[tsig].rows, b.m.sigs[tsig].readonly = cp.Rows, true
+		if cn.c != nil {
+			b.m.sigs[tsig].role, b.m.sigs[tsig].key = "transform", cn.label
+		}
 		decSig := b.sig(cn.label+".decoded", o, f.dmid, nil)
 		b.add(&Op{Kind: "Reset", Tag: o + " decoded", Sets: []int{decSig}, y: decSig, a: -1})
 		b.add(&Op{Kind: "DotInc", Tag: o + " decoders", Incs: []int{decSig}, Reads: []int{decs, inSig}, a: decs, x: inSig, y: decSig})
@@ -967,6 +1025,9 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 		}
 		gs := b.sig(cn.label+".gains", o, len(g), g)
 		b.m.sigs[gs].readonly = true
+		if cn.c != nil {
+			b.m.sigs[gs].role, b.m.sigs[gs].key = "gains", cn.label
+		}
 		if cn.postIdx == nil {
 			b.add(&Op{Kind: "ElementwiseInc", Tag: o + " gains", Incs: []int{cn.postSig}, Reads: []int{gs, out}, a: gs, x: out, y: cn.postSig})
 		} else {

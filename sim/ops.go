@@ -6,6 +6,7 @@ import (
 
 	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/synapses"
 )
@@ -23,6 +24,11 @@ type signal struct {
 	// readonly signals never change after Reset (biases, encoders, fixed
 	// weights); the NaN check skips them.
 	readonly bool
+	// role and key name the built parameter a signal holds, for executors
+	// that train or map it (Graph): role "bias", "scaled_encoders",
+	// "weights", "decoders", "transform" or "gains", key the ensemble or
+	// connection key of Params.
+	role, key string
 }
 
 // Op is one operator of a built model (Nengo's Operator): what it sets,
@@ -66,7 +72,8 @@ type Op struct {
 	// DotInc with hasBias (and set): y = bias + A·x, a bias copy fused in
 	hasBias bool
 	bias    int
-	fused   []*Op // EnsembleReLU: the decoder products
+	fused   []*Op        // EnsembleReLU: the decoder products
+	layer   layers.Layer // SimLayer (parameter signals in aux)
 }
 
 func (o *Op) String() string { return fmt.Sprintf("%s(%s)", o.Kind, o.Tag) }
@@ -351,6 +358,24 @@ func (op *Op) compile(s *Simulator, ln *lane) (runner, error) {
 				for j, a := range acts {
 					row[j] = float64(ae * a)
 				}
+			}
+		}}, nil
+	case "SimLayer":
+		// a deep-learning layer on this lane's example (batch 1, inference
+		// mode: Dropout off, BatchNorm with its moving statistics)
+		x, y := view(op.x), view(op.y)
+		ps := make([][]float64, len(op.aux))
+		for i, id := range op.aux {
+			ps[i] = view(id)
+		}
+		ex, err := op.layer.NewExec(1, uint64(op.seed)+uint64(ln.index))
+		if err != nil {
+			return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
+		}
+		tag := op.Tag
+		return runner{step: func() {
+			if err := ex.Forward(ps, x, y, 1, false); err != nil {
+				s.fail(fmt.Errorf("sim: %s: %w", tag, err))
 			}
 		}}, nil
 	case "SimSynapse":

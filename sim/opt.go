@@ -128,6 +128,10 @@ func (m *Model) optimize(o Optimizations) error {
 	for i, op := range m.Ops {
 		c := *op
 		c.order = i
+		// the passes rewrite index lists in place: the copies own theirs,
+		// so m.Ops (and Graph) keep the builder's operators
+		c.Sets, c.Incs, c.Reads, c.Updates = slices.Clone(op.Sets), slices.Clone(op.Incs), slices.Clone(op.Reads), slices.Clone(op.Updates)
+		c.xIdx, c.yIdx, c.aux = slices.Clone(op.xIdx), slices.Clone(op.yIdx), slices.Clone(op.aux)
 		ops[i] = &c
 	}
 	m.plan = Plan{Optimizations: o, Operators: len(ops)}

@@ -14,8 +14,9 @@ import (
 // eval_points, max_rates, intercepts, scaled_encoders, state/<var>} and
 // conn/<label>/{weights, eval_points, solver_targets} and, for a sparse
 // transform, conn/<label>/{sparse_indices (nnz×2), sparse_data (nnz),
-// sparse_shape ([rows, cols])}, the fields of Nengo's SparseMatrix. Other
-// keys (probe/…, meta/…) are ignored.
+// sparse_shape ([rows, cols])}, the fields of Nengo's SparseMatrix, and
+// layer/<node label>/<parameter> for layer nodes (flat). Other keys
+// (probe/…, meta/…) are ignored.
 func ParamsFromArrays(arrays map[string]npz.Array) (*Params, error) {
 	p := &Params{Ensembles: map[string]*EnsembleParams{}, Connections: map[string]*ConnectionParams{}}
 	sparse := map[string]map[string]npz.Array{} // label → sparse_* arrays
@@ -46,6 +47,14 @@ func ParamsFromArrays(arrays map[string]npz.Array) (*Params, error) {
 			case len(parts) == 4 && parts[2] == "state":
 				e.State[parts[3]] = a.Data
 			}
+		case parts[0] == "layer" && len(parts) == 3:
+			if p.Layers == nil {
+				p.Layers = map[string]map[string][]float64{}
+			}
+			if p.Layers[parts[1]] == nil {
+				p.Layers[parts[1]] = map[string][]float64{}
+			}
+			p.Layers[parts[1]][parts[2]] = a.Data
 		case parts[0] == "conn" && len(parts) == 3:
 			c := p.Connections[parts[1]]
 			if c == nil {
@@ -187,6 +196,11 @@ func (p *Params) arrays(dims map[string]int) map[string]npz.Array {
 			if m := len(c.EvalPoints) / c.EvalDims; m > 0 && c.Targets != nil {
 				mat(pre+"solver_targets", c.Targets, len(c.Targets)/m)
 			}
+		}
+	}
+	for l, ps := range p.Layers {
+		for name, v := range ps {
+			vec("layer/"+l+"/"+name, v)
 		}
 	}
 	return out

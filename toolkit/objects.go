@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/neurogo/neurogo/toolkit/dists"
+	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/solvers"
 	"github.com/neurogo/neurogo/toolkit/synapses"
@@ -80,9 +81,12 @@ type Ensemble struct {
 	NEvalPoints       int
 	NormalizeEncoders bool
 	Gain, Bias        []float64 // explicit gain and bias (both or neither)
-	Noise             Process   // injected into the neuron input current; nil: none
-	Seed              int64     // used when SeedSet (see SetSeed); else derived at build (Network.Seeds)
-	SeedSet           bool
+	// Shape is the layout of the neurons when the ensemble is a layer of
+	// a deep network (Network.NeuronLayer), e.g. (26, 26, 32); nil otherwise.
+	Shape   []int
+	Noise   Process // injected into the neuron input current; nil: none
+	Seed    int64   // used when SeedSet (see SetSeed); else derived at build (Network.Seeds)
+	SeedSet bool
 
 	neurons *Neurons
 }
@@ -266,6 +270,11 @@ type Node struct {
 	TimeFn  TimeFunc
 	Fn      NodeFunc
 	Process Process // a signal generator (WhiteSignal, PresentInput, …)
+	// Layer makes the node a deep-learning layer (NengoDL's TensorNode):
+	// its output is the layer applied to its input, every step. SizeIn and
+	// SizeOut are the sizes of the layer's input and output shapes. See
+	// Network.Layer.
+	Layer   layers.Layer
 	SizeIn  int
 	SizeOut int
 }
@@ -323,7 +332,7 @@ func (net *Network) NodeProcess(label string, sizeIn, sizeOut int, p Process) *N
 
 // IsPassthrough reports whether the node outputs its input unchanged.
 func (n *Node) IsPassthrough() bool {
-	return n.Output == nil && n.TimeFn == nil && n.Fn == nil && n.Process == nil
+	return n.Output == nil && n.TimeFn == nil && n.Fn == nil && n.Process == nil && n.Layer == nil
 }
 
 // Validate checks the node's fields.
@@ -336,13 +345,22 @@ func (n *Node) Validate() error {
 		return &Error{Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: "must be non-negative"}
 	}
 	set := 0
-	for _, b := range []bool{n.Output != nil, n.TimeFn != nil, n.Fn != nil, n.Process != nil} {
+	for _, b := range []bool{n.Output != nil, n.TimeFn != nil, n.Fn != nil, n.Process != nil, n.Layer != nil} {
 		if b {
 			set++
 		}
 	}
 	if set > 1 {
-		return &Error{Object: o, Field: "Output/TimeFn/Fn/Process", Value: set, Rule: "at most one may be set"}
+		return &Error{Object: o, Field: "Output/TimeFn/Fn/Process/Layer", Value: set, Rule: "at most one may be set"}
+	}
+	if n.Layer != nil {
+		if in := layers.Size(n.Layer.InShape()); n.SizeIn != in {
+			return &Error{Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: fmt.Sprintf("must equal the size %d of the layer's input shape %v", in, n.Layer.InShape())}
+		}
+		if out := layers.Size(n.Layer.OutShape()); n.SizeOut != out {
+			return &Error{Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: fmt.Sprintf("must equal the size %d of the layer's output shape %v", out, n.Layer.OutShape())}
+		}
+		return nil
 	}
 	if n.Process != nil {
 		if err := n.Process.Validate(); err != nil {

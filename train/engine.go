@@ -1,0 +1,446 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/neurons"
+)
+
+// engine runs a built model (sim.Graph) on a minibatch for a number of
+// steps and differentiates it through time (backpropagation through time
+// over the unrolled steps, seed 000 §3.3): the forward pass records what
+// each operator's backward pass needs, the backward pass walks the steps
+// and, within a step, the operators in reverse order.
+//
+// Storage is signal-major: a per-example ("lane") signal of size n holds
+// batch×n values (example b at [b·n, (b+1)·n)), so the products of a
+// minibatch are matrix–matrix products; read-only signals (parameters,
+// constants) are stored once and shared by the batch.
+//
+// Gradients. grad[s] holds dLoss/d(the current value of s) while the
+// backward pass runs: an operator that sets or updates s passes grad[s]
+// on to what it read and zeroes it (the older value did not reach the
+// loss through s); an operator that increments s passes it on and leaves
+// it. Only signals that both depend on a trainable parameter and reach a
+// probe with a loss get a gradient buffer.
+type engine struct {
+	g         *sim.Graph
+	maxB      int // batch capacity
+	maxT      int // steps capacity
+	b         int // current batch
+	t         int // steps run in the current sequence
+	shared    []bool
+	vals      [][]float64
+	grad      [][]float64
+	ops       []eop
+	opTags    []string          // per engine op
+	opIdx     []int             // graph op of each engine op (-1: the feed)
+	active    []bool            // ops whose backward runs
+	feeds     map[int][]float64 // fed signal → [b][step][dims] of the current batch
+	feedSteps int
+	// recorded probe samples for the current sequence: per probe
+	// [b][sample][dims] flattened after the run (see probeData)
+	rec     [][]float64 // per probe: [t][b][dims]
+	samples [][]int     // per probe: steps (1-based) sampled
+	// mode
+	rates  bool // training counterparts of spiking neurons
+	train  bool // layers in training mode (Dropout, BatchNorm statistics)
+	record bool // keep what backward needs
+	seed   uint64
+	// trainable parameter signals
+	trainable []bool
+	rng       *rand.Rand
+}
+
+// eop is one operator made executable on the engine.
+type eop interface {
+	forward(e *engine, t int) error
+	backward(e *engine, t int) error
+	reset(e *engine)
+	// differentiable is nil, or an error wrapping errNotDiff that says why not
+	differentiable() error
+}
+
+// engineConfig fixes what the engine computes.
+type engineConfig struct {
+	batch, steps int
+	rates        bool    // swap spiking neurons for their rate counterparts
+	sigma        float64 // SoftLIFRate smoothing for LIF (0: LIFRate)
+	trainable    map[int]bool
+	lossSignals  []int        // signals (probes) a loss is computed on
+	fed          map[int]bool // node output signals fed with data
+	seed         uint64
+	// values, if non-nil, holds the shared (read-only) signals' values,
+	// shared with other engines of the same model (parameters)
+	values [][]float64
+}
+
+// errNotDiff marks an operator that cannot be differentiated.
+var errNotDiff = errors.New("not differentiable")
+
+func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
+	if cfg.batch < 1 || cfg.steps < 1 {
+		return nil, fmt.Errorf("train: batch %d and steps %d must be at least 1", cfg.batch, cfg.steps)
+	}
+	e := &engine{g: g, maxB: cfg.batch, maxT: cfg.steps, rates: cfg.rates, seed: cfg.seed,
+		rng: rand.New(rand.NewPCG(cfg.seed, 0x7a1e))}
+	ns := len(g.Signals)
+	e.shared = make([]bool, ns)
+	e.vals = make([][]float64, ns)
+	e.grad = make([][]float64, ns)
+	e.trainable = make([]bool, ns)
+	for i, s := range g.Signals {
+		e.shared[i] = (s.ReadOnly && !cfg.fed[i]) || i == g.Time || i == g.Step
+		if e.shared[i] {
+			if cfg.values != nil && cfg.values[i] != nil && !(i == g.Time || i == g.Step) {
+				e.vals[i] = cfg.values[i]
+			} else {
+				e.vals[i] = make([]float64, s.Size)
+				copy(e.vals[i], s.Init)
+			}
+		} else {
+			e.vals[i] = make([]float64, cfg.batch*s.Size)
+		}
+	}
+	for i := range cfg.trainable {
+		if cfg.trainable[i] {
+			if !e.shared[i] {
+				return nil, fmt.Errorf("train: signal %s is changed while the model runs (by a learning rule) and cannot be trained", g.Signals[i].Name)
+			}
+			e.trainable[i] = true
+		}
+	}
+	if len(cfg.fed) > 0 {
+		e.ops = append(e.ops, &feedOp{})
+		e.opTags = append(e.opTags, "data feed")
+		e.opIdx = append(e.opIdx, -1)
+	}
+	for i := range g.Ops {
+		op, err := e.compile(&g.Ops[i], cfg)
+		if err != nil {
+			return nil, err
+		}
+		e.ops = append(e.ops, op)
+		e.opTags = append(e.opTags, g.Ops[i].Tag)
+		e.opIdx = append(e.opIdx, i)
+	}
+	e.rec = make([][]float64, len(g.Probes))
+	e.samples = make([][]int, len(g.Probes))
+	if err := e.analyse(cfg.lossSignals); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// inputs and outputs of an operator, for the dependency analysis.
+func opInputs(o *sim.GraphOp) []int  { return o.Reads }
+func opOutputs(o *sim.GraphOp) []int { return slices.Concat(o.Sets, o.Incs, o.Updates) }
+
+// propagates reports whether a value dependence flows from an
+// operator's inputs to its outputs for training purposes. Learning rules
+// do not pass gradients (as in NengoDL, the weights they change are not
+// trained), nor does time.
+func propagates(o *sim.GraphOp) bool {
+	switch o.Kind {
+	case "TimeUpdate", "SimBCM", "SimOja", "SimVoja", "SimRLS", "SimPES", "Reset":
+		return false
+	}
+	return true
+}
+
+// analyse finds the signals that need gradients: those that depend on a
+// trainable parameter (forward closure over the operators, through time)
+// and reach a signal with a loss (backward closure). An operator on such a
+// path that cannot be differentiated is an error.
+func (e *engine) analyse(lossSigs []int) error {
+	g := e.g
+	ns := len(g.Signals)
+	fwd := make([]bool, ns)
+	for i, t := range e.trainable {
+		fwd[i] = t
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range g.Ops {
+			o := &g.Ops[i]
+			if !propagates(o) {
+				continue
+			}
+			in := false
+			for _, s := range opInputs(o) {
+				in = in || fwd[s]
+			}
+			if !in {
+				continue
+			}
+			for _, s := range opOutputs(o) {
+				if !fwd[s] {
+					fwd[s], changed = true, true
+				}
+			}
+		}
+	}
+	back := make([]bool, ns)
+	for _, s := range lossSigs {
+		back[s] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range g.Ops {
+			o := &g.Ops[i]
+			if !propagates(o) {
+				continue
+			}
+			out := false
+			for _, s := range opOutputs(o) {
+				out = out || back[s]
+			}
+			if !out {
+				continue
+			}
+			for _, s := range opInputs(o) {
+				if !back[s] {
+					back[s], changed = true, true
+				}
+			}
+		}
+	}
+	for s := range ns {
+		if fwd[s] && back[s] {
+			if e.shared[s] {
+				e.grad[s] = make([]float64, g.Signals[s].Size)
+			} else {
+				e.grad[s] = make([]float64, e.maxB*g.Signals[s].Size)
+			}
+		}
+	}
+	e.active = make([]bool, len(e.ops))
+	for i, gi := range e.opIdx {
+		if gi < 0 {
+			continue
+		}
+		o := &g.Ops[gi]
+		for _, s := range opOutputs(o) {
+			if e.grad[s] != nil && !e.shared[s] {
+				e.active[i] = true
+			}
+		}
+		if !e.active[i] || !propagates(o) {
+			continue
+		}
+		// an input on the path: the operator must be differentiable
+		for _, s := range opInputs(o) {
+			if e.grad[s] == nil {
+				continue
+			}
+			if err := e.ops[i].differentiable(); err != nil {
+				return fmt.Errorf("train: %s (%s) is on the path from a trainable parameter to a probe with a loss and %w; "+
+					"make the parameters before it untrainable (Trainable) or remove the loss", o.Tag, o.Kind, err)
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// size of signal s for one example
+func (e *engine) size(s int) int { return e.g.Signals[s].Size }
+
+// lane returns example b's values of signal s (the shared copy for a
+// shared signal).
+func (e *engine) lane(s, b int) []float64 {
+	if e.shared[s] {
+		return e.vals[s]
+	}
+	n := e.g.Signals[s].Size
+	return e.vals[s][b*n : (b+1)*n]
+}
+
+// batchVals returns the current batch's values of a lane signal.
+func (e *engine) batchVals(s int) []float64 {
+	return e.vals[s][:e.b*e.size(s)]
+}
+
+func (e *engine) batchGrad(s int) []float64 {
+	if e.grad[s] == nil {
+		return nil
+	}
+	if e.shared[s] {
+		return e.grad[s]
+	}
+	return e.grad[s][:e.b*e.size(s)]
+}
+
+// start resets the state for a new sequence of batch b.
+func (e *engine) start(b int, record, train bool) error {
+	if b < 1 || b > e.maxB {
+		return fmt.Errorf("train: batch of %d examples, the engine holds 1 to %d", b, e.maxB)
+	}
+	e.b, e.t, e.record, e.train = b, 0, record, train
+	for s, sg := range e.g.Signals {
+		if e.shared[s] {
+			if s == e.g.Time || s == e.g.Step {
+				clear(e.vals[s])
+			}
+			continue
+		}
+		v := e.vals[s]
+		if sg.Init == nil {
+			clear(v)
+		} else {
+			for k := range b {
+				copy(v[k*sg.Size:(k+1)*sg.Size], sg.Init)
+			}
+		}
+	}
+	for _, op := range e.ops {
+		op.reset(e)
+	}
+	for i := range e.rec {
+		e.rec[i] = e.rec[i][:0]
+		e.samples[i] = e.samples[i][:0]
+	}
+	return nil
+}
+
+// step runs one forward step (t counts from 1) and records the probes.
+func (e *engine) step() error {
+	if e.t >= e.maxT {
+		return fmt.Errorf("train: more than %d steps in one sequence", e.maxT)
+	}
+	e.t++
+	t := e.t
+	for i, op := range e.ops {
+		if err := op.forward(e, t); err != nil {
+			return fmt.Errorf("train: step %d: %s: %w", t, e.opTags[i], err)
+		}
+	}
+	for i, p := range e.g.Probes {
+		if p.Period != 1 && math.Mod(float64(t), p.Period) >= 1 {
+			continue
+		}
+		e.samples[i] = append(e.samples[i], t)
+		n := e.size(p.Signal)
+		for b := range e.b {
+			src := e.lane(p.Signal, b)
+			if p.Idx == nil {
+				e.rec[i] = append(e.rec[i], src[:n]...)
+			} else {
+				for _, k := range p.Idx {
+					e.rec[i] = append(e.rec[i], src[k])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// probeData returns probe i's samples as [b][sample][dims] flattened.
+func (e *engine) probeData(i int, dst []float64) []float64 {
+	p := e.g.Probes[i]
+	ns, d := len(e.samples[i]), p.Dims
+	dst = slices.Grow(dst[:0], e.b*ns*d)[:e.b*ns*d]
+	for k := range ns {
+		for b := range e.b {
+			copy(dst[(b*ns+k)*d:(b*ns+k+1)*d], e.rec[i][(k*e.b+b)*d:(k*e.b+b+1)*d])
+		}
+	}
+	return dst
+}
+
+// zeroGrads clears every gradient buffer (parameters included).
+func (e *engine) zeroGrads() {
+	for _, g := range e.grad {
+		clear(g)
+	}
+}
+
+// backward runs backpropagation through the steps of the last sequence;
+// dProbe[i] (nil: no loss) is dLoss/d(probe i's samples), [b][sample][dims].
+// Parameter gradients accumulate in grad.
+func (e *engine) backward(dProbe [][]float64) error {
+	if !e.record {
+		return errors.New("train: backward after a forward pass that did not record")
+	}
+	for s := range e.grad {
+		if !e.trainable[s] {
+			clear(e.grad[s])
+		}
+	}
+	pos := make([]int, len(e.g.Probes))
+	for i := range pos {
+		pos[i] = len(e.samples[i]) - 1
+	}
+	for t := e.t; t >= 1; t-- {
+		for i, p := range e.g.Probes {
+			if dProbe[i] == nil || pos[i] < 0 || e.samples[i][pos[i]] != t || e.grad[p.Signal] == nil {
+				continue
+			}
+			k, ns, d := pos[i], len(e.samples[i]), p.Dims
+			n := e.size(p.Signal)
+			gs := e.grad[p.Signal]
+			for b := range e.b {
+				src := dProbe[i][(b*ns+k)*d : (b*ns+k+1)*d]
+				dst := gs[b*n : (b+1)*n]
+				if p.Idx == nil {
+					for j, v := range src {
+						dst[j] += v
+					}
+				} else {
+					for j, idx := range p.Idx {
+						dst[idx] += src[j]
+					}
+				}
+			}
+		}
+		for i := range pos {
+			if pos[i] >= 0 && e.samples[i][pos[i]] == t {
+				pos[i]--
+			}
+		}
+		for i := len(e.ops) - 1; i >= 0; i-- {
+			if !e.active[i] {
+				continue
+			}
+			if err := e.ops[i].backward(e, t); err != nil {
+				return fmt.Errorf("train: backward, step %d: %s: %w", t, e.opTags[i], err)
+			}
+		}
+	}
+	return nil
+}
+
+// neuronType returns the neuron type the engine runs for a population.
+func (e *engine) neuronType(nt neurons.Type, sigma float64, rates bool) (neurons.Type, error) {
+	if !rates || !nt.Spiking() {
+		return nt, nil
+	}
+	return neurons.RateCounterpart(nt, sigma)
+}
+
+// feedNode sets node data: data is [b][step][dims] for the current batch,
+// steps at least the sequence length.
+func (e *engine) feedNode(n *toolkit.Node, data []float64, steps int) error {
+	s, ok := e.g.NodeOutputs[n]
+	if !ok {
+		return fmt.Errorf("train: node %q cannot be fed (it has no output signal)", n.Label)
+	}
+	if e.shared[s] {
+		return fmt.Errorf("train: node %q was not declared as fed when the engine was made", n.Label)
+	}
+	if e.feeds == nil {
+		e.feeds = map[int][]float64{}
+	}
+	d := e.size(s)
+	if len(data) != e.b*steps*d {
+		return fmt.Errorf("train: data for node %q: %d values, want batch %d × steps %d × dims %d", n.Label, len(data), e.b, steps, d)
+	}
+	e.feeds[s], e.feedSteps = data, steps
+	return nil
+}

@@ -1,0 +1,856 @@
+package train
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/layers"
+	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/synapses"
+)
+
+// compile makes operator o executable on e.
+func (e *engine) compile(o *sim.GraphOp, cfg engineConfig) (eop, error) {
+	switch o.Kind {
+	case "Reset":
+		return &resetOp{y: o.Y, v: o.Value}, nil
+	case "Copy":
+		return &copyOp{x: o.X, y: o.Y, xi: o.XIdx, yi: o.YIdx, inc: o.Inc}, nil
+	case "ElementwiseInc":
+		return &ewOp{a: o.A, x: o.X, y: o.Y}, nil
+	case "DotInc":
+		return &dotOp{a: o.A, x: o.X, y: o.Y}, nil
+	case "SparseDotInc":
+		return &sparseOp{a: o.A, x: o.X, y: o.Y, ptr: o.CSRPtr, col: o.CSRCol}, nil
+	case "TimeUpdate":
+		return &timeOp{step: o.Y, time: o.X, dt: e.g.Dt}, nil
+	case "SimNeurons":
+		nt, err := e.neuronType(o.Neuron, cfg.sigma, cfg.rates)
+		if err != nil {
+			return nil, fmt.Errorf("train: %s: %w", o.Tag, err)
+		}
+		return newNeuronsOp(e, o, nt)
+	case "SimSynapse":
+		return newSynapseOp(e, o)
+	case "SimNodeFunc":
+		return &nodeOp{o: o, fed: o.Y >= 0 && cfg.fed[o.Y]}, nil
+	case "SimProcess":
+		return &processOp{o: o, fed: !o.Inc && o.Y >= 0 && cfg.fed[o.Y]}, nil
+	case "SimLayer":
+		return newLayerOp(e, o)
+	case "SimPES":
+		return &pesOp{acts: o.X, err: o.A, delta: o.Y, rate: o.Value, dt: e.g.Dt}, nil
+	}
+	return nil, fmt.Errorf("train: %s: the trainer does not run %s operators yet (simulate this model with sim instead)", o.Tag, o.Kind)
+}
+
+var gemm = func(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	blas64.Implementation().Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// nodiff is embedded by operators no gradient passes through.
+type nodiff struct{ why string }
+
+func (n nodiff) differentiable() error { return fmt.Errorf("%w (%s)", errNotDiff, n.why) }
+
+type noreset struct{}
+
+func (noreset) reset(*engine) {}
+
+// --- feed: node outputs from data ------------------------------------------
+
+type feedOp struct {
+	noreset
+	nodiff
+}
+
+func (f *feedOp) forward(e *engine, t int) error {
+	for s, data := range e.feeds {
+		n := e.size(s)
+		for b := range e.b {
+			src := data[(b*e.feedSteps+t-1)*n : (b*e.feedSteps+t)*n]
+			copy(e.vals[s][b*n:(b+1)*n], src)
+		}
+	}
+	return nil
+}
+func (f *feedOp) backward(*engine, int) error { return nil }
+
+// --- Reset -----------------------------------------------------------------------
+
+type resetOp struct {
+	noreset
+	y int
+	v float64
+}
+
+func (o *resetOp) differentiable() error { return nil }
+func (o *resetOp) forward(e *engine, t int) error {
+	if e.shared[o.y] {
+		return nil
+	}
+	v := e.batchVals(o.y)
+	for i := range v {
+		v[i] = o.v
+	}
+	return nil
+}
+func (o *resetOp) backward(e *engine, t int) error {
+	clear(e.batchGrad(o.y))
+	return nil
+}
+
+// --- Copy ------------------------------------------------------------------------
+
+type copyOp struct {
+	noreset
+	x, y   int
+	xi, yi []int
+	inc    bool
+}
+
+func (o *copyOp) differentiable() error { return nil }
+func (o *copyOp) forward(e *engine, t int) error {
+	for b := range e.b {
+		x, y := e.lane(o.x, b), e.lane(o.y, b)
+		switch {
+		case o.xi == nil && o.yi == nil:
+			if o.inc {
+				for k, v := range x[:len(y)] {
+					y[k] += v
+				}
+			} else {
+				copy(y, x)
+			}
+		default:
+			n := len(y)
+			if o.yi != nil {
+				n = len(o.yi)
+			}
+			for k := range n {
+				sk, dk := k, k
+				if o.xi != nil {
+					sk = o.xi[k]
+				}
+				if o.yi != nil {
+					dk = o.yi[k]
+				}
+				if o.inc {
+					y[dk] += x[sk]
+				} else {
+					y[dk] = x[sk]
+				}
+			}
+		}
+	}
+	return nil
+}
+func (o *copyOp) backward(e *engine, t int) error {
+	gy := e.grad[o.y]
+	if gy == nil {
+		return nil
+	}
+	gx := e.grad[o.x]
+	ny, nx := e.size(o.y), e.size(o.x)
+	sharedX := e.shared[o.x]
+	for b := range e.b {
+		y := gy[b*ny : (b+1)*ny]
+		var x []float64
+		if gx != nil {
+			if sharedX {
+				x = gx
+			} else {
+				x = gx[b*nx : (b+1)*nx]
+			}
+		}
+		n := ny
+		if o.yi != nil {
+			n = len(o.yi)
+		}
+		for k := range n {
+			sk, dk := k, k
+			if o.xi != nil {
+				sk = o.xi[k]
+			}
+			if o.yi != nil {
+				dk = o.yi[k]
+			}
+			if x != nil {
+				x[sk] += y[dk]
+			}
+			if !o.inc {
+				y[dk] = 0
+			}
+		}
+	}
+	return nil
+}
+
+// --- ElementwiseInc: y += a ⊙ x (a of size 1 broadcasts) -----------------------
+
+type ewOp struct {
+	noreset
+	a, x, y int
+	xs, as  [][]float64 // saved per step: x (for dA), a (for dX when a changes)
+}
+
+func (o *ewOp) differentiable() error { return nil }
+func (o *ewOp) forward(e *engine, t int) error {
+	for b := range e.b {
+		a, x, y := e.lane(o.a, b), e.lane(o.x, b), e.lane(o.y, b)
+		if len(a) == 1 {
+			av := a[0]
+			for i := range y {
+				y[i] += av * x[i]
+			}
+		} else {
+			for i := range y {
+				y[i] += a[i] * x[i]
+			}
+		}
+	}
+	if e.record {
+		if e.grad[o.a] != nil && !e.shared[o.x] {
+			o.xs = save(o.xs, t, e.batchVals(o.x))
+		}
+		if e.grad[o.x] != nil && !e.shared[o.a] {
+			o.as = save(o.as, t, e.batchVals(o.a))
+		}
+	}
+	return nil
+}
+func (o *ewOp) backward(e *engine, t int) error {
+	gy := e.grad[o.y]
+	ga, gx := e.grad[o.a], e.grad[o.x]
+	ny := e.size(o.y)
+	na, nx := e.size(o.a), e.size(o.x)
+	for b := range e.b {
+		y := gy[b*ny : (b+1)*ny]
+		if gx != nil {
+			var a []float64
+			if e.shared[o.a] {
+				a = e.vals[o.a]
+			} else {
+				a = o.as[t-1][b*na : (b+1)*na]
+			}
+			x := gx
+			if !e.shared[o.x] {
+				x = gx[b*nx : (b+1)*nx]
+			}
+			for i, g := range y {
+				if na == 1 {
+					x[i] += a[0] * g
+				} else {
+					x[i] += a[i] * g
+				}
+			}
+		}
+		if ga != nil {
+			var x []float64
+			if e.shared[o.x] {
+				x = e.vals[o.x]
+			} else {
+				x = o.xs[t-1][b*nx : (b+1)*nx]
+			}
+			a := ga
+			if !e.shared[o.a] {
+				a = ga[b*na : (b+1)*na]
+			}
+			for i, g := range y {
+				if na == 1 {
+					a[0] += x[i] * g
+				} else {
+					a[i] += x[i] * g
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// save copies v into the step-t slot of a per-step tape.
+func save(tape [][]float64, t int, v []float64) [][]float64 {
+	for len(tape) < t {
+		tape = append(tape, nil)
+	}
+	tape[t-1] = append(tape[t-1][:0], v...)
+	return tape
+}
+
+// --- DotInc: y += A·x ----------------------------------------------------------------
+
+type dotOp struct {
+	noreset
+	a, x, y int
+	xs, as  [][]float64
+	tmp     []float64
+}
+
+func (o *dotOp) differentiable() error { return nil }
+func (o *dotOp) forward(e *engine, t int) error {
+	rows, cols := e.size(o.y), e.size(o.x)
+	switch {
+	case e.shared[o.a] && !e.shared[o.x]:
+		// Y (b×rows) += X (b×cols) · Aᵀ
+		gemm(blas.NoTrans, blas.Trans, e.b, rows, cols, 1, e.batchVals(o.x), cols, e.vals[o.a], cols, 1, e.batchVals(o.y), rows)
+	case e.shared[o.a] && e.shared[o.x]:
+		o.tmp = growTo(o.tmp, rows)
+		clear(o.tmp)
+		gemm(blas.NoTrans, blas.Trans, 1, rows, cols, 1, e.vals[o.x], cols, e.vals[o.a], cols, 1, o.tmp, rows)
+		for b := range e.b {
+			y := e.lane(o.y, b)
+			for i, v := range o.tmp {
+				y[i] += v
+			}
+		}
+	default:
+		for b := range e.b {
+			gemm(blas.NoTrans, blas.Trans, 1, rows, cols, 1, e.lane(o.x, b), cols, e.lane(o.a, b), cols, 1, e.lane(o.y, b), rows)
+		}
+	}
+	if e.record {
+		if e.grad[o.a] != nil && !e.shared[o.x] {
+			o.xs = save(o.xs, t, e.batchVals(o.x))
+		}
+		if e.grad[o.x] != nil && !e.shared[o.a] {
+			o.as = save(o.as, t, e.batchVals(o.a))
+		}
+	}
+	return nil
+}
+func (o *dotOp) backward(e *engine, t int) error {
+	rows, cols := e.size(o.y), e.size(o.x)
+	gy := e.batchGrad(o.y)
+	if gx := e.grad[o.x]; gx != nil {
+		if e.shared[o.a] && !e.shared[o.x] {
+			// dX (b×cols) += dY (b×rows) · A (rows×cols)
+			gemm(blas.NoTrans, blas.NoTrans, e.b, cols, rows, 1, gy, rows, e.vals[o.a], cols, 1, e.batchGrad(o.x), cols)
+		} else {
+			for b := range e.b {
+				a := e.vals[o.a]
+				if !e.shared[o.a] {
+					a = o.as[t-1][b*rows*cols : (b+1)*rows*cols]
+				}
+				dst := gx
+				if !e.shared[o.x] {
+					dst = gx[b*cols : (b+1)*cols]
+				}
+				gemm(blas.NoTrans, blas.NoTrans, 1, cols, rows, 1, gy[b*rows:(b+1)*rows], rows, a, cols, 1, dst, cols)
+			}
+		}
+	}
+	if ga := e.grad[o.a]; ga != nil {
+		if e.shared[o.x] {
+			// dA += (Σ_b dY_b)ᵀ · x
+			for b := range e.b {
+				gemm(blas.Trans, blas.NoTrans, rows, cols, 1, 1, gy[b*rows:(b+1)*rows], rows, e.vals[o.x], cols, 1, ga, cols)
+			}
+		} else {
+			// dA (rows×cols) += dYᵀ (rows×b) · X (b×cols)
+			gemm(blas.Trans, blas.NoTrans, rows, cols, e.b, 1, gy, rows, o.xs[t-1], cols, 1, ga, cols)
+		}
+	}
+	return nil
+}
+
+func growTo(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// --- SparseDotInc: y += A·x, A in CSR ------------------------------------------------
+
+type sparseOp struct {
+	noreset
+	a, x, y  int
+	ptr, col []int
+	xs       [][]float64
+}
+
+func (o *sparseOp) differentiable() error { return nil }
+func (o *sparseOp) forward(e *engine, t int) error {
+	if !e.shared[o.a] {
+		return fmt.Errorf("sparse weights changed by a learning rule are not supported")
+	}
+	a := e.vals[o.a]
+	for b := range e.b {
+		x, y := e.lane(o.x, b), e.lane(o.y, b)
+		for i := range y {
+			var acc float64
+			for k := o.ptr[i]; k < o.ptr[i+1]; k++ {
+				acc += a[k] * x[o.col[k]]
+			}
+			y[i] += acc
+		}
+	}
+	if e.record && e.grad[o.a] != nil && !e.shared[o.x] {
+		o.xs = save(o.xs, t, e.batchVals(o.x))
+	}
+	return nil
+}
+func (o *sparseOp) backward(e *engine, t int) error {
+	rows, cols := e.size(o.y), e.size(o.x)
+	gy := e.grad[o.y]
+	a := e.vals[o.a]
+	ga, gx := e.grad[o.a], e.grad[o.x]
+	for b := range e.b {
+		y := gy[b*rows : (b+1)*rows]
+		var x, xv []float64
+		if gx != nil {
+			x = gx
+			if !e.shared[o.x] {
+				x = gx[b*cols : (b+1)*cols]
+			}
+		}
+		if ga != nil {
+			xv = e.vals[o.x]
+			if !e.shared[o.x] {
+				xv = o.xs[t-1][b*cols : (b+1)*cols]
+			}
+		}
+		for i, g := range y {
+			for k := o.ptr[i]; k < o.ptr[i+1]; k++ {
+				if x != nil {
+					x[o.col[k]] += a[k] * g
+				}
+				if ga != nil {
+					ga[k] += xv[o.col[k]] * g
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// --- TimeUpdate ----------------------------------------------------------------------
+
+type timeOp struct {
+	noreset
+	nodiff
+	step, time int
+	dt         float64
+}
+
+func (o *timeOp) forward(e *engine, t int) error {
+	e.vals[o.step][0] = float64(t)
+	e.vals[o.time][0] = float64(t) * o.dt
+	return nil
+}
+func (o *timeOp) backward(*engine, int) error { return nil }
+
+// --- SimNeurons ----------------------------------------------------------------------
+
+type neuronsOp struct {
+	noreset
+	nt     neurons.Type
+	diff   neurons.Differentiable
+	j, out int
+	state  []int
+	names  []string
+	st     neurons.State
+	rng    *rand.Rand
+	seed   uint64
+	dt     float64
+	ds     [][]float64 // f'(J) per step
+	tmp    []float64
+	tag    string
+}
+
+func newNeuronsOp(e *engine, o *sim.GraphOp, nt neurons.Type) (*neuronsOp, error) {
+	op := &neuronsOp{nt: nt, j: o.X, out: o.Y, state: o.State, names: o.StateNames, dt: e.g.Dt, tag: o.Tag,
+		seed: uint64(o.Seed) ^ e.seed}
+	op.rng = rand.New(rand.NewPCG(op.seed, 0x5eed))
+	if nt != o.Neuron {
+		// the rate counterpart has its own (usually empty) state
+		st, err := nt.State(0, op.rng)
+		if err != nil {
+			return nil, fmt.Errorf("train: %s: %w", o.Tag, err)
+		}
+		if len(st.Names) > 0 {
+			return nil, fmt.Errorf("train: %s: the training counterpart %s of %s has state; it cannot stand in", o.Tag, nt.Name(), o.Neuron.Name())
+		}
+		op.state, op.names = nil, nil
+	}
+	if d, ok := nt.(neurons.Differentiable); ok {
+		op.diff = d
+	}
+	op.st = neurons.State{Names: op.names, Vars: make([][]float64, len(op.state))}
+	return op, nil
+}
+
+func (o *neuronsOp) reset(e *engine) { o.rng = rand.New(rand.NewPCG(o.seed, 0x5eed)) }
+func (o *neuronsOp) differentiable() error {
+	if o.diff == nil {
+		return fmt.Errorf("%w (%s neurons have no derivative; training swaps spiking types for their rate counterparts, which %s lacks)", errNotDiff, o.nt.Name(), o.nt.Name())
+	}
+	return nil
+}
+func (o *neuronsOp) forward(e *engine, t int) error {
+	for i, s := range o.state {
+		o.st.Vars[i] = e.batchVals(s)
+	}
+	J, out := e.batchVals(o.j), e.batchVals(o.out)
+	if err := o.nt.Step(o.dt, J, out, o.st, o.rng); err != nil {
+		return err
+	}
+	if e.record && o.diff != nil && e.grad[o.j] != nil {
+		for len(o.ds) < t {
+			o.ds = append(o.ds, nil)
+		}
+		o.ds[t-1] = growTo(o.ds[t-1], len(J))
+		if err := o.diff.Deriv(o.ds[t-1], J); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (o *neuronsOp) backward(e *engine, t int) error {
+	gout := e.batchGrad(o.out)
+	if gJ := e.batchGrad(o.j); gJ != nil {
+		if o.diff == nil {
+			return o.differentiable()
+		}
+		d := o.ds[t-1]
+		for i, g := range gout {
+			gJ[i] += d[i] * g
+		}
+	}
+	clear(gout)
+	return nil
+}
+
+// --- SimSynapse ------------------------------------------------------------------------
+
+// synapseOp runs a synapse on every channel of the batch with the
+// library's filter (Nengo's step semantics). For a linear time-invariant
+// synapse the backward pass is the adjoint of its discrete state-space
+// system (synapses.System): with state s and input u,
+//
+//	OneX, NoD: s' = A·s + B·u; y = C·s'
+//	General:   y = C·s + D·u; s' = A·s + B·u
+//	NoX:       y = D·u
+//
+// so dL/du = Bᵀ·gs + D·gy and the state adjoint runs backwards in time.
+type synapseOp struct {
+	x, y int
+	syn  synapses.Synapse
+	f    synapses.Filter
+	sys  *synapses.System
+	gs   []float64 // state adjoint, channel-major (maxB·n·order)
+	tmp  []float64
+	err  error
+}
+
+func newSynapseOp(e *engine, o *sim.GraphOp) (*synapseOp, error) {
+	n := e.size(o.X)
+	f, err := o.Synapse.Filter(e.g.Dt, e.maxB*n)
+	if err != nil {
+		return nil, fmt.Errorf("train: %s: %w", o.Tag, err)
+	}
+	op := &synapseOp{x: o.X, y: o.Y, syn: o.Synapse, f: f}
+	if lti, ok := o.Synapse.(synapses.LTI); ok {
+		sys, err := lti.Discretize(e.g.Dt)
+		if err != nil {
+			return nil, fmt.Errorf("train: %s: %w", o.Tag, err)
+		}
+		op.sys = sys
+		op.gs = make([]float64, e.maxB*n*sys.Order)
+		op.tmp = make([]float64, sys.Order)
+	} else {
+		op.err = fmt.Errorf("%w (%s is not a linear time-invariant synapse)", errNotDiff, o.Synapse.Name())
+	}
+	return op, nil
+}
+
+func (o *synapseOp) differentiable() error { return o.err }
+func (o *synapseOp) reset(e *engine) {
+	o.f.Reset()
+	clear(o.gs)
+}
+func (o *synapseOp) forward(e *engine, t int) error {
+	return o.f.Step(e.vals[o.y], e.vals[o.x])
+}
+func (o *synapseOp) backward(e *engine, t int) error {
+	if o.err != nil {
+		return o.err
+	}
+	s := o.sys
+	k := s.Order
+	gy := e.batchGrad(o.y)
+	gx := e.batchGrad(o.x)
+	for c, g := range gy {
+		var gu float64
+		switch s.Kind {
+		case synapses.NoX:
+			gu = s.D * g
+		case synapses.OneX, synapses.NoD:
+			// s' = A s + B u; y = C s': gs' += Cᵀ gy; gu = Bᵀ gs'; gs = Aᵀ gs'
+			gsn := o.gs[c*k : c*k+k]
+			for i := range k {
+				gsn[i] += s.C[i] * g
+			}
+			for i := range k {
+				gu += s.B[i] * gsn[i]
+			}
+			o.adjoint(gsn)
+		case synapses.General:
+			// y = C s + D u; s' = A s + B u: gu = D gy + Bᵀ gs'; gs = Aᵀ gs' + Cᵀ gy
+			gsn := o.gs[c*k : c*k+k]
+			gu = s.D * g
+			for i := range k {
+				gu += s.B[i] * gsn[i]
+			}
+			o.adjoint(gsn)
+			for i := range k {
+				gsn[i] += s.C[i] * g
+			}
+		}
+		if gx != nil {
+			gx[c] += gu
+		}
+	}
+	clear(gy)
+	return nil
+}
+
+// adjoint sets g = Aᵀ·g.
+func (o *synapseOp) adjoint(g []float64) {
+	s := o.sys
+	k := s.Order
+	for j := range k {
+		var acc float64
+		for i := range k {
+			acc += s.A[i*k+j] * g[i]
+		}
+		o.tmp[j] = acc
+	}
+	copy(g, o.tmp)
+}
+
+// --- nodes ----------------------------------------------------------------------------------
+
+type nodeOp struct {
+	noreset
+	o   *sim.GraphOp
+	fed bool
+	buf []float64
+}
+
+func (n *nodeOp) differentiable() error {
+	return fmt.Errorf("%w (a Go function; use a layer node with a backward function to train through it)", errNotDiff)
+}
+func (n *nodeOp) forward(e *engine, t int) error {
+	if n.fed {
+		return nil
+	}
+	o := n.o
+	tt := e.vals[e.g.Time][0]
+	for b := range e.b {
+		var x, y []float64
+		if o.X >= 0 {
+			x = e.lane(o.X, b)
+		}
+		if o.Y >= 0 {
+			y = e.lane(o.Y, b)
+		}
+		switch {
+		case o.TimeFn != nil:
+			o.TimeFn(tt, y)
+		case o.NodeFn != nil:
+			o.NodeFn(tt, x, y)
+		case o.Fn != nil:
+			in := x
+			if o.XIdx != nil {
+				n.buf = growTo(n.buf, len(o.XIdx))
+				for k, i := range o.XIdx {
+					n.buf[k] = x[i]
+				}
+				in = n.buf
+			}
+			r := o.Fn(in)
+			if len(r) != len(y) {
+				return fmt.Errorf("function returned %d values, want %d", len(r), len(y))
+			}
+			copy(y, r)
+		}
+	}
+	return nil
+}
+func (n *nodeOp) backward(e *engine, t int) error { return n.differentiable() }
+
+type processOp struct {
+	o   *sim.GraphOp
+	fed bool
+	fs  []toolkit.NodeFunc
+	buf []float64
+}
+
+func (p *processOp) differentiable() error {
+	return fmt.Errorf("%w (a process)", errNotDiff)
+}
+func (p *processOp) reset(e *engine) { p.fs = p.fs[:0] }
+func (p *processOp) forward(e *engine, t int) error {
+	if p.fed {
+		return nil
+	}
+	o := p.o
+	ny := e.size(o.Y)
+	sizeIn := 0
+	if o.X >= 0 {
+		sizeIn = e.size(o.X)
+	}
+	for len(p.fs) < e.b {
+		b := uint64(len(p.fs))
+		seed := uint64(o.Seed) + b*0x9e3779b97f4a7c15
+		f, err := o.Process.Step(sizeIn, ny, e.g.Dt, rand.New(rand.NewPCG(seed, 0x9e0c)))
+		if err != nil {
+			return err
+		}
+		p.fs = append(p.fs, f)
+	}
+	tt := e.vals[e.g.Time][0]
+	p.buf = growTo(p.buf, ny)
+	for b := range e.b {
+		var x []float64
+		if o.X >= 0 {
+			x = e.lane(o.X, b)
+		}
+		y := e.lane(o.Y, b)
+		if !o.Inc {
+			p.fs[b](tt, x, y)
+			continue
+		}
+		p.fs[b](tt, x, p.buf)
+		for i, v := range p.buf {
+			y[i] += v
+		}
+	}
+	return nil
+}
+func (p *processOp) backward(e *engine, t int) error { return p.differentiable() }
+
+// --- PES (forward only: weights it changes are not trained) --------------------------------
+
+type pesOp struct {
+	noreset
+	nodiff
+	acts, err, delta int
+	rate, dt         float64
+}
+
+func (o *pesOp) forward(e *engine, t int) error {
+	for b := range e.b {
+		acts, er, delta := e.lane(o.acts, b), e.lane(o.err, b), e.lane(o.delta, b)
+		alpha := -o.rate * o.dt / float64(len(acts))
+		n := len(acts)
+		for i, ei := range er {
+			ae := alpha * ei
+			row := delta[i*n : (i+1)*n]
+			for j, a := range acts {
+				row[j] = ae * a
+			}
+		}
+	}
+	return nil
+}
+func (o *pesOp) backward(*engine, int) error { return nil }
+
+// --- layer nodes ---------------------------------------------------------------------------
+
+// layerOp runs a deep-learning layer on the whole batch at once (its
+// GEMMs see batch×features matrices). For sequences longer than one step
+// it keeps one executor per step, so each step's backward pass sees that
+// step's forward caches (dropout masks, pooling arg-maxes, …), and saves
+// the step's input and output.
+type layerOp struct {
+	noreset
+	x, y   int
+	params []int
+	layer  layers.Layer
+	seed   uint64
+	execs  []layers.Exec
+	ps     [][]float64
+	dps    [][]float64
+	ins    [][]float64
+	outs   [][]float64
+}
+
+func newLayerOp(e *engine, o *sim.GraphOp) (*layerOp, error) {
+	if o.Layer == nil {
+		return nil, fmt.Errorf("train: %s: layer operator without a layer", o.Tag)
+	}
+	op := &layerOp{x: o.X, y: o.Y, params: o.Aux, layer: o.Layer, seed: uint64(o.Seed) ^ e.seed}
+	op.ps = make([][]float64, len(o.Aux))
+	op.dps = make([][]float64, len(o.Aux))
+	return op, nil
+}
+
+func (o *layerOp) differentiable() error { return nil }
+
+func (o *layerOp) exec(e *engine, t int) (layers.Exec, error) {
+	k := 0
+	if e.record && e.maxT > 1 {
+		k = t - 1
+	}
+	for len(o.execs) <= k {
+		ex, err := o.layer.NewExec(e.maxB, o.seed+uint64(len(o.execs))*0x9e3779b97f4a7c15)
+		if err != nil {
+			return nil, err
+		}
+		o.execs = append(o.execs, ex)
+	}
+	return o.execs[k], nil
+}
+
+func (o *layerOp) forward(e *engine, t int) error {
+	ex, err := o.exec(e, t)
+	if err != nil {
+		return err
+	}
+	for i, s := range o.params {
+		o.ps[i] = e.vals[s]
+	}
+	in, out := e.batchVals(o.x), e.batchVals(o.y)
+	if err := ex.Forward(o.ps, in, out, e.b, e.train); err != nil {
+		return err
+	}
+	if e.record && e.maxT > 1 && e.grad[o.y] != nil {
+		o.ins = save(o.ins, t, in)
+		o.outs = save(o.outs, t, out)
+	}
+	return nil
+}
+
+func (o *layerOp) backward(e *engine, t int) error {
+	ex, err := o.exec(e, t)
+	if err != nil {
+		return err
+	}
+	in, out := e.batchVals(o.x), e.batchVals(o.y)
+	if e.maxT > 1 {
+		in, out = o.ins[t-1], o.outs[t-1]
+	}
+	for i, s := range o.params {
+		o.ps[i] = e.vals[s]
+		o.dps[i] = e.grad[s]
+		if !e.trainable[s] {
+			o.dps[i] = nil
+		}
+	}
+	gy := e.batchGrad(o.y)
+	if err := ex.Backward(o.ps, in, out, gy, e.batchGrad(o.x), o.dps, e.b); err != nil {
+		return err
+	}
+	clear(gy)
+	return nil
+}
