@@ -8,8 +8,11 @@ import (
 )
 
 // maxColBytes bounds the im2col buffer of one convolution Exec; larger
-// batches are processed in chunks of whole examples.
-const maxColBytes = 64 << 20
+// batches are processed in chunks of whole examples. Chunks that stay in the
+// last-level cache between im2col, the GEMMs and col2im measured faster than
+// 64 MiB ones (BenchmarkConv2DMNIST on 2 cores: about 0.6 s against 0.8 s with
+// OpenBLAS, 2.7 s against 2.8 s with gonum's native BLAS).
+const maxColBytes = 8 << 20
 
 // Conv1D is a 1-D convolution over (L, C) inputs giving (OL, Filters)
 // (Keras Conv1D, linear activation). Kernel (Kernel, C, Filters) is

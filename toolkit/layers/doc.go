@@ -43,7 +43,7 @@
 // in[n, oy·SH - PT + ky·DH, ox·SW - PL + kx·DW, c] (0 in the padding),
 // out = col(in)·K + b with the kernel K (KH, KW, C, F) read as a
 // (KH·KW·C)×F matrix — one GEMM per chunk of the batch (the column buffer
-// is kept below 64 MiB). Backward: dK += colᵀ·dOut, dIn += col2im(dOut·Kᵀ)
+// is kept below 8 MiB, so that it stays in cache). Backward: dK += colᵀ·dOut, dIn += col2im(dOut·Kᵀ)
 // (col2im, the adjoint of im2col, scatter-adds). "same" padding is
 // TensorFlow's (tf.nn.convolution): out = ceil(n/s),
 // total = max((out-1)·s + (k-1)·d + 1 - n, 0), floor(total/2) before and
