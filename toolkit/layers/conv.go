@@ -316,6 +316,10 @@ func (e *convExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dP
 	return nil
 }
 
+// smallCopy is the segment length below which a loop beats a memmove call
+// (the first MNIST layer copies 3 values per kernel row).
+const smallCopy = 16
+
 // im2col writes the (nb·OH·OW)×(KH·KW·C) column matrix of nb examples of x:
 // row (n, oy, ox), column (ky, kx, c) holds x[n, oy·SH-PT+ky·DH, ox·SW-PL+kx·DW, c]
 // or 0 in the padding. The column order matches the kernel's (KH, KW, C, F)
@@ -343,7 +347,14 @@ func (g *convGeom) im2col(col, x []float64, nb int) {
 					}
 					row := img[iy*g.W*C : (iy+1)*g.W*C]
 					if g.DW == 1 && x0 >= 0 && x0+g.KW <= g.W {
-						copy(seg, row[x0*C:(x0+g.KW)*C])
+						src := row[x0*C : (x0+g.KW)*C]
+						if len(seg) <= smallCopy {
+							for j := range seg {
+								seg[j] = src[j]
+							}
+						} else {
+							copy(seg, src)
+						}
 						continue
 					}
 					for kx := 0; kx < g.KW; kx++ {

@@ -42,10 +42,10 @@
 // im2col, rows (n, oy, ox) and columns (ky, kx, c) holding
 // in[n, oy·SH - PT + ky·DH, ox·SW - PL + kx·DW, c] (0 in the padding),
 // out = col(in)·K + b with the kernel K (KH, KW, C, F) read as a
-// (KH·KW·C)×F matrix — one GEMM per chunk of the batch (the column buffer
-// is kept below 8 MiB, so that it stays in cache). Backward: dK += colᵀ·dOut, dIn += col2im(dOut·Kᵀ)
-// (col2im, the adjoint of im2col, scatter-adds). "same" padding is
-// TensorFlow's (tf.nn.convolution): out = ceil(n/s),
+// (KH·KW·C)×F matrix: one GEMM per chunk of the batch (the column buffer is
+// kept below 8 MiB, so that it stays in cache). Backward: dK += colᵀ·dOut,
+// dIn += col2im(dOut·Kᵀ) (col2im, the adjoint of im2col, scatter-adds).
+// "same" padding is TensorFlow's (tf.nn.convolution): out = ceil(n/s),
 // total = max((out-1)·s + (k-1)·d + 1 - n, 0), floor(total/2) before and
 // the rest after, so an odd total pads one more at the bottom/right.
 // "causal" (Conv1D only) pads (k-1)·d on the left.

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // exactTol is for outputs that are sums of a few small integers or halves:
@@ -540,5 +542,35 @@ func TestExecErrors(t *testing.T) {
 				t.Fatalf("err = %v, want it to contain %q", err, c.rule)
 			}
 		})
+	}
+}
+
+// TestWorkersStop: the goroutines of an unreachable convolution Exec end.
+func TestWorkersStop(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("no worker goroutines with GOMAXPROCS 1")
+	}
+	l := mustBuild(t, Conv2D{Filters: 2, Kernel: []int{3}}, []int{8, 8, 1})
+	// let the Execs of earlier tests go first
+	for range 20 {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+	}
+	before := runtime.NumGoroutine()
+	for range 10 {
+		if _, err := l.NewExec(2, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runtime.NumGoroutine() <= before {
+		t.Fatal("no worker goroutines started")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines, %d before the Execs", runtime.NumGoroutine(), before)
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
 	}
 }
