@@ -20,7 +20,8 @@
 // an Exec for batches of up to maxBatch examples that owns all scratch
 // memory, so Forward and Backward allocate nothing per call (with gonum's
 // native BLAS, Dgemm itself starts goroutines for large products; with
-// OpenBLAS, -tags openblas, nothing allocates).
+// OpenBLAS, -tags openblas, only the runtime's refill of its channel-wait
+// records after a GC remains, 0–2 allocations per MNIST step).
 //
 //	l, err := layers.Conv2D{Filters: 32, Kernel: []int{3}}.Build([]int{28, 28, 1}, seed)
 //	ex, err := l.NewExec(200, seed)
