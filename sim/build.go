@@ -327,30 +327,56 @@ func uniqueLabels(net *toolkit.Network) error {
 // ensemble's parameters are lost. Nengo fixtures use unique labels, whose
 // keys are the labels themselves.
 func EnsembleKeys(net *toolkit.Network) map[*toolkit.Ensemble]string {
+	es := net.AllEnsembles()
+	labels := make([]string, len(es))
+	for i, e := range es {
+		labels[i] = e.Label
+	}
 	keys := map[*toolkit.Ensemble]string{}
-	count := map[string]int{}
-	for _, e := range net.AllEnsembles() {
-		count[e.Label]++
-		k := e.Label
-		if n := count[e.Label]; n > 1 {
-			k = fmt.Sprintf("%s#%d", e.Label, n)
-		}
-		keys[e] = k
+	for i, k := range uniqueKeys(labels) {
+		keys[es[i]] = k
 	}
 	return keys
 }
 
+// uniqueKeys keeps each label's first use and gives later uses label#2,
+// label#3, …, skipping any key that is itself a label (so "a#2" written
+// by hand and a second "a" do not collide).
+func uniqueKeys(labels []string) []string {
+	taken := map[string]bool{}
+	for _, l := range labels {
+		taken[l] = true
+	}
+	used := map[string]bool{}
+	next := map[string]int{}
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		if !used[l] {
+			used[l], out[i] = true, l
+			continue
+		}
+		n := max(next[l], 2)
+		k := fmt.Sprintf("%s#%d", l, n)
+		for used[k] || taken[k] {
+			n++
+			k = fmt.Sprintf("%s#%d", l, n)
+		}
+		next[l] = n + 1
+		used[k], out[i] = true, k
+	}
+	return out
+}
+
 // ConnectionKeys is EnsembleKeys for connections (conn/<key>/weights, …).
 func ConnectionKeys(net *toolkit.Network) map[*toolkit.Connection]string {
+	cs := net.AllConnections()
+	labels := make([]string, len(cs))
+	for i, c := range cs {
+		labels[i] = c.Label
+	}
 	keys := map[*toolkit.Connection]string{}
-	count := map[string]int{}
-	for _, c := range net.AllConnections() {
-		count[c.Label]++
-		k := c.Label
-		if n := count[c.Label]; n > 1 {
-			k = fmt.Sprintf("%s#%d", c.Label, n)
-		}
-		keys[c] = k
+	for i, k := range uniqueKeys(labels) {
+		keys[cs[i]] = k
 	}
 	return keys
 }
@@ -563,6 +589,9 @@ func (b *builder) buildNode(n *toolkit.Node) error {
 // node label; values from Params.Layers when given) and a SimLayer
 // operator that sets the output from the input every step.
 func (b *builder) buildLayer(o string, n *toolkit.Node, ns *nodeSigs) error {
+	if _, dup := b.m.Params.Layers[n.Label]; dup {
+		return objErr(o, "Label", n.Label, "must be unique among layer nodes (their parameters are keyed by label)", nil)
+	}
 	ns.in = b.sig(n.Label+".in", o, n.SizeIn, nil)
 	b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{ns.in}, y: ns.in, a: -1})
 	ns.out = b.sig(n.Label+".out", o, n.SizeOut, nil)

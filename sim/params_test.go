@@ -95,3 +95,24 @@ func keysOf(m map[string]*sim.EnsembleParams) []string {
 	}
 	return out
 }
+
+// TestKeysUnique: a hand-written "a#2" label and a second "a" get
+// different keys.
+func TestKeysUnique(t *testing.T) {
+	net := toolkit.New("k", 1)
+	for _, l := range []string{"a", "a#2", "a", "a"} {
+		net.Ensemble(l, 2, 1)
+	}
+	seen := map[string]bool{}
+	for _, k := range sim.EnsembleKeys(net) {
+		if seen[k] {
+			t.Fatalf("key %q used twice", k)
+		}
+		seen[k] = true
+	}
+	for _, want := range []string{"a", "a#2", "a#3", "a#4"} {
+		if !seen[want] {
+			t.Errorf("missing key %q (have %v)", want, seen)
+		}
+	}
+}

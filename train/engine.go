@@ -9,7 +9,6 @@ import (
 
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
-	"github.com/neurogo/neurogo/toolkit/neurons"
 )
 
 // engine runs a built model (sim.Graph) on a minibatch for a number of
@@ -55,6 +54,12 @@ type engine struct {
 	seed   uint64
 	// trainable parameter signals
 	trainable []bool
+	// carried lane signals: read (or incremented, or partly set) before
+	// they are fully set within a step, so their value at the start of a
+	// step matters; the others need no initial value and their gradients
+	// are zero again after every backward pass
+	carried []bool
+	dirty   bool // a backward pass stopped midway: clear every gradient
 	rng       *rand.Rand
 }
 
@@ -72,10 +77,13 @@ type engineConfig struct {
 	batch, steps int
 	rates        bool    // swap spiking neurons for their rate counterparts
 	sigma        float64 // SoftLIFRate smoothing for LIF (0: LIFRate)
-	trainable    map[int]bool
-	lossSignals  []int        // signals (probes) a loss is computed on
-	fed          map[int]bool // node output signals fed with data
-	seed         uint64
+	// smoothForward runs SoftLIFRate(sigma) forward too; else LIF runs as
+	// LIFRate and only its derivative is smoothed
+	smoothForward bool
+	trainable     map[int]bool
+	lossSignals   []int        // signals (probes) a loss is computed on
+	fed           map[int]bool // node output signals fed with data
+	seed          uint64
 	// values, if non-nil, holds the shared (read-only) signals' values,
 	// shared with other engines of the same model (parameters)
 	values [][]float64
@@ -130,6 +138,7 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		e.opTags = append(e.opTags, g.Ops[i].Tag)
 		e.opIdx = append(e.opIdx, i)
 	}
+	e.findCarried(cfg)
 	e.rec = make([][]float64, len(g.Probes))
 	e.samples = make([][]int, len(g.Probes))
 	if err := e.analyse(cfg.lossSignals); err != nil {
@@ -290,6 +299,9 @@ func (e *engine) start(b int, record, train bool) error {
 			}
 			continue
 		}
+		if !e.carried[s] {
+			continue
+		}
 		v := e.vals[s]
 		if sg.Init == nil {
 			clear(v)
@@ -354,10 +366,70 @@ func (e *engine) probeData(i int, dst []float64) []float64 {
 	return dst
 }
 
-// zeroGrads clears every gradient buffer (parameters included).
+// zeroGrads clears the gradients a backward pass accumulates into:
+// parameters and carried signals (every buffer after an interrupted pass).
 func (e *engine) zeroGrads() {
-	for _, g := range e.grad {
-		clear(g)
+	for s, g := range e.grad {
+		if e.dirty || e.shared[s] || e.carried[s] {
+			clear(g)
+		}
+	}
+	e.dirty = false
+}
+
+// findCarried marks the lane signals whose first access in a step is not
+// a full overwrite (see carried).
+func (e *engine) findCarried(cfg engineConfig) {
+	g := e.g
+	e.carried = make([]bool, len(g.Signals))
+	touched := make([]bool, len(g.Signals))
+	read := func(s int) {
+		if s >= 0 && !touched[s] {
+			e.carried[s], touched[s] = true, true
+		}
+	}
+	set := func(s int) {
+		if s >= 0 {
+			touched[s] = true
+		}
+	}
+	for s := range cfg.fed {
+		set(s)
+	}
+	for i := range g.Ops {
+		o := &g.Ops[i]
+		for _, s := range o.Reads {
+			read(s)
+		}
+		for _, s := range o.Incs {
+			read(s)
+		}
+		for _, s := range o.State {
+			read(s) // neuron state: Nengo lists it as set, the step reads it
+		}
+		full := map[int]bool{}
+		switch o.Kind {
+		case "Reset", "SimLayer", "SimNodeFunc", "SimPES", "SimNeurons":
+			full[o.Y] = true
+		case "Copy":
+			full[o.Y] = !o.Inc && o.YIdx == nil
+		case "SimProcess":
+			full[o.Y] = !o.Inc
+		case "SimSynapse":
+			full[o.Y] = true
+		}
+		for _, s := range slices.Concat(o.Sets, o.Updates) {
+			if full[s] {
+				set(s)
+			} else {
+				read(s)
+			}
+		}
+	}
+	for s := range g.Signals {
+		if !touched[s] {
+			e.carried[s] = true
+		}
 	}
 }
 
@@ -368,11 +440,7 @@ func (e *engine) backward(dProbe [][]float64) error {
 	if !e.record {
 		return errors.New("train: backward after a forward pass that did not record")
 	}
-	for s := range e.grad {
-		if !e.trainable[s] {
-			clear(e.grad[s])
-		}
-	}
+	e.dirty = true
 	pos := make([]int, len(e.g.Probes))
 	for i := range pos {
 		pos[i] = len(e.samples[i]) - 1
@@ -413,15 +481,8 @@ func (e *engine) backward(dProbe [][]float64) error {
 			}
 		}
 	}
+	e.dirty = false
 	return nil
-}
-
-// neuronType returns the neuron type the engine runs for a population.
-func (e *engine) neuronType(nt neurons.Type, sigma float64, rates bool) (neurons.Type, error) {
-	if !rates || !nt.Spiking() {
-		return nt, nil
-	}
-	return neurons.RateCounterpart(nt, sigma)
 }
 
 // feedNode sets node data: data is [b][step][dims] for the current batch,

@@ -169,7 +169,7 @@ func TestGradientsOperators(t *testing.T) {
 			checkModel(t, net, train.Config{
 				Loss:         map[*toolkit.Probe]loss.Loss{pb: loss.MSE{}, pc: loss.MSE{}},
 				LossWeights:  map[*toolkit.Probe]float64{pc: 0.1},
-				LIFSmoothing: 1,
+				LIFSmoothing: 1, SmoothForward: true,
 			}, x, y)
 		})
 	}
@@ -216,7 +216,7 @@ func TestGradientsLayers(t *testing.T) {
 		}
 		checkModel(t, net, train.Config{
 			Loss:         map[*toolkit.Probe]loss.Loss{pd: loss.CrossEntropy{FromLogits: true, Sparse: true}},
-			LIFSmoothing: 1,
+			LIFSmoothing: 1, SmoothForward: true,
 		}, x, map[*toolkit.Probe]*train.Array{pd: ly})
 	}
 }

@@ -184,8 +184,8 @@ func (m *Model) trainableSignals() map[int]bool {
 // per probe (probes without one are only recorded), loss weights
 // (default 1), metrics per probe, an optional L1/L2 penalty on connection
 // weights, decoders, encoders and layer kernels (not biases), and the
-// smoothing σ of the SoftLIFRate that stands in for LIF neurons in
-// training (0: LIFRate).
+// smoothing σ of the SoftLIFRate whose derivative LIF neurons use in
+// training (0: LIFRate's own).
 type Config struct {
 	Optimizer    optim.Optimizer
 	Loss         map[*toolkit.Probe]loss.Loss
@@ -193,6 +193,11 @@ type Config struct {
 	Metrics      map[*toolkit.Probe][]loss.Metric
 	Regularizer  *loss.Regularizer
 	LIFSmoothing float64
+	// SmoothForward runs SoftLIFRate(LIFSmoothing) in the forward pass of
+	// training as well, so the gradients are those of the function
+	// computed (what CheckGradients verifies). By default LIF trains as
+	// LIFRate with SoftLIFRate's derivative (NengoDL's lif_smoothing).
+	SmoothForward bool
 }
 
 // Compile checks and keeps c. It resets the optimiser's step count.
@@ -262,7 +267,7 @@ func (m *Model) engine(batch, steps int, rates, losses bool, fed []*toolkit.Node
 	}
 	cfg := engineConfig{batch: batch, steps: steps, rates: rates, fed: fedSigs, values: m.values, seed: m.seed}
 	if m.cfg != nil {
-		cfg.sigma = m.cfg.LIFSmoothing
+		cfg.sigma, cfg.smoothForward = m.cfg.LIFSmoothing, m.cfg.SmoothForward
 	}
 	if losses {
 		cfg.trainable = m.trainableSignals()
@@ -381,7 +386,7 @@ func (m *Model) vars(e *engine) []*optim.Var {
 				kind = n.Layer.Kind()
 			}
 		}
-		vs = append(vs, &optim.Var{Name: sg.Name, Kind: kind, Value: e.vals[s], Grad: e.grad[s]})
+		vs = append(vs, &optim.Var{Name: m.paramName(s), Kind: kind, Value: e.vals[s], Grad: e.grad[s]})
 	}
 	return vs
 }

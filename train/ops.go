@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
@@ -30,11 +31,7 @@ func (e *engine) compile(o *sim.GraphOp, cfg engineConfig) (eop, error) {
 	case "TimeUpdate":
 		return &timeOp{step: o.Y, time: o.X, dt: e.g.Dt}, nil
 	case "SimNeurons":
-		nt, err := e.neuronType(o.Neuron, cfg.sigma, cfg.rates)
-		if err != nil {
-			return nil, fmt.Errorf("train: %s: %w", o.Tag, err)
-		}
-		return newNeuronsOp(e, o, nt)
+		return newNeuronsOp(e, o, cfg)
 	case "SimSynapse":
 		return newSynapseOp(e, o)
 	case "SimNodeFunc":
@@ -49,12 +46,24 @@ func (e *engine) compile(o *sim.GraphOp, cfg engineConfig) (eop, error) {
 	return nil, fmt.Errorf("train: %s: the trainer does not run %s operators yet (simulate this model with sim instead)", o.Tag, o.Kind)
 }
 
-var gemm = func(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+// gemm is C = alpha·op(A)·op(B) + beta·C: small products in gonum's Go
+// kernels (a cgo call and OpenBLAS's thread hand-off cost more than they
+// do), large ones in the process's BLAS (OpenBLAS under -tags openblas).
+func gemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
 	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	if m*n*k < smallGEMM {
+		native.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	blas64.Implementation().Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
+
+// smallGEMM is the multiply-add count below which gemm stays in Go.
+const smallGEMM = 1 << 15
+
+var native gonum.Implementation
 
 // nodiff is embedded by operators no gradient passes through.
 type nodiff struct{ why string }
@@ -119,6 +128,17 @@ type copyOp struct {
 
 func (o *copyOp) differentiable() error { return nil }
 func (o *copyOp) forward(e *engine, t int) error {
+	if o.xi == nil && o.yi == nil && !e.shared[o.x] && !e.shared[o.y] && e.size(o.x) == e.size(o.y) {
+		x, y := e.batchVals(o.x), e.batchVals(o.y)
+		if o.inc {
+			for k, v := range x {
+				y[k] += v
+			}
+		} else {
+			copy(y, x)
+		}
+		return nil
+	}
 	for b := range e.b {
 		x, y := e.lane(o.x, b), e.lane(o.y, b)
 		switch {
@@ -161,6 +181,19 @@ func (o *copyOp) backward(e *engine, t int) error {
 	gx := e.grad[o.x]
 	ny, nx := e.size(o.y), e.size(o.x)
 	sharedX := e.shared[o.x]
+	if o.xi == nil && o.yi == nil && !sharedX && nx == ny {
+		y := gy[:e.b*ny]
+		if gx != nil {
+			x := gx[:e.b*nx]
+			for k, v := range y {
+				x[k] += v
+			}
+		}
+		if !o.inc {
+			clear(y)
+		}
+		return nil
+	}
 	for b := range e.b {
 		y := gy[b*ny : (b+1)*ny]
 		var x []float64
@@ -450,10 +483,17 @@ func (o *timeOp) backward(*engine, int) error { return nil }
 
 // --- SimNeurons ----------------------------------------------------------------------
 
+// neuronsOp runs a neuron population on the whole batch. In training
+// mode a spiking type runs as its rate counterpart (neurons.RateCounterpart);
+// with LIF smoothing σ the forward pass of LIF is LIFRate and its
+// derivative that of SoftLIFRate(σ) (NengoDL's lif_smoothing), unless the
+// smoothed rate runs forward too (Config.SmoothForward). Deterministic
+// types run in parallel chunks of the batch.
 type neuronsOp struct {
 	noreset
 	nt     neurons.Type
 	diff   neurons.Differentiable
+	fused  neurons.RateDeriver // nt computes f and f' together
 	j, out int
 	state  []int
 	names  []string
@@ -461,12 +501,30 @@ type neuronsOp struct {
 	rng    *rand.Rand
 	seed   uint64
 	dt     float64
+	par    bool
 	ds     [][]float64 // f'(J) per step
-	tmp    []float64
 	tag    string
+	sts    []neurons.State // per chunk
 }
 
-func newNeuronsOp(e *engine, o *sim.GraphOp, nt neurons.Type) (*neuronsOp, error) {
+func newNeuronsOp(e *engine, o *sim.GraphOp, cfg engineConfig) (*neuronsOp, error) {
+	nt, diff := o.Neuron, neurons.Type(nil)
+	if cfg.rates && o.Neuron.Spiking() {
+		var err error
+		sigma := cfg.sigma
+		if !cfg.smoothForward {
+			sigma = 0
+		}
+		if nt, err = neurons.RateCounterpart(o.Neuron, sigma); err != nil {
+			return nil, fmt.Errorf("train: %s: %w", o.Tag, err)
+		}
+		if diff, err = neurons.RateCounterpart(o.Neuron, cfg.sigma); err != nil {
+			return nil, fmt.Errorf("train: %s: %w", o.Tag, err)
+		}
+	}
+	if diff == nil {
+		diff = nt
+	}
 	op := &neuronsOp{nt: nt, j: o.X, out: o.Y, state: o.State, names: o.StateNames, dt: e.g.Dt, tag: o.Tag,
 		seed: uint64(o.Seed) ^ e.seed}
 	op.rng = rand.New(rand.NewPCG(op.seed, 0x5eed))
@@ -481,8 +539,15 @@ func newNeuronsOp(e *engine, o *sim.GraphOp, nt neurons.Type) (*neuronsOp, error
 		}
 		op.state, op.names = nil, nil
 	}
-	if d, ok := nt.(neurons.Differentiable); ok {
+	if d, ok := diff.(neurons.Differentiable); ok {
 		op.diff = d
+		if f, ok := nt.(neurons.RateDeriver); ok && diff == nt {
+			op.fused = f
+		}
+	}
+	switch nt.Name() {
+	case "LIF", "LIFRate", "SoftLIFRate", "RectifiedLinear", "SpikingRectifiedLinear", "Sigmoid", "Tanh":
+		op.par = true // deterministic and element-wise
 	}
 	op.st = neurons.State{Names: op.names, Vars: make([][]float64, len(op.state))}
 	return op, nil
@@ -496,23 +561,44 @@ func (o *neuronsOp) differentiable() error {
 	return nil
 }
 func (o *neuronsOp) forward(e *engine, t int) error {
-	for i, s := range o.state {
-		o.st.Vars[i] = e.batchVals(s)
-	}
 	J, out := e.batchVals(o.j), e.batchVals(o.out)
-	if err := o.nt.Step(o.dt, J, out, o.st, o.rng); err != nil {
-		return err
-	}
+	var d []float64
 	if e.record && o.diff != nil && e.grad[o.j] != nil {
 		for len(o.ds) < t {
 			o.ds = append(o.ds, nil)
 		}
 		o.ds[t-1] = growTo(o.ds[t-1], len(J))
-		if err := o.diff.Deriv(o.ds[t-1], J); err != nil {
+		d = o.ds[t-1]
+	}
+	run := func(lo, hi int, st neurons.State) error {
+		if d != nil && o.fused != nil {
+			return o.fused.RateDeriv(J[lo:hi], out[lo:hi], d[lo:hi])
+		}
+		if err := o.nt.Step(o.dt, J[lo:hi], out[lo:hi], st, o.rng); err != nil {
 			return err
 		}
+		if d != nil {
+			return o.diff.Deriv(d[lo:hi], J[lo:hi])
+		}
+		return nil
 	}
-	return nil
+	if !o.par {
+		for i, s := range o.state {
+			o.st.Vars[i] = e.batchVals(s)
+		}
+		return run(0, len(J), o.st)
+	}
+	n := e.size(o.j)
+	return parallelFor(e.b, max(1, 16384/max(n, 1)), func(k, lo, hi int) error {
+		for len(o.sts) <= k {
+			o.sts = append(o.sts, neurons.State{Names: o.names, Vars: make([][]float64, len(o.state))})
+		}
+		st := o.sts[k]
+		for i, s := range o.state {
+			st.Vars[i] = e.vals[s][lo*n : hi*n]
+		}
+		return run(lo*n, hi*n, st)
+	})
 }
 func (o *neuronsOp) backward(e *engine, t int) error {
 	gout := e.batchGrad(o.out)
@@ -521,9 +607,14 @@ func (o *neuronsOp) backward(e *engine, t int) error {
 			return o.differentiable()
 		}
 		d := o.ds[t-1]
-		for i, g := range gout {
-			gJ[i] += d[i] * g
-		}
+		parallelFor(len(gJ), 32768, func(_, lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				gJ[i] += d[i] * gout[i]
+			}
+			clear(gout[lo:hi])
+			return nil
+		})
+		return nil
 	}
 	clear(gout)
 	return nil

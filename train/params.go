@@ -151,7 +151,7 @@ func (m *Model) SaveCheckpoint(path string, epoch int) error {
 	arrays := map[string]npz.Array{}
 	for _, s := range m.params {
 		v := m.values[s]
-		arrays["param/"+m.g.Signals[s].Name] = npz.Array{Shape: []int{len(v)}, Data: slices.Clone(v)}
+		arrays["param/"+m.paramName(s)] = npz.Array{Shape: []int{len(v)}, Data: slices.Clone(v)}
 	}
 	if m.cfg != nil {
 		for k, v := range m.cfg.Optimizer.State() {
@@ -177,7 +177,7 @@ func (m *Model) LoadCheckpoint(path string) (epoch int, err error) {
 	}
 	vals := map[int][]float64{}
 	for _, s := range m.params {
-		name := m.g.Signals[s].Name
+		name := m.paramName(s)
 		a, ok := arrays["param/"+name]
 		if !ok {
 			return 0, fmt.Errorf("train: LoadCheckpoint %s: no parameter %q (is it a checkpoint of this model?)", path, name)
@@ -220,9 +220,9 @@ func (m *Model) LoadCheckpoint(path string) (epoch int, err error) {
 func (m *Model) ParamNames() (names []string, trainable []bool) {
 	tr := m.trainableSignals()
 	idx := slices.Clone(m.params)
-	sort.Slice(idx, func(i, j int) bool { return m.g.Signals[idx[i]].Name < m.g.Signals[idx[j]].Name })
+	sort.Slice(idx, func(i, j int) bool { return m.paramName(idx[i]) < m.paramName(idx[j]) })
 	for _, s := range idx {
-		names = append(names, m.g.Signals[s].Name)
+		names = append(names, m.paramName(s))
 		trainable = append(trainable, tr[s])
 	}
 	return names, trainable
@@ -231,7 +231,7 @@ func (m *Model) ParamNames() (names []string, trainable []bool) {
 // Param returns a copy of the named parameter's values.
 func (m *Model) Param(name string) ([]float64, error) {
 	for _, s := range m.params {
-		if m.g.Signals[s].Name == name {
+		if m.paramName(s) == name {
 			return slices.Clone(m.values[s]), nil
 		}
 	}
@@ -241,7 +241,7 @@ func (m *Model) Param(name string) ([]float64, error) {
 // SetParam overwrites the named parameter's values.
 func (m *Model) SetParam(name string, v []float64) error {
 	for _, s := range m.params {
-		if m.g.Signals[s].Name == name {
+		if m.paramName(s) == name {
 			if len(v) != len(m.values[s]) {
 				return fmt.Errorf("train: SetParam %q: %d values, want %d", name, len(v), len(m.values[s]))
 			}
@@ -250,4 +250,15 @@ func (m *Model) SetParam(name string, v []float64) error {
 		}
 	}
 	return fmt.Errorf("train: no parameter %q", name)
+}
+
+// paramName is a parameter's unique name: "<ensemble key>.bias",
+// "<ensemble key>.scaled_encoders", "<connection key>.weights" (or
+// .decoders, .transform) and "<layer node label>.<parameter>".
+func (m *Model) paramName(s int) string {
+	sg := m.g.Signals[s]
+	if sg.Role == "layer" {
+		return sg.Name
+	}
+	return sg.Key + "." + sg.Role
 }

@@ -5,6 +5,7 @@
 //	neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]   execute headless
 //	neurogo bench kernel            kernel latency beside ipykernel, as ratios
 //	neurogo bench sim               simulator speed on the NengoDL benchmark models, beside Nengo
+//	neurogo repro NAME              reproduce a paper figure (spiking-mnist, spa-memory)
 //	neurogo version
 package main
 
@@ -34,6 +35,7 @@ usage:
   neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]
   neurogo bench kernel [--starts N] [--runs N] [--json FILE]
   neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--json]
+  neurogo repro spiking-mnist|spa-memory [--quick] [--json]
   neurogo version
 `
 
@@ -51,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdBench(args[1:], stdout, stderr)
 	case "run":
 		return cmdRun(args[1:], stdout, stderr)
+	case "repro":
+		return cmdRepro(args[1:], stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "neurogo %s\n", kernel.Version)
 		return 0

@@ -122,3 +122,11 @@ func (t Tanh) Deriv(dst, J []float64) error {
 	}
 	return nil
 }
+
+// RateDeriver is a Differentiable type that computes its output and
+// derivative together, cheaper than Step then Deriv; RateDeriv must give
+// the same values as they do.
+type RateDeriver interface {
+	Differentiable
+	RateDeriv(J, out, d []float64) error
+}

@@ -169,3 +169,28 @@ func TestDerivErrorsAndAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftLIFRateDeriv: the fused RateDeriv equals Step and Deriv.
+func TestSoftLIFRateDeriv(t *testing.T) {
+	for _, sigma := range []float64{1, 0.05, 1e-3} {
+		s := SoftLIFRate{Sigma: sigma, TauRC: 0.02, TauRef: 0.002, Amplitude: 0.01}
+		J := []float64{-1e6, -3, 0, 0.5, 0.999, 1, 1.001, 1.5, 3, 50, 1e6, math.Inf(-1)}
+		out, d := make([]float64, len(J)), make([]float64, len(J))
+		if err := s.RateDeriv(J, out, d); err != nil {
+			t.Fatal(err)
+		}
+		want, wd := make([]float64, len(J)), make([]float64, len(J))
+		st, _ := s.State(len(J), nil)
+		if err := s.Step(0.001, J, want, st, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Deriv(wd, J); err != nil {
+			t.Fatal(err)
+		}
+		for i := range J {
+			if out[i] != want[i] || d[i] != wd[i] {
+				t.Errorf("sigma %v J %v: RateDeriv (%v, %v), Step/Deriv (%v, %v)", sigma, J[i], out[i], d[i], want[i], wd[i])
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package neurons
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -186,6 +187,29 @@ func (t SoftLIFRate) Deriv(dst, J []float64) error {
 	}
 	for i, j := range J {
 		dst[i] = softLIFDeriv(j, t.Sigma, t.TauRC, t.TauRef, t.Amplitude)
+	}
+	return nil
+}
+
+// RateDeriv writes the rate f(J) to out and its derivative f'(J) to d in
+// one pass (one evaluation of the softplus per current), for trainers
+// that need both; it implements RateDeriver.
+func (t SoftLIFRate) RateDeriv(J, out, d []float64) error {
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	if len(out) != len(J) || len(d) != len(J) {
+		return &Error{Object: "SoftLIFRate", Field: "len(out), len(d)", Value: fmt.Sprintf("%d, %d", len(out), len(d)), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
+	}
+	for i, j := range J {
+		if math.IsInf(j, -1) {
+			out[i], d[i] = 0, 0
+			continue
+		}
+		p, q, w := softLIF(j, t.Sigma)
+		den := t.TauRef + t.TauRC*q
+		out[i] = t.Amplitude / den
+		d[i] = t.Amplitude * t.TauRC * w / ((1 + p) * den * den)
 	}
 	return nil
 }
