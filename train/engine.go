@@ -60,7 +60,7 @@ type engine struct {
 	// are zero again after every backward pass
 	carried []bool
 	dirty   bool // a backward pass stopped midway: clear every gradient
-	rng       *rand.Rand
+	rng     *rand.Rand
 }
 
 // eop is one operator made executable on the engine.
