@@ -15,7 +15,10 @@ import (
 // it without a synapse. shapeIn gives the per-example shape of the input
 // (channels last, e.g. 28, 28, 1); without it the shape is taken from a
 // layer node's output shape, a NeuronLayer ensemble's Shape, or else the
-// input's flat size. The layer's initial parameters are drawn from a seed
+// input's flat size. (A Dense layer acts on the last axis of its input
+// shape, as in Keras: give the flat size as shapeIn to connect a whole
+// feature map, as NengoDL's Layer without shape_in does.) The layer's
+// initial parameters are drawn from a seed
 // derived from the network's seed and the label.
 func (net *Network) Layer(label string, input Target, spec layers.Spec, shapeIn ...int) (*Node, error) {
 	o := fmt.Sprintf("Node %q", label)

@@ -5,6 +5,7 @@
 //	neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]   execute headless
 //	neurogo bench kernel            kernel latency beside ipykernel, as ratios
 //	neurogo bench sim               simulator speed on the NengoDL benchmark models, beside Nengo
+//	neurogo bench train             training time per epoch of the spiking-MNIST network, beside PyTorch
 //	neurogo repro NAME              reproduce a paper figure (spiking-mnist, spa-memory)
 //	neurogo version
 package main
@@ -35,6 +36,7 @@ usage:
   neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]
   neurogo bench kernel [--starts N] [--runs N] [--json FILE]
   neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--json]
+  neurogo bench train [--quick] [--json] [--train N] [--epochs E] [--no-torch]
   neurogo repro spiking-mnist|spa-memory [--quick] [--json]
   neurogo version
 `
@@ -237,8 +239,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "sim" {
 		return cmdBenchSim(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "train" {
+		return cmdBenchTrain(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "kernel" {
-		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim …")
+		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train …")
 		return 2
 	}
 	root := kernel.SourceRoot()

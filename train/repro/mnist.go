@@ -81,7 +81,9 @@ func NewMNISTNet(seed int64, synapse float64) (*MNISTNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := net.Layer("dense", p3, layers.Dense{Units: 10})
+	// flat input (5·5·128), as NengoDL's Layer without shape_in: a Dense
+	// on the (5, 5, 128) shape would act on the channels of each position
+	out, err := net.Layer("dense", p3, layers.Dense{Units: 10}, 5*5*128)
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +97,8 @@ func NewMNISTNet(seed int64, synapse float64) (*MNISTNet, error) {
 // MNISTOptions configure SpikingMNIST. Zero values give the paper's
 // settings: all 60 000 training and 10 000 test images, 10 epochs,
 // minibatch 200, RMSProp 1e-3, a 50-step spiking test with a 0.1 s probe
-// synapse, LIF smoothing σ 1 (SoftLIFRate; the paper's NengoDL version
-// trained LIF through its SoftLIFRate counterpart).
+// synapse, LIF smoothing DefaultSigma (LIFRate forward, SoftLIFRate
+// derivative, as NengoDL's lif_smoothing).
 type MNISTOptions struct {
 	Train, Test   int
 	Epochs, Batch int
@@ -109,6 +111,10 @@ type MNISTOptions struct {
 	Log           io.Writer
 	Callbacks     []train.Callback
 }
+
+// DefaultSigma is the LIF smoothing the reproduction trains with: LIF
+// runs as LIFRate and back-propagates SoftLIFRate(σ)'s derivative.
+const DefaultSigma = 0.05
 
 // MNISTResult is what SpikingMNIST measured.
 type MNISTResult struct {
@@ -140,7 +146,7 @@ func (o *MNISTOptions) defaults() {
 		o.Synapse = 0.1
 	}
 	if o.Sigma == 0 {
-		o.Sigma = 1
+		o.Sigma = DefaultSigma
 	}
 }
 
