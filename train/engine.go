@@ -138,6 +138,7 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		e.opTags = append(e.opTags, g.Ops[i].Tag)
 		e.opIdx = append(e.opIdx, i)
 	}
+	e.elideResets()
 	e.findCarried(cfg)
 	e.rec = make([][]float64, len(g.Probes))
 	e.samples = make([][]int, len(g.Probes))
@@ -377,6 +378,46 @@ func (e *engine) zeroGrads() {
 	e.dirty = false
 }
 
+// elideResets turns "Reset y to 0, then y += …" into "y = …" when the
+// first operator after the Reset that touches y increments all of it
+// (the simulator's optimizer does the same, sim/opt.go): one pass over y
+// instead of two, forward and backward.
+func (e *engine) elideResets() {
+	for i, op := range e.ops {
+		r, ok := op.(*resetOp)
+		if !ok || r.v != 0 || e.shared[r.y] {
+			continue
+		}
+		for k := i + 1; k < len(e.ops); k++ {
+			gi := e.opIdx[k]
+			if gi < 0 {
+				continue
+			}
+			o := &e.g.Ops[gi]
+			if !slices.Contains(o.Reads, r.y) && !slices.Contains(o.Incs, r.y) && !slices.Contains(o.Sets, r.y) && !slices.Contains(o.Updates, r.y) {
+				continue
+			}
+			if !slices.Contains(o.Reads, r.y) && len(o.Incs) == 1 && o.Incs[0] == r.y {
+				switch n := e.ops[k].(type) {
+				case *ewOp:
+					if n.x != r.y && n.a != r.y {
+						n.set, r.skip = true, true
+					}
+				case *dotOp:
+					if n.x != r.y && n.a != r.y {
+						n.set, r.skip = true, true
+					}
+				case *copyOp:
+					if n.inc && n.yi == nil && n.x != r.y {
+						n.inc, r.skip = false, true
+					}
+				}
+			}
+			break
+		}
+	}
+}
+
 // findCarried marks the lane signals whose first access in a step is not
 // a full overwrite (see carried).
 func (e *engine) findCarried(cfg engineConfig) {
@@ -404,8 +445,12 @@ func (e *engine) findCarried(cfg engineConfig) {
 		for _, s := range o.Incs {
 			read(s)
 		}
-		for _, s := range o.State {
-			read(s) // neuron state: Nengo lists it as set, the step reads it
+		if k := slices.Index(e.opIdx, i); k >= 0 {
+			if n, ok := e.ops[k].(*neuronsOp); ok {
+				for _, s := range n.state {
+					read(s) // neuron state: Nengo lists it as set, the step reads it
+				}
+			}
 		}
 		full := map[int]bool{}
 		switch o.Kind {
@@ -419,6 +464,9 @@ func (e *engine) findCarried(cfg engineConfig) {
 			full[o.Y] = true
 		}
 		for _, s := range slices.Concat(o.Sets, o.Updates) {
+			if o.Kind == "SimNeurons" && slices.Contains(o.State, s) {
+				continue // handled above (a rate counterpart has no state)
+			}
 			if full[s] {
 				set(s)
 			} else {
@@ -426,9 +474,9 @@ func (e *engine) findCarried(cfg engineConfig) {
 			}
 		}
 	}
-	for s := range g.Signals {
-		if !touched[s] {
-			e.carried[s] = true
+	for _, p := range g.Probes {
+		if !touched[p.Signal] {
+			e.carried[p.Signal] = true // recorded as it was initialised
 		}
 	}
 }

@@ -97,23 +97,30 @@ func (f *feedOp) backward(*engine, int) error { return nil }
 
 type resetOp struct {
 	noreset
-	y int
-	v float64
+	y    int
+	v    float64
+	skip bool // the next writer of y sets it instead of incrementing (elideResets)
 }
 
 func (o *resetOp) differentiable() error { return nil }
 func (o *resetOp) forward(e *engine, t int) error {
-	if e.shared[o.y] {
+	if e.shared[o.y] || o.skip {
 		return nil
 	}
 	v := e.batchVals(o.y)
+	if o.v == 0 {
+		clear(v)
+		return nil
+	}
 	for i := range v {
 		v[i] = o.v
 	}
 	return nil
 }
 func (o *resetOp) backward(e *engine, t int) error {
-	clear(e.batchGrad(o.y))
+	if !o.skip {
+		clear(e.batchGrad(o.y))
+	}
 	return nil
 }
 
@@ -232,21 +239,42 @@ func (o *copyOp) backward(e *engine, t int) error {
 type ewOp struct {
 	noreset
 	a, x, y int
+	set     bool        // y = a ⊙ x (a Reset of y before it was elided)
 	xs, as  [][]float64 // saved per step: x (for dA), a (for dX when a changes)
 }
 
 func (o *ewOp) differentiable() error { return nil }
 func (o *ewOp) forward(e *engine, t int) error {
-	for b := range e.b {
-		a, x, y := e.lane(o.a, b), e.lane(o.x, b), e.lane(o.y, b)
-		if len(a) == 1 {
-			av := a[0]
-			for i := range y {
-				y[i] += av * x[i]
+	if e.shared[o.a] && len(e.vals[o.a]) == 1 && !e.shared[o.x] {
+		// scalar weight on a batch: one loop over all of it
+		av, x, y := e.vals[o.a][0], e.batchVals(o.x), e.batchVals(o.y)
+		parallelFor(len(y), 1<<16, func(_, lo, hi int) error {
+			if o.set {
+				for i := lo; i < hi; i++ {
+					y[i] = av * x[i]
+				}
+			} else {
+				for i := lo; i < hi; i++ {
+					y[i] += av * x[i]
+				}
 			}
-		} else {
-			for i := range y {
-				y[i] += a[i] * x[i]
+			return nil
+		})
+	} else {
+		for b := range e.b {
+			a, x, y := e.lane(o.a, b), e.lane(o.x, b), e.lane(o.y, b)
+			if o.set {
+				clear(y)
+			}
+			if len(a) == 1 {
+				av := a[0]
+				for i := range y {
+					y[i] += av * x[i]
+				}
+			} else {
+				for i := range y {
+					y[i] += a[i] * x[i]
+				}
 			}
 		}
 	}
@@ -261,6 +289,9 @@ func (o *ewOp) forward(e *engine, t int) error {
 	return nil
 }
 func (o *ewOp) backward(e *engine, t int) error {
+	if o.set {
+		defer clear(e.batchGrad(o.y))
+	}
 	gy := e.grad[o.y]
 	ga, gx := e.grad[o.a], e.grad[o.x]
 	ny := e.size(o.y)
@@ -323,6 +354,7 @@ func save(tape [][]float64, t int, v []float64) [][]float64 {
 type dotOp struct {
 	noreset
 	a, x, y int
+	set     bool // y = A·x (a Reset of y before it was elided)
 	xs, as  [][]float64
 	tmp     []float64
 }
@@ -330,10 +362,18 @@ type dotOp struct {
 func (o *dotOp) differentiable() error { return nil }
 func (o *dotOp) forward(e *engine, t int) error {
 	rows, cols := e.size(o.y), e.size(o.x)
+	beta := 1.0
+	if o.set {
+		beta = 0
+		if !(e.shared[o.a] && !e.shared[o.x]) {
+			clear(e.batchVals(o.y))
+			beta = 1
+		}
+	}
 	switch {
 	case e.shared[o.a] && !e.shared[o.x]:
 		// Y (b×rows) += X (b×cols) · Aᵀ
-		gemm(blas.NoTrans, blas.Trans, e.b, rows, cols, 1, e.batchVals(o.x), cols, e.vals[o.a], cols, 1, e.batchVals(o.y), rows)
+		gemm(blas.NoTrans, blas.Trans, e.b, rows, cols, 1, e.batchVals(o.x), cols, e.vals[o.a], cols, beta, e.batchVals(o.y), rows)
 	case e.shared[o.a] && e.shared[o.x]:
 		o.tmp = growTo(o.tmp, rows)
 		clear(o.tmp)
@@ -362,6 +402,9 @@ func (o *dotOp) forward(e *engine, t int) error {
 func (o *dotOp) backward(e *engine, t int) error {
 	rows, cols := e.size(o.y), e.size(o.x)
 	gy := e.batchGrad(o.y)
+	if o.set {
+		defer clear(gy)
+	}
 	if gx := e.grad[o.x]; gx != nil {
 		if e.shared[o.a] && !e.shared[o.x] {
 			// dX (b×cols) += dY (b×rows) · A (rows×cols)

@@ -44,7 +44,6 @@ var _ Differentiable = SoftLIFRate{}
 func softLIF(J, sigma float64) (p, q, w float64) {
 	j := J - 1
 	x := j / sigma
-	var logP float64
 	switch {
 	case math.IsNaN(x):
 		return x, x, x
@@ -52,26 +51,25 @@ func softLIF(J, sigma float64) (p, q, w float64) {
 		// softplus(x) = x + log1p(exp(-x)), i.e. p = j to double precision
 		e := math.Exp(-x)
 		p = j + sigma*math.Log1p(e)
-		logP = math.Log(p)
 		w = 1 / ((1 + e) * p)
 	case x > -36:
 		e := math.Exp(x)
 		sp := math.Log1p(e)
 		p = sigma * sp
-		logP = math.Log(sigma) + math.Log(sp)
 		w = e / ((1 + e) * sp) / sigma
 	default:
-		// softplus(x) = exp(x)*(1 - exp(x)/2 + …): log p = log(sigma) + x
+		// softplus(x) = exp(x)*(1 - exp(x)/2 + …), so log p = log(sigma) + x
 		// and sigmoid(x)/p = 1/sigma to double precision
 		p = sigma * math.Exp(x)
-		logP = math.Log(sigma) + x
 		w = 1 / sigma
+		if p < 1e-300 {
+			// 1/p would overflow: log1p(1/p) = log1p(p) - log(p)
+			return p, math.Log1p(p) - (math.Log(sigma) + x), w
+		}
 	}
-	if p > 1 {
-		q = math.Log1p(1 / p)
-	} else {
-		q = math.Log1p(p) - logP // log1p(1/p) = log(1 + p) - log(p)
-	}
+	// log1p(1/p) is accurate for every p whose reciprocal is finite (for
+	// small p it is log(1/p) to double precision)
+	q = math.Log1p(1 / p)
 	return p, q, w
 }
 
