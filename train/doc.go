@@ -1,8 +1,83 @@
-// Package train differentiates built models through time, and provides
-// losses, metrics, optimisers, Keras-style Fit/Evaluate/Predict with
-// callbacks, the rate↔spike swap (seed 000 §3.2–3.3) and the data-set
-// loaders (MNIST IDX, UCI HAR).
+// Package train optimises all parameters of a built neural model with
+// deep-learning methods (seed 000, NengoDL §3.2–3.3): it differentiates
+// the model through time, trains it Keras-style, swaps spiking neurons for
+// differentiable rate counterparts while training and back for testing,
+// and mixes deep-learning layers (toolkit.Network.Layer) into Nengo models.
 //
-// Status: being built with issue 5. So far only train/data exists (IDX
-// files, MNIST and Fashion-MNIST, batches); the rest arrives with issue 5.
+// # Using it
+//
+//	m, _ := train.New(net)                                  // sim.Build: Nengo's initial parameters
+//	m.Compile(train.Config{
+//		Optimizer: &optim.RMSProp{LR: 1e-3},
+//		Loss:      map[*toolkit.Probe]loss.Loss{out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
+//		Metrics:   map[*toolkit.Probe][]loss.Metric{out: {loss.Accuracy{Sparse: true}}},
+//	})
+//	x, _ := train.ArrayFromRows(images, 1)                  // N × steps × dims, per input node
+//	y, _ := train.ArrayFromLabels(labels, 1)                // per probe with a loss
+//	hist, _ := m.Fit(map[*toolkit.Node]*train.Array{inp: x}, map[*toolkit.Probe]*train.Array{out: y},
+//		train.FitOptions{Epochs: 10, BatchSize: 200, Callbacks: []train.Callback{train.NewProgress(os.Stderr)}})
+//	logs, _ := m.Evaluate(xTest, yTest, train.EvalOptions{})  // spiking, as built
+//	p := m.Params()                                          // sim.BuildWithParams(net, p) runs the trained model
+//
+// Data are Arrays of N examples × Steps × Dims (NengoDL's (batch, n_steps,
+// d)): inputs per node (fed nodes: constants, functions of time, processes),
+// targets and predictions per probe.
+//
+// # Differentiation through time
+//
+// The trainer runs the builder's operator graph (sim.Graph) on a
+// minibatch, batch-first (each signal holds batch×size values, so decoders,
+// encoders and dense weights are matrix–matrix products), for the
+// sequence's steps, recording what the backward pass needs. The backward
+// pass walks the steps in reverse and, within a step, the operators in
+// reverse (backpropagation through time over the unrolled steps): an
+// operator that sets a signal passes its gradient on and zeroes it; one
+// that increments passes it on. Linear synapses are differentiated through
+// their discrete state-space systems (the adjoint runs backwards in time).
+// Layer nodes run their own backward functions (im2col + GEMM for
+// convolutions, toolkit/layers).
+//
+// Trainable by default, as in NengoDL: connection weights (decoders and
+// transforms), ensemble encoders and biases, and layer parameters
+// (SetTrainable per object or network changes that). Weights changed by
+// an online learning rule are not trained. A node function, a process, a
+// non-linear-time-invariant synapse or a neuron type without a derivative
+// on the path from a trainable parameter to a loss is an error naming it.
+//
+// # Rate/spike swap
+//
+// Fit and CheckGradients run every spiking neuron type as its rate
+// counterpart (neurons.RateCounterpart: LIF → LIFRate,
+// SpikingRectifiedLinear → RectifiedLinear, spiking wrappers → their base
+// type). Config.LIFSmoothing σ gives LIF the derivative of SoftLIFRate(σ)
+// (Hunsberger & Eliasmith 2015) instead of LIFRate's, which is infinite
+// at the threshold (NengoDL's lif_smoothing); Config.SmoothForward also
+// runs SoftLIFRate forward. Evaluate and Predict run the model as built
+// (spiking) unless EvalOptions.Rates.
+//
+// # Checking gradients
+//
+// Model.CheckGradients compares the backpropagated gradients with central
+// finite differences of the compiled loss; the package's tests run it on
+// every operator kind (Reset, Copy with slices, ElementwiseInc, DotInc,
+// SparseDotInc, SimNeurons of every differentiable type, SimSynapse of
+// every step class, SimLayer of every layer kind) to 1e-5.
+//
+// # Losses, optimisers, callbacks
+//
+// Losses and metrics are in train/loss (MSE, NaN-masked MSE, cross-entropy
+// from logits or probabilities, sparse or one-hot, L1/L2 regularisation,
+// accuracy), optimisers in train/optim (SGD with momentum and Nesterov,
+// Adam, RMSProp, Adagrad, schedules, clipping, and a multi-optimiser by
+// layer name or kind, seed 003). Callbacks: Progress (a terminal bar, or a
+// live HTML bar in a notebook), LivePlot (the history redrawn in place),
+// EarlyStopping, Checkpoint (SaveCheckpoint/LoadCheckpoint resume
+// exactly), CallbackFuncs. A NaN or infinite loss or gradient stops Fit
+// with an error naming the epoch, batch and parameter; the parameters keep
+// their last good values.
+//
+// Data sets are in train/data (MNIST and Fashion-MNIST IDX files), the
+// paper reproductions in train/repro (`neurogo repro spiking-mnist`,
+// `neurogo repro spa-memory`), and `neurogo bench train` times an epoch
+// against PyTorch.
 package train

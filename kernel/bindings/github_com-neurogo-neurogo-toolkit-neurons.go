@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/toolkit/neurons/neurons"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"ErrNotDifferentiable":      reflect.ValueOf(&neurons.ErrNotDifferentiable).Elem(),
 		"NewAdaptiveLIF":            reflect.ValueOf(neurons.NewAdaptiveLIF),
 		"NewAdaptiveLIFRate":        reflect.ValueOf(neurons.NewAdaptiveLIFRate),
 		"NewIzhikevich":             reflect.ValueOf(neurons.NewIzhikevich),
@@ -21,21 +22,27 @@ func init() {
 		"NewRectifiedLinear":        reflect.ValueOf(neurons.NewRectifiedLinear),
 		"NewRegularSpiking":         reflect.ValueOf(neurons.NewRegularSpiking),
 		"NewSigmoid":                reflect.ValueOf(neurons.NewSigmoid),
+		"NewSoftLIFRate":            reflect.ValueOf(neurons.NewSoftLIFRate),
 		"NewSpikingRectifiedLinear": reflect.ValueOf(neurons.NewSpikingRectifiedLinear),
 		"NewStochasticSpiking":      reflect.ValueOf(neurons.NewStochasticSpiking),
 		"NewTanh":                   reflect.ValueOf(neurons.NewTanh),
+		"RateCounterpart":           reflect.ValueOf(neurons.RateCounterpart),
 
 		// type definitions
 		"AdaptiveLIF":            reflect.ValueOf((*neurons.AdaptiveLIF)(nil)),
 		"AdaptiveLIFRate":        reflect.ValueOf((*neurons.AdaptiveLIFRate)(nil)),
+		"Differentiable":         reflect.ValueOf((*neurons.Differentiable)(nil)),
 		"Error":                  reflect.ValueOf((*neurons.Error)(nil)),
 		"Izhikevich":             reflect.ValueOf((*neurons.Izhikevich)(nil)),
 		"LIF":                    reflect.ValueOf((*neurons.LIF)(nil)),
 		"LIFRate":                reflect.ValueOf((*neurons.LIFRate)(nil)),
+		"NotDifferentiableError": reflect.ValueOf((*neurons.NotDifferentiableError)(nil)),
 		"PoissonSpiking":         reflect.ValueOf((*neurons.PoissonSpiking)(nil)),
+		"RateDeriver":            reflect.ValueOf((*neurons.RateDeriver)(nil)),
 		"RectifiedLinear":        reflect.ValueOf((*neurons.RectifiedLinear)(nil)),
 		"RegularSpiking":         reflect.ValueOf((*neurons.RegularSpiking)(nil)),
 		"Sigmoid":                reflect.ValueOf((*neurons.Sigmoid)(nil)),
+		"SoftLIFRate":            reflect.ValueOf((*neurons.SoftLIFRate)(nil)),
 		"SpikingRectifiedLinear": reflect.ValueOf((*neurons.SpikingRectifiedLinear)(nil)),
 		"State":                  reflect.ValueOf((*neurons.State)(nil)),
 		"StochasticSpiking":      reflect.ValueOf((*neurons.StochasticSpiking)(nil)),
@@ -43,8 +50,106 @@ func init() {
 		"Type":                   reflect.ValueOf((*neurons.Type)(nil)),
 
 		// interface wrapper definitions
-		"_Type": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_neurons_Type)(nil)),
+		"_Differentiable": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_neurons_Differentiable)(nil)),
+		"_RateDeriver":    reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_neurons_RateDeriver)(nil)),
+		"_Type":           reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_neurons_Type)(nil)),
 	}
+}
+
+// _github_com_neurogo_neurogo_toolkit_neurons_Differentiable is an interface wrapper for Differentiable type
+type _github_com_neurogo_neurogo_toolkit_neurons_Differentiable struct {
+	IValue              interface{}
+	WDeriv              func(dst []float64, J []float64) error
+	WGainBias           func(maxRates []float64, intercepts []float64) (gain []float64, bias []float64, err error)
+	WMaxRatesIntercepts func(gain []float64, bias []float64) (maxRates []float64, intercepts []float64, err error)
+	WName               func() string
+	WNegative           func() bool
+	WRates              func(dst []float64, x []float64, gain []float64, bias []float64) error
+	WSpiking            func() bool
+	WState              func(n int, rng *rand.Rand) (neurons.State, error)
+	WStep               func(dt float64, J []float64, out []float64, s neurons.State, rng *rand.Rand) error
+	WValidate           func() error
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) Deriv(dst []float64, J []float64) error {
+	return W.WDeriv(dst, J)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) GainBias(maxRates []float64, intercepts []float64) (gain []float64, bias []float64, err error) {
+	return W.WGainBias(maxRates, intercepts)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) MaxRatesIntercepts(gain []float64, bias []float64) (maxRates []float64, intercepts []float64, err error) {
+	return W.WMaxRatesIntercepts(gain, bias)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) Name() string {
+	return W.WName()
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) Negative() bool {
+	return W.WNegative()
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) Rates(dst []float64, x []float64, gain []float64, bias []float64) error {
+	return W.WRates(dst, x, gain, bias)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) Spiking() bool {
+	return W.WSpiking()
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) State(n int, rng *rand.Rand) (neurons.State, error) {
+	return W.WState(n, rng)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) Step(dt float64, J []float64, out []float64, s neurons.State, rng *rand.Rand) error {
+	return W.WStep(dt, J, out, s, rng)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_Differentiable) Validate() error {
+	return W.WValidate()
+}
+
+// _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver is an interface wrapper for RateDeriver type
+type _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver struct {
+	IValue              interface{}
+	WDeriv              func(dst []float64, J []float64) error
+	WGainBias           func(maxRates []float64, intercepts []float64) (gain []float64, bias []float64, err error)
+	WMaxRatesIntercepts func(gain []float64, bias []float64) (maxRates []float64, intercepts []float64, err error)
+	WName               func() string
+	WNegative           func() bool
+	WRateDeriv          func(J []float64, out []float64, d []float64) error
+	WRates              func(dst []float64, x []float64, gain []float64, bias []float64) error
+	WSpiking            func() bool
+	WState              func(n int, rng *rand.Rand) (neurons.State, error)
+	WStep               func(dt float64, J []float64, out []float64, s neurons.State, rng *rand.Rand) error
+	WValidate           func() error
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) Deriv(dst []float64, J []float64) error {
+	return W.WDeriv(dst, J)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) GainBias(maxRates []float64, intercepts []float64) (gain []float64, bias []float64, err error) {
+	return W.WGainBias(maxRates, intercepts)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) MaxRatesIntercepts(gain []float64, bias []float64) (maxRates []float64, intercepts []float64, err error) {
+	return W.WMaxRatesIntercepts(gain, bias)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) Name() string {
+	return W.WName()
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) Negative() bool {
+	return W.WNegative()
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) RateDeriv(J []float64, out []float64, d []float64) error {
+	return W.WRateDeriv(J, out, d)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) Rates(dst []float64, x []float64, gain []float64, bias []float64) error {
+	return W.WRates(dst, x, gain, bias)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) Spiking() bool {
+	return W.WSpiking()
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) State(n int, rng *rand.Rand) (neurons.State, error) {
+	return W.WState(n, rng)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) Step(dt float64, J []float64, out []float64, s neurons.State, rng *rand.Rand) error {
+	return W.WStep(dt, J, out, s, rng)
+}
+func (W _github_com_neurogo_neurogo_toolkit_neurons_RateDeriver) Validate() error {
+	return W.WValidate()
 }
 
 // _github_com_neurogo_neurogo_toolkit_neurons_Type is an interface wrapper for Type type

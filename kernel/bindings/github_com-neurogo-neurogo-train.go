@@ -4,9 +4,66 @@
 package bindings
 
 import (
+	"github.com/neurogo/neurogo/train"
 	"reflect"
 )
 
 func init() {
-	Symbols["github.com/neurogo/neurogo/train/train"] = map[string]reflect.Value{}
+	Symbols["github.com/neurogo/neurogo/train/train"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"ArrayFromLabels": reflect.ValueOf(train.ArrayFromLabels),
+		"ArrayFromRows":   reflect.ValueOf(train.ArrayFromRows),
+		"HistoryPlot":     reflect.ValueOf(train.HistoryPlot),
+		"New":             reflect.ValueOf(train.New),
+		"NewArray":        reflect.ValueOf(train.NewArray),
+		"NewProgress":     reflect.ValueOf(train.NewProgress),
+
+		// type definitions
+		"Array":            reflect.ValueOf((*train.Array)(nil)),
+		"Callback":         reflect.ValueOf((*train.Callback)(nil)),
+		"CallbackFuncs":    reflect.ValueOf((*train.CallbackFuncs)(nil)),
+		"Checkpoint":       reflect.ValueOf((*train.Checkpoint)(nil)),
+		"Config":           reflect.ValueOf((*train.Config)(nil)),
+		"EarlyStopping":    reflect.ValueOf((*train.EarlyStopping)(nil)),
+		"EvalOptions":      reflect.ValueOf((*train.EvalOptions)(nil)),
+		"FitInfo":          reflect.ValueOf((*train.FitInfo)(nil)),
+		"FitOptions":       reflect.ValueOf((*train.FitOptions)(nil)),
+		"GradCheckOptions": reflect.ValueOf((*train.GradCheckOptions)(nil)),
+		"GradEntry":        reflect.ValueOf((*train.GradEntry)(nil)),
+		"GradReport":       reflect.ValueOf((*train.GradReport)(nil)),
+		"History":          reflect.ValueOf((*train.History)(nil)),
+		"LivePlot":         reflect.ValueOf((*train.LivePlot)(nil)),
+		"Logs":             reflect.ValueOf((*train.Logs)(nil)),
+		"Model":            reflect.ValueOf((*train.Model)(nil)),
+		"Progress":         reflect.ValueOf((*train.Progress)(nil)),
+
+		// interface wrapper definitions
+		"_Callback": reflect.ValueOf((*_github_com_neurogo_neurogo_train_Callback)(nil)),
+	}
+}
+
+// _github_com_neurogo_neurogo_train_Callback is an interface wrapper for Callback type
+type _github_com_neurogo_neurogo_train_Callback struct {
+	IValue        interface{}
+	WOnBatchEnd   func(m *train.Model, epoch int, batch int, logs train.Logs) error
+	WOnEpochBegin func(m *train.Model, epoch int) error
+	WOnEpochEnd   func(m *train.Model, epoch int, logs train.Logs) error
+	WOnTrainBegin func(m *train.Model, info train.FitInfo) error
+	WOnTrainEnd   func(m *train.Model, h *train.History) error
+}
+
+func (W _github_com_neurogo_neurogo_train_Callback) OnBatchEnd(m *train.Model, epoch int, batch int, logs train.Logs) error {
+	return W.WOnBatchEnd(m, epoch, batch, logs)
+}
+func (W _github_com_neurogo_neurogo_train_Callback) OnEpochBegin(m *train.Model, epoch int) error {
+	return W.WOnEpochBegin(m, epoch)
+}
+func (W _github_com_neurogo_neurogo_train_Callback) OnEpochEnd(m *train.Model, epoch int, logs train.Logs) error {
+	return W.WOnEpochEnd(m, epoch, logs)
+}
+func (W _github_com_neurogo_neurogo_train_Callback) OnTrainBegin(m *train.Model, info train.FitInfo) error {
+	return W.WOnTrainBegin(m, info)
+}
+func (W _github_com_neurogo_neurogo_train_Callback) OnTrainEnd(m *train.Model, h *train.History) error {
+	return W.WOnTrainEnd(m, h)
 }
