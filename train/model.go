@@ -657,6 +657,11 @@ func (m *Model) Fit(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Array, o F
 			}
 		}
 		if !o.NoShuffle {
+			// the order of epoch ep depends only on (Seed, ep), so a run
+			// resumed from a checkpoint (InitialEpoch) continues exactly
+			for i := range order {
+				order[i] = i
+			}
 			r := rand.New(rand.NewPCG(uint64(o.Seed), uint64(ep)+1))
 			r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}

@@ -12,6 +12,7 @@ package solvers
 /*
 #cgo LDFLAGS: -lopenblas
 int openblas_get_num_threads(void);
+void openblas_set_num_threads(int);
 char *openblas_get_config(void);
 int dpotrf_(char *uplo, int *n, double *a, int *lda, int *info);
 */
@@ -20,6 +21,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -27,13 +29,76 @@ import (
 	"gonum.org/v1/netlib/blas/netlib"
 )
 
-func init() { blas64.Use(netlib.Implementation{}) }
+// OpenBLAS's own worker threads spin for a long time after each call
+// (OPENBLAS_THREAD_TIMEOUT, 2^28 cycles by default), taking a core from
+// the Go code that runs between products. So OpenBLAS runs
+// single-threaded and large products are split in row or column blocks
+// across goroutines (parallelBLAS); its factorisations get the cores back
+// for their duration (potrf).
+func init() {
+	blasThreads = max(1, int(C.openblas_get_num_threads()))
+	C.openblas_set_num_threads(1)
+	blas64.Use(parallelBLAS{})
+}
+
+// blasThreads is how many threads OpenBLAS would have used (one per core,
+// or OPENBLAS_NUM_THREADS): the parallelism of parallelBLAS and potrf.
+var blasThreads = 1
+
+// parallelBLAS is OpenBLAS with Dgemm split across blasThreads goroutines.
+type parallelBLAS struct{ netlib.Implementation }
+
+// Dgemm computes C = alpha·op(A)·op(B) + beta·C, in blasThreads blocks
+// of rows (or of columns when C is wide) for products of at least 2^21
+// multiply-adds.
+func (p parallelBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
+	w := blasThreads
+	if w <= 1 || m*n*k < 1<<21 || (m < 2*w && n < 2*w) {
+		p.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range w {
+		if m >= n {
+			lo, hi := i*m/w, (i+1)*m/w
+			aOff := lo * lda // rows of A
+			if tA != blas.NoTrans {
+				aOff = lo // columns of the stored k×m A
+			}
+			run := func() {
+				p.Implementation.Dgemm(tA, tB, hi-lo, n, k, alpha, a[aOff:], lda, b, ldb, beta, c[lo*ldc:], ldc)
+			}
+			if i == w-1 {
+				run()
+			} else {
+				wg.Add(1)
+				go func() { defer wg.Done(); run() }()
+			}
+			continue
+		}
+		lo, hi := i*n/w, (i+1)*n/w
+		bOff := lo // columns of B
+		if tB != blas.NoTrans {
+			bOff = lo * ldb // rows of the stored n×k B
+		}
+		run := func() {
+			p.Implementation.Dgemm(tA, tB, m, hi-lo, k, alpha, a, lda, b[bOff:], ldb, beta, c[lo:], ldc)
+		}
+		if i == w-1 {
+			run()
+		} else {
+			wg.Add(1)
+			go func() { defer wg.Done(); run() }()
+		}
+	}
+	wg.Wait()
+}
 
 // BLAS describes the BLAS implementation in use: here OpenBLAS, with its
 // build configuration and thread count (OPENBLAS_NUM_THREADS, default one
 // per core).
 func BLAS() string {
-	return fmt.Sprintf("OpenBLAS %s, %d threads", C.GoString(C.openblas_get_config()), int(C.openblas_get_num_threads()))
+	return fmt.Sprintf("OpenBLAS %s, single-threaded calls split across %d goroutines", C.GoString(C.openblas_get_config()), blasThreads)
 }
 
 // potrf factorises a = UᵀU in place with OpenBLAS's own (parallel,
@@ -49,6 +114,8 @@ func potrf(a blas64.Symmetric) (blas64.Triangular, bool) {
 	}
 	uplo := C.char('L')
 	n, lda, info := C.int(a.N), C.int(max(a.Stride, 1)), C.int(0)
+	C.openblas_set_num_threads(C.int(blasThreads))
 	C.dpotrf_(&uplo, &n, (*C.double)(&a.Data[0]), &lda, &info)
+	C.openblas_set_num_threads(1)
 	return t, info == 0
 }
