@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 
 	"github.com/neurogo/neurogo/train"
-	"github.com/neurogo/neurogo/train/data"
 	"github.com/neurogo/neurogo/train/repro"
 	"github.com/neurogo/neurogo/viz"
 )
@@ -21,6 +20,7 @@ reproductions of the seed papers' figures:
                   with rates, tested with rates and spikes (targets 99.0 % / 98.4 %)
   spa-memory      seed 000 Fig. 9: SPA memory retrieval before and after training
 
+flags (spa-memory): --quick, --neurons 5,10,15,20, --seeds N, --train N, --test N, --epochs E, --out DIR, --json
 flags (spiking-mnist):
   --quick            6 000 training and 1 000 test images, 2 epochs (a few minutes)
   --train N --test N subsets (0: all 60 000 / 10 000)
@@ -98,21 +98,12 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
 		return 1
 	}
-	figs := map[string]func() (*viz.Plot, error){
-		"history.png": func() (*viz.Plot, error) { return train.HistoryPlot(res.History, "loss") },
-		"confusion_rate.png": func() (*viz.Plot, error) {
-			return viz.ConfusionMatrix(toFloat(res.RateConfusion), data.MNISTClasses(), viz.ConfusionOptions{Normalize: true, Frame: viz.Frame{Title: "rate test"}})
-		},
-		"confusion_spiking.png": func() (*viz.Plot, error) {
-			return viz.ConfusionMatrix(toFloat(res.SpikeConfusion), data.MNISTClasses(), viz.ConfusionOptions{Normalize: true, Frame: viz.Frame{Title: "spiking test"}})
-		},
+	hist, byStep, rateConf, spikeConf, err := res.Figures()
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: figures: %v\n", err)
+		return 1
 	}
-	for name, f := range figs {
-		p, err := f()
-		if err != nil {
-			fmt.Fprintf(stderr, "neurogo repro: %s: %v\n", name, err)
-			return 1
-		}
+	for name, p := range map[string]*viz.Plot{"history.png": hist, "accuracy_by_step.png": byStep, "confusion_rate.png": rateConf, "confusion_spiking.png": spikeConf} {
 		if err := os.WriteFile(filepath.Join(*out, name), p.PNG(), 0o644); err != nil {
 			fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
 			return 1
@@ -127,17 +118,6 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func toFloat(m [][]int) [][]float64 {
-	out := make([][]float64, len(m))
-	for i, r := range m {
-		out[i] = make([]float64, len(r))
-		for j, v := range r {
-			out[i][j] = float64(v)
-		}
-	}
-	return out
-}
-
 func mean(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
@@ -150,6 +130,69 @@ func mean(v []float64) float64 {
 }
 
 func reproSPA(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "neurogo repro spa-memory: not built yet (issue 5)")
-	return 1
+	fs := flag.NewFlagSet("repro spa-memory", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "small run: neurons per dimension 5 and 10, 2 seeds, 640/256 trials, 2 epochs")
+	o := repro.SPAOptions{}
+	npd := fs.String("neurons", "", "neurons per dimension, comma-separated (default 5,10,15,20)")
+	fs.IntVar(&o.Seeds, "seeds", 0, "seeds per point (default 3)")
+	fs.IntVar(&o.Train, "train", 0, "training trials (default 8000)")
+	fs.IntVar(&o.Test, "test", 0, "test trials (default 1024)")
+	fs.IntVar(&o.Epochs, "epochs", 0, "epochs (default 10)")
+	out := fs.String("out", "", "output directory (default repro-out/spa-memory)")
+	jsonOut := fs.Bool("json", false, "print results as JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *npd != "" {
+		v, err := intList("neurons", *npd)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 2
+		}
+		o.NeuronsPerDim = v
+	}
+	if *quick {
+		if o.NeuronsPerDim == nil {
+			o.NeuronsPerDim = []int{5, 10}
+		}
+		o.Seeds, o.Train, o.Test, o.Epochs = max(o.Seeds, 2), max(o.Train, 640), max(o.Test, 256), max(o.Epochs, 2)
+	}
+	if *out == "" {
+		*out = filepath.Join("repro-out", "spa-memory")
+	}
+	o.Log = stderr
+	res, err := repro.SPAMemory(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro spa-memory: %v\n", err)
+		return 1
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
+		return 1
+	}
+	b, _ := json.Marshal(res)
+	if err := os.WriteFile(filepath.Join(*out, "results.json"), append(b, '\n'), 0o644); err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
+		return 1
+	}
+	fig, err := res.Figure()
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: figure: %v\n", err)
+		return 1
+	}
+	if err := os.WriteFile(filepath.Join(*out, "fig9.png"), fig.PNG(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
+		return 1
+	}
+	if *jsonOut {
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	for i, n := range res.NeuronsPerDim {
+		fmt.Fprintf(stdout, "spa-memory: %2d neurons/dim: retrieval %.3f [%.3f, %.3f] before, %.3f [%.3f, %.3f] after training\n",
+			n, res.BeforeMean[i], res.BeforeLo[i], res.BeforeHi[i], res.AfterMean[i], res.AfterLo[i], res.AfterHi[i])
+	}
+	fmt.Fprintf(stdout, "figure and results in %s\n", *out)
+	return 0
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/neurogo/neurogo/train/data"
 	"github.com/neurogo/neurogo/train/loss"
 	"github.com/neurogo/neurogo/train/optim"
+	"github.com/neurogo/neurogo/viz"
 )
 
 // MNISTNet is the spiking-MNIST network of seed 000 §5.2.1 (NengoDL's
@@ -125,8 +126,11 @@ type MNISTResult struct {
 	SpikingAccuracy float64 // spiking LIF, last of SpikingSteps steps
 	RateConfusion   [][]int // [true][predicted]
 	SpikeConfusion  [][]int
-	TrainSeconds    float64
-	TestSeconds     float64
+	// SpikingAccuracyByStep is the spiking test accuracy read out at each
+	// step (the filtered output settles over the first ~0.1 s)
+	SpikingAccuracyByStep []float64
+	TrainSeconds          float64
+	TestSeconds           float64
 }
 
 func (o *MNISTOptions) defaults() {
@@ -242,7 +246,7 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 	if err != nil {
 		return res, err
 	}
-	spred, err := m.Predict(map[*toolkit.Node]*train.Array{mn.Input: sx}, train.EvalOptions{BatchSize: 200, LastStep: true,
+	spred, err := m.Predict(map[*toolkit.Node]*train.Array{mn.Input: sx}, train.EvalOptions{BatchSize: 200,
 		Progress: func(done, total int) {
 			if o.Log != nil && (done%2000 < 200 || done == total) {
 				logf("spiking test: %d/%d images", done, total)
@@ -251,10 +255,49 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.SpikingAccuracy, res.SpikeConfusion = score(spred[mn.OutFiltered], ty, 0)
+	sp := spred[mn.OutFiltered]
+	for k := range sp.Steps {
+		a, _ := score(sp, ty, k)
+		res.SpikingAccuracyByStep = append(res.SpikingAccuracyByStep, a)
+	}
+	res.SpikingAccuracy, res.SpikeConfusion = score(sp, ty, sp.Steps-1)
 	res.TestSeconds = time.Since(t2).Seconds()
 	logf("spiking test accuracy %.2f %% (%d steps, synapse %g s)", 100*res.SpikingAccuracy, o.SpikingSteps, o.Synapse)
 	return res, nil
+}
+
+// Figures returns the training history, the accuracy of the spiking
+// network against time since image onset, and the rate and spiking
+// confusion matrices (row-normalised).
+func (r *MNISTResult) Figures() (history, byStep, rateConf, spikeConf *viz.Plot, err error) {
+	if history, err = train.HistoryPlot(r.History); err != nil {
+		return
+	}
+	steps := make([]float64, len(r.SpikingAccuracyByStep))
+	for i := range steps {
+		steps[i] = float64(i+1) * 0.001
+	}
+	if byStep, err = viz.Line([]viz.Series{{Label: "spiking", X: steps, Y: r.SpikingAccuracyByStep},
+		{Label: "rate", X: []float64{steps[0], steps[len(steps)-1]}, Y: []float64{r.RateAccuracy, r.RateAccuracy}, Dashed: true}},
+		viz.LineOptions{Frame: viz.Frame{Title: "Test accuracy vs time since onset", XLabel: "time (s)", YLabel: "accuracy"}}); err != nil {
+		return
+	}
+	if rateConf, err = viz.ConfusionMatrix(countsF(r.RateConfusion), data.MNISTClasses(), viz.ConfusionOptions{Normalize: true, Frame: viz.Frame{Title: "Rate network"}}); err != nil {
+		return
+	}
+	spikeConf, err = viz.ConfusionMatrix(countsF(r.SpikeConfusion), data.MNISTClasses(), viz.ConfusionOptions{Normalize: true, Frame: viz.Frame{Title: "Spiking network"}})
+	return
+}
+
+func countsF(m [][]int) [][]float64 {
+	out := make([][]float64, len(m))
+	for i, r := range m {
+		out[i] = make([]float64, len(r))
+		for j, v := range r {
+			out[i][j] = float64(v)
+		}
+	}
+	return out
 }
 
 // score returns the accuracy of argmax predictions at step s against

@@ -14,6 +14,7 @@ import (
 	"github.com/neurogo/neurogo/train"
 	"github.com/neurogo/neurogo/train/loss"
 	"github.com/neurogo/neurogo/train/optim"
+	"github.com/neurogo/neurogo/viz"
 )
 
 // SPAMemoryNet is the memory model of seed 000 Fig. 9 (NengoDL's
@@ -360,4 +361,24 @@ func tQuantile975(df int) float64 {
 		return table[df]
 	}
 	return 1.96 + 2.4/float64(df)
+}
+
+// Figure draws Fig. 9: retrieval accuracy against neurons per dimension,
+// before and after training, with 95 % intervals over seeds.
+func (r *SPAResult) Figure() (*viz.Plot, error) {
+	x := make([]float64, len(r.NeuronsPerDim))
+	for i, n := range r.NeuronsPerDim {
+		x[i] = float64(n)
+	}
+	half := func(lo, hi []float64) []float64 {
+		e := make([]float64, len(lo))
+		for i := range e {
+			e[i] = (hi[i] - lo[i]) / 2
+		}
+		return e
+	}
+	return viz.Line([]viz.Series{
+		{Label: "before training", X: x, Y: r.BeforeMean, Err: half(r.BeforeLo, r.BeforeHi), Dashed: true},
+		{Label: "after training", X: x, Y: r.AfterMean, Err: half(r.AfterLo, r.AfterHi)},
+	}, viz.LineOptions{Markers: true, Frame: viz.Frame{Title: "Memory retrieval (seed 000, Fig. 9)", XLabel: "neurons per dimension", YLabel: "retrieval accuracy"}})
 }
