@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
 )
@@ -330,6 +331,7 @@ func (e *engine) step() error {
 	e.t++
 	t := e.t
 	for i, op := range e.ops {
+		vec.ClearUpper() // see sweep
 		if err := op.forward(e, t); err != nil {
 			return fmt.Errorf("train: step %d: %s: %w", t, e.opTags[i], err)
 		}
@@ -524,6 +526,7 @@ func (e *engine) backward(dProbe [][]float64) error {
 			if !e.active[i] {
 				continue
 			}
+			vec.ClearUpper()
 			if err := e.ops[i].backward(e, t); err != nil {
 				return fmt.Errorf("train: backward, step %d: %s: %w", t, e.opTags[i], err)
 			}

@@ -249,16 +249,18 @@ func (o *ewOp) forward(e *engine, t int) error {
 		// scalar weight on a batch: one loop over all of it
 		av, x, y := e.vals[o.a][0], e.batchVals(o.x), e.batchVals(o.y)
 		parallelFor(len(y), 1<<16, func(_, lo, hi int) error {
-			if o.set {
-				for i := lo; i < hi; i++ {
-					y[i] = av * x[i]
+			return sweep(lo, hi, func(lo, hi int) error {
+				if o.set {
+					for i := lo; i < hi; i++ {
+						y[i] = av * x[i]
+					}
+				} else {
+					for i := lo; i < hi; i++ {
+						y[i] += av * x[i]
+					}
 				}
-			} else {
-				for i := lo; i < hi; i++ {
-					y[i] += av * x[i]
-				}
-			}
-			return nil
+				return nil
+			})
 		})
 	} else {
 		for b := range e.b {
@@ -615,13 +617,18 @@ func (o *neuronsOp) forward(e *engine, t int) error {
 	}
 	run := func(lo, hi int, st neurons.State) error {
 		if d != nil && o.fused != nil {
-			return o.fused.RateDeriv(J[lo:hi], out[lo:hi], d[lo:hi])
+			return sweep(lo, hi, func(a, b int) error { return o.fused.RateDeriv(J[a:b], out[a:b], d[a:b]) })
 		}
-		if err := o.nt.Step(o.dt, J[lo:hi], out[lo:hi], st, o.rng); err != nil {
+		if len(st.Vars) == 0 {
+			// stateless: sweep in blocks (see sweep)
+			if err := sweep(lo, hi, func(a, b int) error { return o.nt.Step(o.dt, J[a:b], out[a:b], st, o.rng) }); err != nil {
+				return err
+			}
+		} else if err := o.nt.Step(o.dt, J[lo:hi], out[lo:hi], st, o.rng); err != nil {
 			return err
 		}
 		if d != nil {
-			return o.diff.Deriv(d[lo:hi], J[lo:hi])
+			return sweep(lo, hi, func(a, b int) error { return o.diff.Deriv(d[a:b], J[a:b]) })
 		}
 		return nil
 	}
@@ -651,11 +658,13 @@ func (o *neuronsOp) backward(e *engine, t int) error {
 		}
 		d := o.ds[t-1]
 		parallelFor(len(gJ), 32768, func(_, lo, hi int) error {
-			for i := lo; i < hi; i++ {
-				gJ[i] += d[i] * gout[i]
-			}
-			clear(gout[lo:hi])
-			return nil
+			return sweep(lo, hi, func(lo, hi int) error {
+				for i := lo; i < hi; i++ {
+					gJ[i] += d[i] * gout[i]
+				}
+				clear(gout[lo:hi])
+				return nil
+			})
 		})
 		return nil
 	}

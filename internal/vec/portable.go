@@ -15,3 +15,6 @@ func dot(a, x []float64) float64         { return dotGo(a, x) }
 func axpyTo(y, b, a []float64, s float64) { axpyToGo(y, b, a, s) }
 
 func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, voltage, refractory) }
+
+// ClearUpper is a no-op without vector code (see the simd build).
+func ClearUpper() {}

@@ -183,3 +183,13 @@ func lif(p lifParams, J, out, voltage, refractory []float64) {
 		p.lifOne(k, J, out, voltage, refractory)
 	}
 }
+
+// ClearUpper executes VZEROUPPER: call it after foreign code (cgo, e.g.
+// OpenBLAS's AVX-512 kernels) that may return with dirty upper vector
+// halves, before Go's SSE scalar code (math.Exp, …) runs on this thread —
+// measured: math.Exp 10× slower after an OpenBLAS product without it.
+func ClearUpper() {
+	if avx2 {
+		archsimd.ClearAVXUpperBits()
+	}
+}

@@ -27,6 +27,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/netlib/blas/netlib"
+
+	"github.com/neurogo/neurogo/internal/vec"
 )
 
 // OpenBLAS's own worker threads spin for a long time after each call
@@ -55,6 +57,7 @@ func (p parallelBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a
 	w := blasThreads
 	if w <= 1 || m*n*k < 1<<21 || (m < 2*w && n < 2*w) {
 		p.Implementation.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		vec.ClearUpper()
 		return
 	}
 	var wg sync.WaitGroup
@@ -67,6 +70,7 @@ func (p parallelBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a
 			}
 			run := func() {
 				p.Implementation.Dgemm(tA, tB, hi-lo, n, k, alpha, a[aOff:], lda, b, ldb, beta, c[lo*ldc:], ldc)
+				vec.ClearUpper() // OpenBLAS's AVX-512 kernels leave the upper halves dirty
 			}
 			if i == w-1 {
 				run()
@@ -83,6 +87,7 @@ func (p parallelBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a
 		}
 		run := func() {
 			p.Implementation.Dgemm(tA, tB, m, hi-lo, k, alpha, a, lda, b[bOff:], ldb, beta, c[lo:], ldc)
+			vec.ClearUpper()
 		}
 		if i == w-1 {
 			run()
@@ -117,5 +122,6 @@ func potrf(a blas64.Symmetric) (blas64.Triangular, bool) {
 	C.openblas_set_num_threads(C.int(blasThreads))
 	C.dpotrf_(&uplo, &n, (*C.double)(&a.Data[0]), &lda, &info)
 	C.openblas_set_num_threads(1)
+	vec.ClearUpper()
 	return t, info == 0
 }
