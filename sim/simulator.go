@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/toolkit"
 )
 
@@ -273,6 +274,10 @@ func (s *Simulator) Step() error {
 // on different goroutines.
 func (s *Simulator) stepLane(ln *lane) error {
 	for _, r := range ln.runners {
+		// VZEROUPPER: a goroutine preempted under GOEXPERIMENT=simd can
+		// resume with dirty upper vector halves, slowing every SSE scalar
+		// instruction until the next one (see vec.ClearUpper)
+		vec.ClearUpper()
 		r.step()
 	}
 	if s.check != nil && !s.failed.Load() {
