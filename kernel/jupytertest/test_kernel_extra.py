@@ -983,3 +983,49 @@ def test_output_streams_while_the_cell_runs(kc: Any) -> None:
     assert {"first", "from goroutine", "last", "idle"} <= set(seen), seen
     assert seen["idle"] - seen["first"] > 1.0, f"'first' arrived only {seen['idle'] - seen['first']:.2f} s before the end"
     assert seen["idle"] - seen["from goroutine"] > 1.0, seen
+
+
+def test_fit_shows_live_progress_and_history(kc):
+    """train.Fit with the Progress and LivePlot callbacks: both are shown
+    under their display ids and updated in place while training runs
+    (update_display_data), throttled to at most 10 updates a second."""
+    need(kc, "time", "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/train",
+         "github.com/neurogo/neurogo/train/loss", "github.com/neurogo/neurogo/train/optim")
+    code = """
+ngLiveNet := toolkit.New("live", 1)
+ngLiveX := ngLiveNet.Const("x", 0)
+ngLiveA := ngLiveNet.Ensemble("a", 10, 1)
+ngLiveNet.Connect(ngLiveX, ngLiveA).Synapse = nil
+ngLiveP := ngLiveNet.Probe("p", ngLiveA, "")
+ngLiveM, err := train.New(ngLiveNet)
+if err != nil {
+    panic(err)
+}
+if err := ngLiveM.Compile(train.Config{Optimizer: &optim.Adam{}, Loss: map[*toolkit.Probe]loss.Loss{ngLiveP: loss.MSE{}}}); err != nil {
+    panic(err)
+}
+ngLiveXs, _ := train.ArrayFromRows([][]float64{{0.1}, {0.5}, {-0.3}, {0.9}}, 1)
+ngLiveYs, _ := train.ArrayFromRows([][]float64{{0.01}, {0.25}, {0.09}, {0.81}}, 1)
+ngSlow := train.CallbackFuncs{EpochEnd: func(m *train.Model, epoch int, logs train.Logs) error {
+    time.Sleep(150 * time.Millisecond)
+    return nil
+}}
+_, err = ngLiveM.Fit(map[*toolkit.Node]*train.Array{ngLiveX: ngLiveXs}, map[*toolkit.Probe]*train.Array{ngLiveP: ngLiveYs},
+    train.FitOptions{Epochs: 4, BatchSize: 2, Callbacks: []train.Callback{train.NewProgress(nil), &train.LivePlot{}, ngSlow}})
+if err != nil {
+    panic(err)
+}
+"""
+    _, outputs = run_ok(kc, code)
+
+    def by_id(kind: str, did: str) -> list[dict[str, Any]]:
+        return [o for o in of_type(outputs, kind) if o["content"].get("transient", {}).get("display_id") == did]
+
+    bar, bar_updates = by_id("display_data", "neurogo-fit"), by_id("update_display_data", "neurogo-fit")
+    assert len(bar) == 1 and "<progress" in bar[0]["content"]["data"]["text/html"], describe({}, outputs)
+    assert len(bar_updates) >= 3, f"{len(bar_updates)} progress updates"
+    assert "Epoch 4/4" in bar_updates[-1]["content"]["data"]["text/plain"]
+    plot, plot_updates = by_id("display_data", "neurogo-history"), by_id("update_display_data", "neurogo-history")
+    assert len(plot) == 1 and "image/png" in plot[0]["content"]["data"], describe({}, outputs)
+    assert len(plot_updates) >= 2, f"{len(plot_updates)} history updates"
+    assert all("image/png" in u["content"]["data"] for u in plot_updates)
