@@ -262,3 +262,34 @@ func (m *Model) paramName(s int) string {
 	}
 	return sg.Key + "." + sg.Role
 }
+
+// SaveParams writes the model's parameters (no optimiser state) to an
+// .npz file, NengoDL's save_params; LoadParams reads them back into a
+// model of the same network. For resuming training use SaveCheckpoint,
+// which also keeps the optimiser state.
+func (m *Model) SaveParams(path string) error {
+	arrays := map[string]npz.Array{}
+	for _, s := range m.params {
+		v := m.values[s]
+		arrays["param/"+m.paramName(s)] = npz.Array{Shape: []int{len(v)}, Data: slices.Clone(v)}
+	}
+	if err := npz.Write(path, arrays); err != nil {
+		return fmt.Errorf("train: SaveParams: %w", err)
+	}
+	return nil
+}
+
+// LoadParams reads parameters written by SaveParams (or SaveCheckpoint,
+// whose optimiser state it ignores); every parameter of the model must be
+// there, with its size.
+func (m *Model) LoadParams(path string) error {
+	cfg := m.cfg
+	m.cfg = nil // parameters only
+	step := m.optStep
+	_, err := m.LoadCheckpoint(path)
+	m.cfg, m.optStep = cfg, step
+	if err != nil {
+		return fmt.Errorf("train: LoadParams: %w", err)
+	}
+	return nil
+}
