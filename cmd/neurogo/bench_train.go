@@ -157,4 +157,3 @@ func benchNeurogo(dir string, n, epochs, batch int, stderr io.Writer) (float64, 
 	acc := h.Logs[len(h.Logs)-1]["out_sparse_categorical_accuracy"]
 	return times[len(times)/2], acc, nil
 }
-
