@@ -27,6 +27,7 @@ flags (spiking-mnist):
   --epochs E         (10)
   --steps S          spiking test steps (50)
   --sigma S          LIF smoothing of the gradient (SoftLIFRate σ)
+  --resume FILE      continue from a checkpoint (written after every epoch to OUT/checkpoints)
   --out DIR          figures and results.json (default repro-out/NAME)
   --json             print the results as one JSON line
 `
@@ -59,6 +60,7 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&o.Seed, "seed", 0, "seed")
 	out := fs.String("out", "", "output directory (default repro-out/spiking-mnist)")
 	jsonOut := fs.Bool("json", false, "print results as JSON")
+	fs.StringVar(&o.Resume, "resume", "", "continue from a checkpoint (OUT/checkpoints/epoch-N.npz)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -78,6 +80,7 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 	}
 	o.Log = stderr
 	o.Callbacks = []train.Callback{train.NewProgress(stderr)}
+	o.CheckpointDir = filepath.Join(*out, "checkpoints")
 	res, err := repro.SpikingMNIST(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo repro spiking-mnist: %v\n", err)
