@@ -91,8 +91,9 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	summary := map[string]any{
-		"reproduction": "spiking-mnist", "train_images": o.Train, "test_images": o.Test, "epochs": len(res.SecondsPerEpoch),
-		"rate_accuracy": res.RateAccuracy, "spiking_accuracy": res.SpikingAccuracy,
+		"reproduction": "spiking-mnist", "train_images": o.Train, "test_images": o.Test, "epochs": res.Options.Epochs, "resumed_from": o.Resume,
+		"spiking_accuracy_by_step": res.SpikingAccuracyByStep,
+		"rate_accuracy":            res.RateAccuracy, "spiking_accuracy": res.SpikingAccuracy,
 		"seconds_per_epoch": res.SecondsPerEpoch, "train_seconds": res.TrainSeconds, "test_seconds": res.TestSeconds,
 		"target_rate": 0.990, "target_spiking": 0.984,
 	}
@@ -107,6 +108,9 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	for name, p := range map[string]*viz.Plot{"history.png": hist, "accuracy_by_step.png": byStep, "confusion_rate.png": rateConf, "confusion_spiking.png": spikeConf} {
+		if p == nil {
+			continue
+		}
 		if err := os.WriteFile(filepath.Join(*out, name), p.PNG(), 0o644); err != nil {
 			fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
 			return 1
@@ -115,8 +119,8 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 	if *jsonOut {
 		fmt.Fprintln(stdout, string(b))
 	} else {
-		fmt.Fprintf(stdout, "spiking-mnist: rate accuracy %.2f %% (target 99.0 %%), spiking accuracy %.2f %% (target 98.4 %%); %d epochs, %.0f s per epoch; figures in %s\n",
-			100*res.RateAccuracy, 100*res.SpikingAccuracy, len(res.SecondsPerEpoch), mean(res.SecondsPerEpoch), *out)
+		fmt.Fprintf(stdout, "spiking-mnist: rate accuracy %.2f %% (target 99.0 %%), spiking accuracy %.2f %% (target 98.4 %%); %d epochs (%d in this run, %.0f s each); figures in %s\n",
+			100*res.RateAccuracy, 100*res.SpikingAccuracy, res.Options.Epochs, len(res.SecondsPerEpoch), mean(res.SecondsPerEpoch), *out)
 	}
 	return 0
 }

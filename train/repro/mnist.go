@@ -246,11 +246,19 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 		}
 		cbs = append(cbs, &train.Checkpoint{Path: filepath.Join(o.CheckpointDir, "epoch-{epoch}.npz")})
 	}
-	hist, err := m.Fit(map[*toolkit.Node]*train.Array{mn.Input: x}, map[*toolkit.Probe]*train.Array{mn.Out: y},
-		train.FitOptions{Epochs: o.Epochs - initial, InitialEpoch: initial, BatchSize: o.Batch, Seed: o.Seed, Callbacks: cbs})
-	res.History = hist
-	if err != nil {
-		return res, err
+	if initial > o.Epochs {
+		return nil, fmt.Errorf("repro: the checkpoint %s is from epoch %d, beyond the %d epochs asked for", o.Resume, initial, o.Epochs)
+	}
+	res.History = &train.History{}
+	if initial < o.Epochs {
+		hist, err := m.Fit(map[*toolkit.Node]*train.Array{mn.Input: x}, map[*toolkit.Probe]*train.Array{mn.Out: y},
+			train.FitOptions{Epochs: o.Epochs - initial, InitialEpoch: initial, BatchSize: o.Batch, Seed: o.Seed, Callbacks: cbs})
+		res.History = hist
+		if err != nil {
+			return res, err
+		}
+	} else {
+		logf("trained for %d epochs already: testing only", initial)
 	}
 	res.TrainSeconds = time.Since(t1).Seconds()
 	t2 := time.Now()
@@ -288,12 +296,15 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 	return res, nil
 }
 
-// Figures returns the training history, the accuracy of the spiking
+// Figures returns the training history (nil when the run only tested a
+// checkpoint), the accuracy of the spiking
 // network against time since image onset, and the rate and spiking
 // confusion matrices (row-normalised).
 func (r *MNISTResult) Figures() (history, byStep, rateConf, spikeConf *viz.Plot, err error) {
-	if history, err = train.HistoryPlot(r.History); err != nil {
-		return
+	if r.History != nil && len(r.History.Logs) > 0 {
+		if history, err = train.HistoryPlot(r.History); err != nil {
+			return
+		}
 	}
 	steps := make([]float64, len(r.SpikingAccuracyByStep))
 	for i := range steps {
