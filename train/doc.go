@@ -39,8 +39,10 @@
 //
 // Trainable by default, as in NengoDL: connection weights (decoders and
 // transforms), ensemble encoders and biases, and layer parameters
-// (SetTrainable per object or network changes that). Weights changed by
-// an online learning rule are not trained. A node function, a process, a
+// (SetTrainable per object or network changes that). Weights and
+// encoders changed by an online learning rule (PES, BCM, Oja, Voja, RLS,
+// all run by the trainer as by the simulator) are not trained, and the
+// rules' updates pass no gradient. A node function, a process, a
 // non-linear-time-invariant synapse or a neuron type without a derivative
 // on the path from a trainable parameter to a loss is an error naming it.
 //

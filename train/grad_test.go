@@ -2,6 +2,7 @@ package train_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -344,6 +345,116 @@ func TestRateForwardMatchesSim(t *testing.T) {
 					t.Fatalf("probe %s step %d [%d]: trainer %v, sim %v", pr.Label, k, j, got.At(0, k)[j], v)
 				}
 			}
+		}
+	}
+}
+
+// TestLearningRulesForward: models with every online learning rule run in
+// the trainer exactly as in the simulator (rate neurons), so a model that
+// learns online can still have its other parameters trained.
+func TestLearningRulesForward(t *testing.T) {
+	const tol = 1e-9
+	for _, rule := range []string{"PES", "BCM", "Oja", "Voja", "RLS"} {
+		t.Run(rule, func(t *testing.T) {
+			net := toolkit.New("rules", 4)
+			in := net.Node("in", 1, func(tt float64, out []float64) { out[0] = math.Sin(10 * tt) })
+			a := net.Ensemble("a", 12, 1)
+			a.NeuronType = neurons.NewRectifiedLinear()
+			b := net.Ensemble("b", 10, 1)
+			b.NeuronType = neurons.NewRectifiedLinear()
+			net.Connect(in, a)
+			var c *toolkit.Connection
+			switch rule {
+			case "PES":
+				c = net.Connect(a, b)
+				c.LearningRule = toolkit.NewPES()
+				net.Connect(b, c.Rule())
+			case "BCM", "Oja":
+				w := make([][]float64, 10)
+				for i := range w {
+					w[i] = make([]float64, 12)
+					for j := range w[i] {
+						w[i][j] = 1e-3 * float64((i*7+j*3)%5-2)
+					}
+				}
+				c = net.Connect(a.Neurons(), b.Neurons())
+				c.Transform = toolkit.Dense(w)
+				if rule == "BCM" {
+					c.LearningRule = toolkit.NewBCM()
+				} else {
+					c.LearningRule = toolkit.NewOja()
+				}
+			case "Voja":
+				c = net.Connect(in, b)
+				c.LearningRule = toolkit.NewVoja()
+			case "RLS":
+				c = net.Connect(a, b)
+				c.LearningRule = toolkit.NewRLS()
+				net.Connect(b, c.Rule())
+			}
+			p := net.Probe("p", b, "")
+			pn := net.Probe("pn", b.Neurons(), toolkit.AttrOutput)
+			const steps = 60
+			s, err := sim.New(net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.RunSteps(steps); err != nil {
+				t.Fatal(err)
+			}
+			m, err := train.New(net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, _ := train.NewArray(2, steps, 1)
+			for k := range steps {
+				x.At(0, k)[0] = math.Sin(10 * float64(k+1) * 0.001)
+				x.At(1, k)[0] = x.At(0, k)[0]
+			}
+			out, err := m.Predict(map[*toolkit.Node]*train.Array{in: x}, train.EvalOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pr := range []*toolkit.Probe{p, pn} {
+				want, _ := s.Data(pr)
+				for lane := range 2 {
+					for k := range steps {
+						for j, v := range want[k] {
+							if d := math.Abs(out[pr].At(lane, k)[j] - v); d > tol {
+								t.Fatalf("%s probe %s lane %d step %d [%d]: trainer %v, sim %v", rule, pr.Label, lane, k, j, out[pr].At(lane, k)[j], v)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestGradientsThroughLearnedWeights: gradients pass through a connection
+// whose weights PES changes every step, using each step's weights; the
+// weights themselves are not trained, as in NengoDL, and the rule's update
+// passes no gradient (a stop-gradient), so the finite differences agree
+// when the rule's own sensitivity is negligible (a tiny learning rate).
+func TestGradientsThroughLearnedWeights(t *testing.T) {
+	net := toolkit.New("pes-train", 6)
+	in := net.Const("in", 0)
+	a := net.Ensemble("a", 12, 1)
+	a.NeuronType = neurons.NewRectifiedLinear()
+	b := net.Ensemble("b", 10, 1)
+	b.NeuronType = neurons.NewRectifiedLinear()
+	net.Connect(in, a)
+	c := net.Connect(a, b)
+	c.LearningRule = toolkit.NewPES()
+	c.LearningRule.(*toolkit.PES).LearningRate = 1e-9
+	net.Connect(b, c.Rule())
+	p := net.Probe("p", b, "")
+	rng := rand.New(rand.NewPCG(3, 4))
+	rep := checkModel(t, net, train.Config{Loss: map[*toolkit.Probe]loss.Loss{p: loss.MSE{}}},
+		map[*toolkit.Node]*train.Array{in: randArray(t, rng, 2, 8, 1, 1)}, map[*toolkit.Probe]*train.Array{p: nil})
+	for _, e := range rep.Entries {
+		if strings.HasPrefix(e.Param, "a->b.") {
+			t.Fatalf("the PES-learned weights %s were treated as trainable", e.Param)
 		}
 	}
 }

@@ -42,6 +42,8 @@ func (e *engine) compile(o *sim.GraphOp, cfg engineConfig) (eop, error) {
 		return newLayerOp(e, o)
 	case "SimPES":
 		return &pesOp{acts: o.X, err: o.A, delta: o.Y, rate: o.Value, dt: e.g.Dt}, nil
+	case "SimBCM", "SimOja", "SimVoja", "SimRLS":
+		return &ruleOp{o: o, dt: e.g.Dt}, nil
 	}
 	return nil, fmt.Errorf("train: %s: the trainer does not run %s operators yet (simulate this model with sim instead)", o.Tag, o.Kind)
 }
@@ -997,3 +999,89 @@ func (o *layerOp) backward(e *engine, t int) error {
 	clear(gy)
 	return nil
 }
+
+// --- BCM, Oja, Voja, RLS (forward only) -------------------------------------------------
+
+// ruleOp runs an online learning rule on every example of the batch, as
+// the simulator does (sim/ops.go; Nengo's build_bcm, build_oja,
+// build_voja, build_rls). Like PES it passes no gradient: the weights or
+// encoders it changes are lane signals, not trained parameters.
+type ruleOp struct {
+	noreset
+	nodiff
+	o  *sim.GraphOp
+	dt float64
+	pr []float64 // RLS: P·r
+}
+
+func (r *ruleOp) forward(e *engine, t int) error {
+	o := r.o
+	for b := range e.b {
+		switch o.Kind {
+		case "SimBCM":
+			pre, post, theta, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
+			alpha := o.Value * r.dt
+			n := len(pre)
+			for j, q := range post {
+				c := alpha * q * (q - theta[j])
+				row := delta[j*n : (j+1)*n]
+				for i, p := range pre {
+					row[i] = c * p
+				}
+			}
+		case "SimOja":
+			pre, post, w, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
+			alpha := o.Value * r.dt
+			n := len(pre)
+			for j, q := range post {
+				sq := alpha * q * q
+				aq := alpha * q
+				row, wr := delta[j*n:(j+1)*n], w[j*n:(j+1)*n]
+				for i, p := range pre {
+					row[i] = -o.Beta*wr[i]*sq + aq*p
+				}
+			}
+		case "SimVoja":
+			x, post, enc, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
+			learning, scale := e.lane(o.Aux[0], b), e.lane(o.Aux[1], b)
+			c := o.Value * r.dt * learning[0]
+			d := len(x)
+			for i, a := range post {
+				row, er := delta[i*d:(i+1)*d], enc[i*d:(i+1)*d]
+				for j, xj := range x {
+					row[j] = c * (scale[i]*a*xj - a*er[j])
+				}
+			}
+		case "SimRLS":
+			rr, er, P, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
+			n := len(rr)
+			r.pr = growTo(r.pr, n)
+			for i := range n {
+				acc := 0.0
+				for j, v := range P[i*n : (i+1)*n] {
+					acc += v * rr[j]
+				}
+				r.pr[i] = acc
+			}
+			rPr := 0.0
+			for i, v := range rr {
+				rPr += v * r.pr[i]
+			}
+			k := 1 / (1 + rPr)
+			for i := range n {
+				row := P[i*n : (i+1)*n]
+				for j := range n {
+					row[j] -= r.pr[i] * r.pr[j] * k
+				}
+			}
+			for i, ei := range er {
+				row := delta[i*n : (i+1)*n]
+				for j := range n {
+					row[j] = ei * (-k * r.pr[j])
+				}
+			}
+		}
+	}
+	return nil
+}
+func (r *ruleOp) backward(*engine, int) error { return nil }
