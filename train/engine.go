@@ -172,56 +172,12 @@ func propagates(o *sim.GraphOp) bool {
 func (e *engine) analyse(lossSigs []int) error {
 	g := e.g
 	ns := len(g.Signals)
-	fwd := make([]bool, ns)
-	for i, t := range e.trainable {
-		fwd[i] = t
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := range g.Ops {
-			o := &g.Ops[i]
-			if !propagates(o) {
-				continue
-			}
-			in := false
-			for _, s := range opInputs(o) {
-				in = in || fwd[s]
-			}
-			if !in {
-				continue
-			}
-			for _, s := range opOutputs(o) {
-				if !fwd[s] {
-					fwd[s], changed = true, true
-				}
-			}
-		}
-	}
+	fwd := e.reach(slices.Clone(e.trainable), opInputs, opOutputs)
 	back := make([]bool, ns)
 	for _, s := range lossSigs {
 		back[s] = true
 	}
-	for changed := true; changed; {
-		changed = false
-		for i := range g.Ops {
-			o := &g.Ops[i]
-			if !propagates(o) {
-				continue
-			}
-			out := false
-			for _, s := range opOutputs(o) {
-				out = out || back[s]
-			}
-			if !out {
-				continue
-			}
-			for _, s := range opInputs(o) {
-				if !back[s] {
-					back[s], changed = true, true
-				}
-			}
-		}
-	}
+	back = e.reach(back, opOutputs, opInputs)
 	for s := range ns {
 		if fwd[s] && back[s] {
 			if e.shared[s] {
@@ -258,6 +214,29 @@ func (e *engine) analyse(lossSigs []int) error {
 		}
 	}
 	return nil
+}
+
+// reach closes the marked signals over the operators that pass values
+// on (propagates), through time: when any of an operator's from-signals
+// is marked, its to-signals become marked, until nothing changes.
+// Forward (inputs → outputs) it finds what depends on a parameter;
+// backward (outputs → inputs) what a loss depends on.
+func (e *engine) reach(marked []bool, from, to func(*sim.GraphOp) []int) []bool {
+	for changed := true; changed; {
+		changed = false
+		for i := range e.g.Ops {
+			o := &e.g.Ops[i]
+			if !propagates(o) || !slices.ContainsFunc(from(o), func(s int) bool { return marked[s] }) {
+				continue
+			}
+			for _, s := range to(o) {
+				if !marked[s] {
+					marked[s], changed = true, true
+				}
+			}
+		}
+	}
+	return marked
 }
 
 // size of signal s for one example
