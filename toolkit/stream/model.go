@@ -1,0 +1,173 @@
+package stream
+
+// This file holds the description types shared by the YAML loader
+// (spec.go), validation (validate.go), the executor (sim/stream) and the
+// plasticities (train/stream). Field names follow statestream's network
+// files (seed 001 §2, appendix 6.1–6.2); shapes are statestream's
+// [features, width, height] order.
+
+// Pos is where an item or key was written: file, 1-based line and column
+// (zero when the item was built in Go rather than loaded).
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// Net is a layerwise-parallel network: neuron-pools (states), synapse-pools
+// (transformations between them), plasticities (parameter updates) and
+// interfaces (stimuli and read-outs), as in seed 001 §2.
+type Net struct {
+	Name string
+	// Agents is the number of independent copies run side by side (the
+	// batch); default 1.
+	Agents int
+	// Globals are the named numbers that shape expressions may use.
+	Globals      map[string]float64
+	NeuronPools  []*NeuronPool
+	SynapsePools []*SynapsePool
+	Plasticities []*Plasticity
+	Interfaces   []*Interface
+	// TagSpecs are the tag_specs section: defaults applied to every item
+	// carrying the tag (already merged into the items by the loader; kept
+	// for display).
+	TagSpecs map[string]map[string]any
+	Pos      Pos
+}
+
+// NeuronPool is a layer that keeps its state y(t) ∈ R^{agents×C×W×H} and
+// computes y(t+1) from frame t of its inputs (seed 001 appendix 6.1):
+// sum of synapse-pool outputs → noise → batch/layer normalisation → gain →
+// activation → bias → dropout → zoneout.
+type NeuronPool struct {
+	Name string
+	// Shape is [features, width, height]; default [1, 1, 1].
+	Shape [3]int
+	// Act is the activation: Id (default), relu, leakyrelu, elu, selu,
+	// sigmoid, tanh, softmax (over features), softplus, exp, abs, square.
+	Act string
+	// Noise: "" (none), "normal" (NoiseMean, NoiseStd; defaults 0, 1) or
+	// "uniform" (NoiseMin, NoiseMax; defaults -1, 1).
+	Noise                                   string
+	NoiseMean, NoiseStd, NoiseMin, NoiseMax float64
+	// Dropout and Zoneout rates in [0, 1).
+	Dropout, Zoneout float64
+	// BiasShape: "feature" (default), "full", "spatial", "scalar" or
+	// "false" (no bias). The pool's bias parameter is named "b".
+	BiasShape string
+	// GainShape: as BiasShape, default "false" (no gain). Parameter "g".
+	GainShape string
+	// Normalisation over the batch (agents) and over the layer: "" / "false"
+	// (off), "full", "feature", "spatial", "scalar" (batch only).
+	BatchnormMean, BatchnormStd, LayernormMean, LayernormStd string
+	Tags                                                     []string
+	// Period and Offset: the pool updates on frames t with
+	// t % Period == Offset (Period default 1).
+	Period, Offset int
+	Device         string
+	Pos            Pos
+}
+
+// SynapsePool transforms source states into a post-synaptic input of its
+// target (seed 001 appendix 6.1):
+//
+//	post = ACT( Π_f act_f( Σ_a pool(W_f_a ⋆ upsample(P_f_a ⋆ y_f_a)) ) )
+//
+// Source[f][a] is the a-th summand of factor f. RF[f][a] is the receptive
+// field (0: dense, the full source feeds every target unit); a target with
+// smaller spatial size than the source is reached with a stride, a larger
+// one by repeating source values (upsampling). PPP[f][a] > 0 inserts a 1×1
+// pre-processing projection to that many features.
+type SynapsePool struct {
+	Name     string
+	Source   [][]string
+	Target   string
+	RF       [][]int
+	Dilation [][]int
+	PPP      [][]int
+	// Act is the activation of each factor (default Id); ACT the one of
+	// the product.
+	Act []string
+	ACT string
+	// Init maps a parameter name (W_f_a, P_f_a) to an initialiser: xavier
+	// (default), xavier_G (gain G), id, -id, normal, normal_M_S,
+	// uniform, uniform_A_B, bilin, zero, a number (constant).
+	Init map[string]string
+	// WeightFnc[f][a] is applied to W_f_a before use: Id (default), exp,
+	// abs, square.
+	WeightFnc           [][]string
+	Noise               string
+	NoiseMean, NoiseStd float64
+	NoiseMin, NoiseMax  float64
+	Avgout, Maxout      int
+	Tags                []string
+	Period, Offset      int
+	Device              string
+	Pos                 Pos
+}
+
+// ParamRef names one parameter: Kind "np" (neuron-pool: b, g) or "sp"
+// (synapse-pool: W_f_a, P_f_a), the item, and the parameter.
+type ParamRef struct {
+	Kind, Item, Name string
+	Pos              Pos
+}
+
+// Plasticity produces updates of some parameters each frame, in parallel
+// with inference (seed 001 §2.2, §3.1).
+//
+// Type "loss": LossFunction (mse, mae, hinge, negloglikelihood,
+// categorical_crossentropy, minimize, maximize) between Source at rollout
+// depth SourceT and Target at TargetT (minimize/maximize use Source
+// only); the network is rolled out locally from the states of the current
+// frame. Types "hebbian", "anti_hebbian", "dt_hebbian", "dt_anti_hebbian":
+// ΔW_ij ∝ ± x_i(t)·x_j(t+1) (dt: x_j(t+1) − x_j(t)) for a dense synapse-pool
+// between pools without spatial extent, Source and Target being its pre and
+// post pools. Type "L_regularizer": L1·|w| + L2·w²/2 on Params.
+//
+// The update estimate goes through the plasticity's optimiser: grad_desc
+// (default), adam (Momentum = β1, default 0.9; Decay = β2, default 0.999),
+// rmsprop (Rho, default 0.9), with learning rate LR; nothing is updated
+// before StartFrame.
+type Plasticity struct {
+	Name            string
+	Type            string
+	LossFunction    string
+	Source          string
+	SourceT         int
+	Target          string
+	TargetT         int
+	Mask            string
+	Params          []ParamRef
+	L1, L2          float64
+	Optimizer       string
+	LR              float64
+	Momentum, Decay float64
+	Rho             float64
+	StartFrame      int
+	Period, Offset  int
+	Tags            []string
+	Device          string
+	Pos             Pos
+}
+
+// Interface connects the network to the world: it writes the states of its
+// Out pools each frame and may read its In pools. Out and In hold the
+// interface's own names; Remap maps them to neuron-pool names (a name
+// without an entry is itself the pool name). Params holds the remaining
+// type-specific keys (for type mnist: source_file, min_duration,
+// max_duration, fading, …).
+type Interface struct {
+	Name, Type string
+	In, Out    []string
+	Remap      map[string]string
+	Params     map[string]any
+	Pos        Pos
+}
+
+// PoolName returns the neuron-pool an interface name maps to.
+func (i *Interface) PoolName(name string) string {
+	if p, ok := i.Remap[name]; ok {
+		return p
+	}
+	return name
+}
