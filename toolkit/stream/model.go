@@ -65,6 +65,9 @@ type NeuronPool struct {
 	Period, Offset int
 	Device         string
 	Pos            Pos
+	// KeyPos is where each key of the item was written (loader only; nil
+	// for an item built in Go), so that errors point at the key.
+	KeyPos map[string]Pos
 }
 
 // SynapsePool transforms source states into a post-synaptic input of its
@@ -103,6 +106,8 @@ type SynapsePool struct {
 	Period, Offset      int
 	Device              string
 	Pos                 Pos
+	// KeyPos is where each key of the item was written (loader only).
+	KeyPos map[string]Pos
 }
 
 // ParamRef names one parameter: Kind "np" (neuron-pool: b, g) or "sp"
@@ -148,6 +153,8 @@ type Plasticity struct {
 	Tags            []string
 	Device          string
 	Pos             Pos
+	// KeyPos is where each key of the item was written (loader only).
+	KeyPos map[string]Pos
 }
 
 // Interface connects the network to the world: it writes the states of its
@@ -162,6 +169,8 @@ type Interface struct {
 	Remap      map[string]string
 	Params     map[string]any
 	Pos        Pos
+	// KeyPos is where each key of the item was written (loader only).
+	KeyPos map[string]Pos
 }
 
 // PoolName returns the neuron-pool an interface name maps to.
