@@ -1,0 +1,47 @@
+// Package plastic trains layerwise-parallel networks (seed 001,
+// statestream) with plasticities: each frame t, while the neuron-pools
+// compute t → t+1, every plasticity computes a parameter-update estimate
+// from the states of frame t, passes it through its own optimiser, and
+// after the frame the updates of all plasticities are summed per parameter
+// and applied (seed 001 §2.2: w_{t+1} = w_t + Σ_p Δω_p(t)).
+//
+// Plasticity types (stream.Plasticity.Type; seed 001 §3.1):
+//
+//   - loss: a loss function between Source at rollout depth SourceT and
+//     Target at TargetT. The network is rolled out locally from the states
+//     of frame t (stream.Net.Rollout plans it, frames.Rollout runs it
+//     forward and backward) and the gradient of the loss w.r.t. the listed
+//     Params is the update estimate. Loss functions: mse, mae, hinge,
+//     negloglikelihood, categorical_crossentropy (on probabilities, e.g. a
+//     softmax pool, with ε = Eps inside the logarithm), minimize and
+//     maximize (the Source's mean); see lossEval for the exact
+//     normalisation (means over agents and positions, as statestream's
+//     neuronal/losses.py). An optional Mask pool (feature 0, at the
+//     target's depth, or the source's for minimize/maximize) weights each
+//     position; zeros remove it.
+//   - hebbian, anti_hebbian, dt_hebbian, dt_anti_hebbian: for one dense
+//     weight W of a synapse-pool from Source to Target, pools without
+//     spatial extent: ΔW_ij = ±(1/A) Σ_a x_i(t)·x_j(t+1), the dt variants
+//     with x_j(t+1) − x_j(t), x_j(t+1) from a one-step rollout of the
+//     target. The estimate is an ascent direction: it enters the
+//     optimiser as the gradient −ΔW.
+//   - L_regularizer: the descent direction L1·sign(w) + L2·w on the listed
+//     Params.
+//
+// Optimisers (the "optimizer part" of seed 001 §3.1), from train/optim:
+// grad_desc (SGD), adam (β1 = Momentum, β2 = Decay) and rmsprop (Rho),
+// each with learning rate LR; zero keys take DefaultLR, DefaultMomentum,
+// DefaultDecay and DefaultRho. Nothing runs before StartFrame, and a
+// plasticity with Period P and Offset O runs only on frames t with
+// t % P == O.
+//
+// Execution: Attach registers the plasticities as frames.Hook values. The
+// Read of a hook runs in the read phase of frame t, concurrently with the
+// neuron-pools and with the other plasticities (the executor runs hooks as
+// jobs); it only reads frame-t states and parameters and computes its
+// update into private buffers (each plasticity owns its rollout, gradient
+// and update buffers). After the frame, the Write of the first hook adds
+// every plasticity's update to the live parameters in the order of
+// Net.Plasticities, so the sum is deterministic. In steady state a frame
+// allocates nothing in this package (see TestAllocs).
+package plastic
