@@ -11,7 +11,7 @@ import (
 )
 
 // Tolerances of the finite-difference checks: central differences with
-// step fdStep have truncation error O(h²·f''') ≈ 1e-10 for these smooth
+// step fdStep have truncation error O(h²·f”') ≈ 1e-10 for these smooth
 // losses on O(1) inputs, and rounding error ≈ 1e-16/h ≈ 1e-10; fdTol
 // leaves a factor of ~100 over both (relative to max(1, |g|)).
 const (
@@ -119,8 +119,8 @@ func TestLossGradients(t *testing.T) {
 // TestHebbian checks the four Hebbian variants against the formula on a
 // 2-agent, 2 → 3 unit example computed by hand.
 func TestHebbian(t *testing.T) {
-	x := []float64{1, 2, 3, -1}            // agents × ns (2 × 2)
-	y1 := []float64{1, 0, 2, -1, 1, 0.5}   // agents × nt (2 × 3), frame t+1
+	x := []float64{1, 2, 3, -1}           // agents × ns (2 × 2)
+	y1 := []float64{1, 0, 2, -1, 1, 0.5}  // agents × nt (2 × 3), frame t+1
 	y0 := []float64{0, 1, 1, 0.5, 0.5, 0} // frame t
 	// hebbian: (1/2) Σ_a x[a,i]·y1[a,j]
 	heb := []float64{
