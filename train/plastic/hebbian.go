@@ -1,7 +1,5 @@
 package plastic
 
-import "math"
-
 // hebbEstimate writes the Hebbian estimate of a dense weight matrix W
 // (layout (ns, nt), row-major: W[i·nt + j] connects source unit i to target
 // unit j, the executor's dense layout) into dst:
@@ -58,20 +56,10 @@ func regGrad(dst, w []float64, l1, l2 float64) {
 	}
 }
 
-// norm2 is the Euclidean norm of the concatenation of vs.
-func norm2(vs [][]float64) float64 {
-	var s float64
-	for _, v := range vs {
-		for _, x := range v {
-			s += x * x
-		}
-	}
-	return math.Sqrt(s)
-}
-
 // hebbMode returns the sign and the dt flag of a Hebbian plasticity type
 // ("hebbian", "anti_hebbian", "dt_hebbian", "dt_anti_hebbian"; statestream
-// also writes the dt forms with a space, "dt hebbian").
+// also writes the dt forms with a space, "dt hebbian"); sign 0 means the
+// type is not Hebbian.
 func hebbMode(typ string) (sign float64, dt bool) {
 	switch typ {
 	case "hebbian":
