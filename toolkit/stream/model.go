@@ -32,6 +32,9 @@ type Net struct {
 	// for display).
 	TagSpecs map[string]map[string]any
 	Pos      Pos
+	// CoreClients is statestream's core_clients section, kept as written
+	// (neurogo does not run core clients).
+	CoreClients map[string]map[string]any
 }
 
 // NeuronPool is a layer that keeps its state y(t) ∈ R^{agents×C×W×H} and
@@ -64,7 +67,11 @@ type NeuronPool struct {
 	// t % Period == Offset (Period default 1).
 	Period, Offset int
 	Device         string
-	Pos            Pos
+	// Init maps the pool's parameters "b" and "g" to an initialiser (as
+	// SynapsePool.Init; statestream's "init b" / "init g" keys); absent:
+	// b = 0, g = 1.
+	Init map[string]string
+	Pos  Pos
 	// KeyPos is where each key of the item was written (loader only; nil
 	// for an item built in Go), so that errors point at the key.
 	KeyPos map[string]Pos
@@ -168,7 +175,11 @@ type Interface struct {
 	In, Out    []string
 	Remap      map[string]string
 	Params     map[string]any
-	Pos        Pos
+	Tags       []string
+	// Period and Offset: the interface runs on frames t with
+	// t % Period == Offset (Period 0 is read as the default 1).
+	Period, Offset int
+	Pos            Pos
 	// KeyPos is where each key of the item was written (loader only).
 	KeyPos map[string]Pos
 }

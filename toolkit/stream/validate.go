@@ -214,6 +214,24 @@ func (v *validator) pool(p *NeuronPool) {
 		add("zoneout", "", "zoneout must be in [0, 1) (got %g)", p.Zoneout)
 	}
 	v.period(p.Pos, p.KeyPos, sec, p.Name, p.Period, p.Offset)
+	params := p.ParamShapes()
+	for _, k := range []string{"b", "g"} {
+		val, ok := p.Init[k]
+		if !ok {
+			continue
+		}
+		if _, has := params[k]; !has {
+			add("init "+k, "", "neuron-pool has no parameter %q (bias_shape / gain_shape is false)", k)
+		}
+		if !checkInit(val) {
+			add("init "+k, suggest(val, knownInits), "unknown initialiser %q", val)
+		}
+	}
+	for k := range p.Init {
+		if k != "b" && k != "g" {
+			add("init "+k, "", "a neuron-pool's parameters are b and g, not %q", k)
+		}
+	}
 }
 
 // fit checks one spatial dimension of source extent s against target
@@ -534,6 +552,11 @@ func (v *validator) paramRef(p *Plasticity, r ParamRef) {
 }
 
 func (v *validator) iface(it *Interface) {
+	if it.Period != 0 { // 0: the default 1 (the field is newer than the type)
+		v.period(it.Pos, it.KeyPos, "interfaces", it.Name, it.Period, it.Offset)
+	} else if it.Offset != 0 {
+		v.period(it.Pos, it.KeyPos, "interfaces", it.Name, 1, it.Offset)
+	}
 	for _, l := range []struct {
 		key   string
 		names []string
