@@ -1,0 +1,123 @@
+// Package frames executes layerwise-parallel networks frame by frame
+// (seed 001, statestream: Fischer et al., "The streaming rollout of deep
+// networks", §2 and appendix 6.1) and provides differentiable local
+// rollouts for plasticities (seed 001 §3.1, Fig. 4).
+//
+// A network (toolkit/stream.Net) holds neuron-pools, whose states y_n(t)
+// are the network's memory, and synapse-pools, which map source states to
+// an input of their target. New validates the net (stream.Net.Validate),
+// lays out parameters and states, starts the interface drivers and a fixed
+// set of worker goroutines; Step advances one frame.
+//
+//	s, err := frames.New(net, frames.Options{Seed: 1, Drivers: map[string]stream.Driver{"mnist": d}})
+//	defer s.Close()
+//	err = s.Run(100)
+//	pred, err := s.State("prediction")
+//
+// # The two-phase update (Parallel mode)
+//
+// Every frame t → t+1 has a read and a write phase (seed 001 §2): states
+// are double-buffered (cur = frame t, next = frame t+1); every pool reads
+// only cur and writes only next, so all pools update at once and a signal
+// advances one pool per frame. The work is split into fixed jobs, one per
+// pool and chunk of agents (at most 8 chunks; one job for a pool whose
+// batch normalisation couples agents), plus one job per hook's Read;
+// the workers take them, then one barrier ends the read phase. After it the
+// drivers write their pools' frame-t+1 states, the hooks' Write runs (it
+// may change parameters), and the buffers swap. The chunks do not depend on
+// Options.Workers and random numbers (noise, dropout, zoneout) are hashes of
+// (seed, pool, frame, element), so any number of workers gives
+// bit-identical states. In steady state a frame allocates nothing
+// (measured with testing.AllocsPerRun; the test allows 2 for runtime
+// noise such as a channel wait record refilled after a GC).
+//
+// In the appendix network (seed 001 §6.2) an image held in frame T reaches
+// conv1 at T+1, pred1 at T+2 and prediction at T+3; the deep path
+// (conv2, pred2) reaches prediction at T+4.
+//
+// # Sequential mode
+//
+// Sequential is the layerwise-sequential comparison network (seed 001
+// Fig. 1, middle): each frame the drivers write the input pools first,
+// then the pools are computed in a topological order, each from the
+// already updated frame-t+1 states of its sources. The rule: a depth-first
+// search from the input pools (stream.Net.Inputs, in NeuronPools order),
+// then from the remaining pools, follows the edges source → target; an
+// edge reaching a pool still on the search stack closes a cycle (a
+// recurrent edge, a skip backwards, a self-loop) and is read at frame t
+// (a one-step window), every other edge at frame t+1. Pools are updated
+// in the topological order of the acyclic rest (Kahn's algorithm, ties by
+// NeuronPools order). A stimulus reaches every pool of a feed-forward net
+// within the frame it is written.
+//
+// # Neuron-pools and synapse-pools
+//
+// A neuron-pool n computes frame t+1 as (statestream docs/neuron_pools.md)
+//
+//	x = Σ_s post_s → + noise → batch norm → layer norm → · g → act → + b → dropout → zoneout
+//
+// where post_s are the outputs of the synapse-pools s targeting n
+// (seed 001 appendix 6.1):
+//
+//	post_s = ACT( Π_f act_f( Σ_a W_f_a ⋆ upsample(P_f_a ⋆ y_f_a(t)) ) ) (+ the sp's noise)
+//
+// P_f_a is a 1×1 projection to PPP features (only if PPP > 0); upsampling
+// repeats each source value when the target is spatially larger (factor
+// target/source per axis); the main convolution has stride source/target
+// when the target is smaller, "same" padding as TensorFlow (pad
+// max((out-1)·s+(rf-1)·d+1-n, 0), the smaller half before) and dilation d;
+// RF 0 is a dense map from the whole (projected) source to the whole
+// target. WeightFnc (exp, abs, square) is applied to W before use. A pool
+// that no synapse-pool targets and no driver writes keeps its state; a
+// synapse-pool inactive in a frame contributes nothing. Avgout and maxout
+// are not implemented (New fails when they are > 1).
+//
+// Noise is normal (mean, std) or uniform (min, max). Normalisations
+// subtract the group mean (…_mean) and divide by sqrt(mean square + 1e-5)
+// of the (centred) values (…_std); the groups are, for batch norm (over
+// the agents too): full: all values; feature: the features of each
+// position; spatial: the positions of each feature; scalar: each element
+// over the agents; layer norm the same within each agent. Batch statistics
+// are used in every frame (no moving averages). Dropout is inverted
+// (kept values scaled by 1/(1-p)); zoneout keeps the frame-t value with
+// probability p. NoNoise (and Rollout.Forward(false)) switches noise,
+// dropout and zoneout off.
+//
+// Activations: Id, relu, leakyrelu (slope 0.01 for x < 0), elu (α = 1),
+// selu (Klambauer et al. 2017), sigmoid, tanh, softmax (over the features
+// at each position), softplus, exp, abs, square.
+//
+// Periods: a pool (synapse-pool) updates (contributes) in the step from
+// frame t only if t % Period == Offset; otherwise the pool keeps its state.
+//
+// # Layouts
+//
+// States: agents·W·H·C float64, row-major [agent][x][y][feature]
+// (stream.Index). Parameters (stream.SynapsePool.ParamShapes):
+// convolution W_f_a (rf, rf, Cin, Cout) indexed [kx][ky][cin][cout] with
+// Cin = PPP if > 0 else the source's features; dense W_f_a
+// (Cin·Wsrc·Hsrc, C·W·H of the target), rows and columns in state layout
+// order; P_f_a (Csrc, PPP). Neuron-pool b and g by BiasShape/GainShape:
+// feature [C], full [W,H,C], spatial [W,H], scalar [1]. Biases start at 0,
+// gains at 1, synapse weights from their initialisers (see initParam;
+// seeded by Options.Seed and the names, so deterministic).
+//
+// # Rollouts
+//
+// NewRollout prepares a local rollout (stream.Net.Rollout) with gradients
+// for chosen parameters: Forward copies the frame-t states (depth 0) and
+// computes depths 1 … Depth with the current parameters from the rollout's
+// own buffers; the caller writes ∂L/∂state into Grad buffers; Backward
+// propagates them down to depth 0 and into ParamGrad. Rollouts only read
+// the Sim's frame-t states and parameters, so a plasticity hook may run
+// them in its Read phase concurrently with the pools' updates. Forward and
+// Backward allocate nothing.
+//
+// # MatMul
+//
+// Options.MatMul, when set, computes every synapse-pool weight product of
+// the forward passes (Sim and rollouts; c = a·b row-major, possibly from
+// several goroutines at once): an accelerator or a quantised peer can be
+// plugged in. The default and all backward products use gonum's blas64 in
+// 64×64 tiles, so BLAS never starts goroutines of its own.
+package frames

@@ -1,0 +1,671 @@
+package frames
+
+import (
+	"math"
+
+	"github.com/neurogo/neurogo/toolkit/stream"
+)
+
+// normEps is added to the mean square before the square root of the
+// standard-deviation normalisations.
+const normEps = 1e-5
+
+// term is one summand a of factor f of a synapse-pool:
+// W_f_a ⋆ upsample(P_f_a ⋆ y_src) (seed 001 appendix 6.1, pcu-ppp).
+type term struct {
+	src        int // source pool index
+	cs, ws, hs int // source shape
+	ppp        int // >0: 1×1 projection P (cs, ppp) first
+	cin        int // features entering the main product (ppp or cs)
+	pParam     int // parameter index of P (-1 if none)
+	wParam     int // parameter index of W
+	wfn        wfnKind
+	dense      bool
+	rf, dil    int
+	upX, upY   int // upsampling factors (≥ 1)
+	sX, sY     int // strides (≥ 1)
+	wu, hu     int // upsampled source extent
+	padT, padL int // "same" padding before (TensorFlow's rule)
+	ident      bool
+	k          int // inner dimension of the product
+	seqNew     bool
+}
+
+type factor struct {
+	act   actKind
+	terms []term
+}
+
+type spProg struct {
+	idx            int
+	sp             *stream.SynapsePool
+	act            actKind
+	factors        []factor
+	noise          string
+	nA, nB         float64 // mean/std or min/max
+	period, offset int
+}
+
+func (s *spProg) active(t int) bool { return t%s.period == s.offset }
+
+// group partitions a pool's values for a normalisation: value (agent a,
+// position p, feature c) belongs to group a·ka + p·kp + c·kc.
+type group struct {
+	on         bool
+	ka, kp, kc int
+	g          int       // groups per agent (ka > 0) or in all (ka = 0)
+	cnt        []float64 // values per group
+}
+
+type stageKind int
+
+const (
+	stNoise stageKind = iota
+	stMean
+	stStd
+	stGain
+	stAct
+	stBias
+	stDropout
+	stZoneout
+)
+
+type stage struct {
+	kind  stageKind
+	grp   *group
+	param int // gain/bias parameter
+	mode  string
+}
+
+// poolProg is how a neuron-pool computes frame t+1 (seed 001 appendix 6.1;
+// statestream docs/neuron_pools.md): Σ post-synaptic inputs → noise →
+// batch norm → layer norm → gain → activation → bias → dropout → zoneout.
+type poolProg struct {
+	idx            int
+	np             *stream.NeuronPool
+	c, w, h, n     int // features, width, height, n = C·W·H
+	sps            []*spProg
+	stages         []stage
+	act            actKind
+	batch          bool // a stage couples agents: not split into chunks
+	period, offset int
+	noise          string
+	nA, nB         float64
+	dropout        float64
+	zoneout        float64
+}
+
+func (p *poolProg) active(t int) bool { return t%p.period == p.offset }
+
+// tape holds one evaluation of a pool for all agents: the intermediate
+// values its backward pass needs.
+type tape struct {
+	weff [][][]float64 // effective W per sp, factor, term
+	ppp  [][][]float64 // P ⋆ y per term (nil without ppp)
+	col  [][][]float64 // im2col matrices (nil for dense and identity terms)
+	sum  [][][]float64 // per sp, factor: Σ_a terms
+	fac  [][][]float64 // act_f(sum)
+	prod [][]float64   // per sp: Π_f fac
+	post [][]float64   // per sp: ACT(prod) (+ noise)
+	tmp  []float64
+	x    []float64   // Σ post (+ noise)
+	outs [][]float64 // output of each stage
+	mu   [][]float64 // per stage: group means / std
+	mask [][]float64 // per stage: dropout multipliers, zoneout choices (1 = keep old)
+	spOn []bool
+	// backward scratch (rollouts only)
+	g1, g2, gsum, gprod []float64
+	gcol, gppp          [][][]float64
+	gweff               [][][]float64
+}
+
+func newTape(p *poolProg, s *Sim, agents int, backward bool) *tape {
+	N := agents * p.n
+	t := &tape{tmp: make([]float64, N), x: make([]float64, N), spOn: make([]bool, len(p.sps))}
+	for _, sp := range p.sps {
+		var weff, ppp, col, sum, fac, gcol, gppp, gweff [][]float64
+		for _, f := range sp.factors {
+			for _, tm := range f.terms {
+				w := s.params[tm.wParam].data
+				var e, pp, cl, gc, gp, gw []float64
+				if tm.wfn != wfnId {
+					e = make([]float64, len(w))
+					if backward {
+						gw = make([]float64, len(w))
+					}
+				}
+				if tm.ppp > 0 {
+					pp = make([]float64, agents*tm.ws*tm.hs*tm.ppp)
+					if backward {
+						gp = make([]float64, len(pp))
+					}
+				}
+				if !tm.dense && !tm.ident {
+					cl = make([]float64, agents*p.w*p.h*tm.k)
+					if backward {
+						gc = make([]float64, len(cl))
+					}
+				}
+				weff, ppp, col, gcol, gppp, gweff = append(weff, e), append(ppp, pp), append(col, cl), append(gcol, gc), append(gppp, gp), append(gweff, gw)
+			}
+			sum = append(sum, make([]float64, N))
+			fac = append(fac, make([]float64, N))
+		}
+		t.weff, t.ppp, t.col, t.sum, t.fac = append(t.weff, weff), append(t.ppp, ppp), append(t.col, col), append(t.sum, sum), append(t.fac, fac)
+		t.gcol, t.gppp, t.gweff = append(t.gcol, gcol), append(t.gppp, gppp), append(t.gweff, gweff)
+		t.prod = append(t.prod, make([]float64, N))
+		t.post = append(t.post, make([]float64, N))
+	}
+	for _, st := range p.stages {
+		t.outs = append(t.outs, make([]float64, N))
+		var mu, mask []float64
+		switch st.kind {
+		case stMean, stStd:
+			g := st.grp.g
+			if st.grp.ka > 0 {
+				g *= agents
+			}
+			mu = make([]float64, g)
+		case stDropout, stZoneout:
+			mask = make([]float64, N)
+		}
+		t.mu = append(t.mu, mu)
+		t.mask = append(t.mask, mask)
+	}
+	if backward {
+		t.g1, t.g2, t.gsum, t.gprod = make([]float64, N), make([]float64, N), make([]float64, N), make([]float64, N)
+	}
+	return t
+}
+
+// env is what a pool evaluation reads: the states of frame t (cur) and,
+// in sequential mode, those already written for frame t+1 (next).
+type env struct {
+	cur, next [][]float64
+	seq       bool
+	frame     int  // the transition frame → frame+1
+	noisy     bool // noise, dropout, zoneout on
+	seed      uint64
+	mm        MatMul
+}
+
+func (e *env) src(tm *term) []float64 {
+	if e.seq && tm.seqNew {
+		return e.next[tm.src]
+	}
+	return e.cur[tm.src]
+}
+
+// prepare computes the effective weights (weight functions) into the tape.
+func (p *poolProg) prepare(s *Sim, t *tape) {
+	for i, sp := range p.sps {
+		j := 0
+		for _, f := range sp.factors {
+			for _, tm := range f.terms {
+				if tm.wfn != wfnId {
+					wfnForward(tm.wfn, s.params[tm.wParam].data, t.weff[i][j])
+				}
+				j++
+			}
+		}
+	}
+}
+
+func (p *poolProg) weight(s *Sim, t *tape, i, j int, tm *term) []float64 {
+	if tm.wfn != wfnId {
+		return t.weff[i][j]
+	}
+	return s.params[tm.wParam].data
+}
+
+// forward computes the pool's frame-t+1 values for agents [a0, a1) into
+// dst (a full-pool slice); old is the pool's frame-t state (zoneout).
+// Stages that couple agents (batch norm) need a0 = 0, a1 = all agents.
+func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float64) {
+	n := p.n
+	lo, hi := a0*n, a1*n
+	x := t.x[lo:hi]
+	clear(x)
+	for i, sp := range p.sps {
+		t.spOn[i] = sp.active(e.frame)
+		if !t.spOn[i] {
+			continue
+		}
+		j := 0
+		for fi := range sp.factors {
+			f := &sp.factors[fi]
+			sum := t.sum[i][fi][lo:hi]
+			for ai := range f.terms {
+				tm := &f.terms[ai]
+				out := sum
+				if ai > 0 {
+					out = t.tmp[lo:hi]
+				}
+				p.termForward(s, t, e, i, j, tm, a0, a1, out)
+				if ai > 0 {
+					for k, v := range out {
+						sum[k] += v
+					}
+				}
+				j++
+			}
+			actForward(f.act, sum, t.fac[i][fi][lo:hi], p.c)
+		}
+		prod := t.prod[i][lo:hi]
+		copy(prod, t.fac[i][0][lo:hi])
+		for fi := 1; fi < len(sp.factors); fi++ {
+			for k, v := range t.fac[i][fi][lo:hi] {
+				prod[k] *= v
+			}
+		}
+		post := t.post[i][lo:hi]
+		actForward(sp.act, prod, post, p.c)
+		if e.noisy && sp.noise != "" {
+			addNoise(post, sp.noise, sp.nA, sp.nB, e.seed, streamSPNoise, sp.idx, e.frame, lo)
+		}
+		for k, v := range post {
+			x[k] += v
+		}
+	}
+	in := x
+	for si := range p.stages {
+		st := &p.stages[si]
+		out := t.outs[si][lo:hi]
+		switch st.kind {
+		case stNoise:
+			copy(out, in)
+			if e.noisy {
+				addNoise(out, p.noise, p.nA, p.nB, e.seed, streamNoise, p.idx, e.frame, lo)
+			}
+		case stMean:
+			mu := groupRange(st.grp, t.mu[si], a0, a1)
+			clear(mu)
+			p.eachGroup(st.grp, a0, a1, func(k, g int) { mu[g] += in[k-lo] })
+			for g := range mu {
+				mu[g] /= st.grp.cnt[g%len(st.grp.cnt)]
+			}
+			p.eachGroup(st.grp, a0, a1, func(k, g int) { out[k-lo] = in[k-lo] - mu[g] })
+		case stStd:
+			sd := groupRange(st.grp, t.mu[si], a0, a1)
+			clear(sd)
+			p.eachGroup(st.grp, a0, a1, func(k, g int) { v := in[k-lo]; sd[g] += v * v })
+			for g := range sd {
+				sd[g] = math.Sqrt(sd[g]/st.grp.cnt[g%len(st.grp.cnt)] + normEps)
+			}
+			p.eachGroup(st.grp, a0, a1, func(k, g int) { out[k-lo] = in[k-lo] / sd[g] })
+		case stGain:
+			par := s.params[st.param].data
+			for k := range out {
+				out[k] = in[k] * par[p.modeIndex(st.mode, lo+k)]
+			}
+		case stBias:
+			par := s.params[st.param].data
+			for k := range out {
+				out[k] = in[k] + par[p.modeIndex(st.mode, lo+k)]
+			}
+		case stAct:
+			actForward(p.act, in, out, p.c)
+		case stDropout:
+			m := t.mask[si][lo:hi]
+			if e.noisy {
+				keep := 1 - p.dropout
+				for k := range m {
+					if uniform01(e.seed, streamDropout, p.idx, e.frame, lo+k) < keep {
+						m[k] = 1 / keep
+					} else {
+						m[k] = 0
+					}
+				}
+			} else {
+				for k := range m {
+					m[k] = 1
+				}
+			}
+			for k := range out {
+				out[k] = in[k] * m[k]
+			}
+		case stZoneout:
+			m := t.mask[si][lo:hi]
+			for k := range m {
+				m[k] = 0
+				if e.noisy && old != nil && uniform01(e.seed, streamZoneout, p.idx, e.frame, lo+k) < p.zoneout {
+					m[k] = 1
+				}
+			}
+			for k := range out {
+				if m[k] == 1 {
+					out[k] = old[lo+k]
+				} else {
+					out[k] = in[k]
+				}
+			}
+		}
+		in = out
+	}
+	copy(dst[lo:hi], in)
+}
+
+func addNoise(v []float64, kind string, a, b float64, seed uint64, stream, item, frame, lo int) {
+	switch kind {
+	case "normal":
+		for k := range v {
+			v[k] += a + b*normal01(seed, stream, item, frame, lo+k)
+		}
+	case "uniform":
+		for k := range v {
+			v[k] += a + (b-a)*uniform01(seed, stream, item, frame, lo+k)
+		}
+	}
+}
+
+// groupRange returns the statistics of the groups agents [a0, a1) use.
+func groupRange(g *group, all []float64, a0, a1 int) []float64 {
+	if g.ka == 0 {
+		return all
+	}
+	return all[a0*g.g : a1*g.g]
+}
+
+// eachGroup calls fn(k, g) for every value k (absolute index) of agents
+// [a0, a1) with g its group relative to groupRange.
+func (p *poolProg) eachGroup(gr *group, a0, a1 int, fn func(k, g int)) {
+	k := a0 * p.n
+	for a := a0; a < a1; a++ {
+		base := 0
+		if gr.ka > 0 {
+			base = (a - a0) * gr.ka
+		}
+		for pos := 0; pos < p.w*p.h; pos++ {
+			for c := 0; c < p.c; c++ {
+				fn(k, base+pos*gr.kp+c*gr.kc)
+				k++
+			}
+		}
+	}
+}
+
+// modeIndex maps value k of the pool to its index in a bias/gain of the
+// shape mode: feature [C], full [W,H,C], spatial [W,H], scalar [1].
+func (p *poolProg) modeIndex(mode string, k int) int {
+	switch mode {
+	case "full":
+		return k % p.n
+	case "spatial":
+		return (k % p.n) / p.c
+	case "scalar":
+		return 0
+	}
+	return k % p.c
+}
+
+// termForward writes W ⋆ upsample(P ⋆ y) for agents [a0, a1) into out
+// (that range of the target).
+func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, a1 int, out []float64) {
+	y := e.src(tm)
+	na := a1 - a0
+	srcN := tm.ws * tm.hs
+	in := y[a0*srcN*tm.cs : a1*srcN*tm.cs]
+	if tm.ppp > 0 {
+		pp := t.ppp[i][j][a0*srcN*tm.ppp : a1*srcN*tm.ppp]
+		e.mm.MatMul(na*srcN, tm.ppp, tm.cs, in, s.params[tm.pParam].data, pp)
+		in = pp
+	}
+	w := p.weight(s, t, i, j, tm)
+	switch {
+	case tm.dense:
+		e.mm.MatMul(na, p.n, tm.k, in, w, out)
+	case tm.ident:
+		e.mm.MatMul(na*srcN, p.c, tm.k, in, w, out)
+	default:
+		rows := p.w * p.h
+		col := t.col[i][j][a0*rows*tm.k : a1*rows*tm.k]
+		im2col(tm, p.w, p.h, in, col, na)
+		e.mm.MatMul(na*rows, p.c, tm.k, col, w, out)
+	}
+}
+
+// im2col fills col (rows (agent, ox, oy), columns (kx, ky, c)) from the
+// source in (agents × ws × hs × cin) read through the upsampling.
+func im2col(tm *term, ow, oh int, in, col []float64, agents int) {
+	cin := tm.cin
+	k := 0
+	for a := 0; a < agents; a++ {
+		src := in[a*tm.ws*tm.hs*cin:]
+		for ox := 0; ox < ow; ox++ {
+			for oy := 0; oy < oh; oy++ {
+				for kx := 0; kx < tm.rf; kx++ {
+					ix := ox*tm.sX - tm.padT + kx*tm.dil
+					for ky := 0; ky < tm.rf; ky++ {
+						iy := oy*tm.sY - tm.padL + ky*tm.dil
+						dst := col[k : k+cin]
+						k += cin
+						if ix < 0 || ix >= tm.wu || iy < 0 || iy >= tm.hu {
+							clear(dst)
+							continue
+						}
+						o := ((ix/tm.upX)*tm.hs + iy/tm.upY) * cin
+						copy(dst, src[o:o+cin])
+					}
+				}
+			}
+		}
+	}
+}
+
+// col2im adds the column gradient gcol back onto gin (the adjoint of
+// im2col, including the upsampling's repetition).
+func col2im(tm *term, ow, oh int, gcol, gin []float64, agents int) {
+	cin := tm.cin
+	k := 0
+	for a := 0; a < agents; a++ {
+		dst := gin[a*tm.ws*tm.hs*cin:]
+		for ox := 0; ox < ow; ox++ {
+			for oy := 0; oy < oh; oy++ {
+				for kx := 0; kx < tm.rf; kx++ {
+					ix := ox*tm.sX - tm.padT + kx*tm.dil
+					for ky := 0; ky < tm.rf; ky++ {
+						iy := oy*tm.sY - tm.padL + ky*tm.dil
+						g := gcol[k : k+cin]
+						k += cin
+						if ix < 0 || ix >= tm.wu || iy < 0 || iy >= tm.hu {
+							continue
+						}
+						o := ((ix/tm.upX)*tm.hs + iy/tm.upY) * cin
+						d := dst[o : o+cin]
+						for c, v := range g {
+							d[c] += v
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// grads is where a backward pass of one pool evaluation accumulates.
+type grads struct {
+	src   [][]float64 // ∂L/∂(frame-t state) by pool index (nil: not wanted)
+	param [][]float64 // ∂L/∂param by parameter index (nil: not wanted)
+}
+
+// backward propagates gOut = ∂L/∂(new state) of the last forward (all
+// agents) into the source states, old (zoneout) and the parameters.
+// gOut is used as scratch.
+func (p *poolProg) backward(s *Sim, t *tape, e *env, agents int, gOut, gOld []float64, gr *grads) {
+	N := agents * p.n
+	g := gOut[:N]
+	for si := len(p.stages) - 1; si >= 0; si-- {
+		st := &p.stages[si]
+		var in []float64
+		if si == 0 {
+			in = t.x
+		} else {
+			in = t.outs[si-1]
+		}
+		out := t.outs[si]
+		gin := t.g1
+		if &gin[0] == &g[0] {
+			gin = t.g2
+		}
+		switch st.kind {
+		case stNoise:
+			copy(gin, g)
+		case stMean:
+			// gin = g − mean_group(g)
+			acc := t.gsum[:len(t.mu[si])]
+			clear(acc)
+			p.eachGroup(st.grp, 0, agents, func(k, gi int) { acc[gi] += g[k] })
+			for gi := range acc {
+				acc[gi] /= st.grp.cnt[gi%len(st.grp.cnt)]
+			}
+			p.eachGroup(st.grp, 0, agents, func(k, gi int) { gin[k] = g[k] - acc[gi] })
+		case stStd:
+			// y = x/sd, sd = sqrt(mean_group(x²) + ε):
+			// gin = (g − y·mean_group(g·y)) / sd
+			sd := t.mu[si]
+			acc := t.gsum[:len(sd)]
+			clear(acc)
+			p.eachGroup(st.grp, 0, agents, func(k, gi int) { acc[gi] += g[k] * out[k] })
+			for gi := range acc {
+				acc[gi] /= st.grp.cnt[gi%len(st.grp.cnt)]
+			}
+			p.eachGroup(st.grp, 0, agents, func(k, gi int) { gin[k] = (g[k] - out[k]*acc[gi]) / sd[gi] })
+		case stGain:
+			par := s.params[st.param].data
+			dp := gr.param[st.param]
+			for k := range gin {
+				idx := p.modeIndex(st.mode, k)
+				gin[k] = g[k] * par[idx]
+				if dp != nil {
+					dp[idx] += g[k] * in[k]
+				}
+			}
+		case stBias:
+			dp := gr.param[st.param]
+			copy(gin, g)
+			if dp != nil {
+				for k := range g {
+					dp[p.modeIndex(st.mode, k)] += g[k]
+				}
+			}
+		case stAct:
+			actBackward(p.act, in, out, g, gin, p.c)
+		case stDropout:
+			m := t.mask[si]
+			for k := range gin {
+				gin[k] = g[k] * m[k]
+			}
+		case stZoneout:
+			m := t.mask[si]
+			for k := range gin {
+				if m[k] == 1 {
+					if gOld != nil {
+						gOld[k] += g[k]
+					}
+					gin[k] = 0
+				} else {
+					gin[k] = g[k]
+				}
+			}
+		}
+		g = gin
+	}
+	// g = ∂L/∂x; every active sp's post receives it.
+	for i, sp := range p.sps {
+		if !t.spOn[i] {
+			continue
+		}
+		gprod := t.gprod
+		actBackward(sp.act, t.prod[i], t.post[i], g, gprod, p.c)
+		j := 0
+		for fi := range sp.factors {
+			f := &sp.factors[fi]
+			gs := t.gsum
+			for k := range gs {
+				v := gprod[k]
+				for fj := range sp.factors {
+					if fj != fi {
+						v *= t.fac[i][fj][k]
+					}
+				}
+				gs[k] = v
+			}
+			// through act_f (in place is safe: actBackward reads dout[k] before writing din[k])
+			actBackwardInPlace(f.act, t.sum[i][fi], t.fac[i][fi], gs, p.c)
+			for ai := range f.terms {
+				p.termBackward(s, t, e, i, j, &f.terms[ai], agents, gs, gr)
+				j++
+			}
+		}
+	}
+}
+
+// actBackwardInPlace computes din = act'·dout into dout itself.
+func actBackwardInPlace(k actKind, in, out, g []float64, c int) {
+	actBackward(k, in, out, g, g, c)
+}
+
+// termBackward accumulates the gradients of one term given gs = ∂L/∂out.
+func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, agents int, gs []float64, gr *grads) {
+	y := e.src(tm)
+	srcN := tm.ws * tm.hs
+	in := y[:agents*srcN*tm.cs]
+	if tm.ppp > 0 {
+		in = t.ppp[i][j]
+	}
+	w := p.weight(s, t, i, j, tm)
+	dw := gr.param[tm.wParam]
+	if dw != nil && tm.wfn != wfnId {
+		clear(t.gweff[i][j])
+		dwEff := t.gweff[i][j]
+		defer wfnBackward(tm.wfn, s.params[tm.wParam].data, t.weff[i][j], dwEff, dw)
+		dw = dwEff
+	}
+	gsrc := gr.src[tm.src]
+	var gin []float64 // gradient wrt in (nil: not wanted)
+	if tm.ppp > 0 {
+		if gsrc != nil || gr.param[tm.pParam] != nil {
+			gin = t.gppp[i][j]
+			clear(gin)
+		}
+	} else {
+		gin = gsrc
+	}
+	switch {
+	case tm.dense:
+		if dw != nil {
+			gemm(true, false, tm.k, p.n, agents, 1, in, tm.k, gs, p.n, 1, dw, p.n)
+		}
+		if gin != nil {
+			gemm(false, true, agents, tm.k, p.n, 1, gs, p.n, w, p.n, 1, gin, tm.k)
+		}
+	case tm.ident:
+		rows := agents * srcN
+		if dw != nil {
+			gemm(true, false, tm.k, p.c, rows, 1, in, tm.k, gs, p.c, 1, dw, p.c)
+		}
+		if gin != nil {
+			gemm(false, true, rows, tm.k, p.c, 1, gs, p.c, w, p.c, 1, gin, tm.k)
+		}
+	default:
+		rows := agents * p.w * p.h
+		col := t.col[i][j]
+		if dw != nil {
+			gemm(true, false, tm.k, p.c, rows, 1, col, tm.k, gs, p.c, 1, dw, p.c)
+		}
+		if gin != nil {
+			gc := t.gcol[i][j]
+			gemm(false, true, rows, tm.k, p.c, 1, gs, p.c, w, p.c, 0, gc, tm.k)
+			col2im(tm, p.w, p.h, gc, gin, agents)
+		}
+	}
+	if tm.ppp > 0 && gin != nil {
+		rows := agents * srcN
+		if dp := gr.param[tm.pParam]; dp != nil {
+			gemm(true, false, tm.cs, tm.ppp, rows, 1, y, tm.cs, gin, tm.ppp, 1, dp, tm.ppp)
+		}
+		if gsrc != nil {
+			gemm(false, true, rows, tm.cs, tm.ppp, 1, gin, tm.ppp, s.params[tm.pParam].data, tm.ppp, 1, gsrc, tm.cs)
+		}
+	}
+}

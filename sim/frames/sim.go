@@ -1,0 +1,764 @@
+package frames
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/neurogo/neurogo/toolkit/stream"
+)
+
+// Mode selects the update scheme.
+type Mode int
+
+const (
+	// Parallel is the layerwise-parallel, frame-synchronous two-phase
+	// update (seed 001 §2, Fig. 1 right): every pool reads frame t only.
+	Parallel Mode = iota
+	// Sequential is the layerwise-sequential comparison network (seed
+	// 001 Fig. 1 middle): pools in topological order, each from the
+	// already updated states of its sources.
+	Sequential
+)
+
+// Options configure a Sim.
+type Options struct {
+	Seed    int64
+	Workers int // 0: runtime.GOMAXPROCS(0)
+	Mode    Mode
+	// Drivers by interface name; every interface of the net needs one.
+	Drivers map[string]stream.Driver
+	// NoNoise switches noise, dropout and zoneout off (evaluation).
+	NoNoise bool
+	// MatMul, when set, computes every synapse-pool weight product of the
+	// forward passes; nil uses gonum's blas64.
+	MatMul MatMul
+}
+
+// Hook runs inside every frame (a plasticity, a monitor).
+type Hook interface {
+	// Read is the read phase of frame t: it may read frame-t states and
+	// parameters and must not write them. In Parallel mode it runs
+	// concurrently with the pools' updates, as one more job on the workers.
+	Read(t int) error
+	// Write runs after all pools wrote frame t+1 and before the frame
+	// advances; it may change parameters.
+	Write(t int) error
+}
+
+type param struct {
+	ref   stream.ParamRef
+	shape []int
+	data  []float64
+}
+
+type job struct{ pool, a0, a1 int }
+
+type driver struct {
+	name    string
+	d       stream.Driver
+	in, out map[string][]float64
+	inP     []int
+	outP    []int
+}
+
+// Sim executes a layerwise-parallel network frame by frame.
+type Sim struct {
+	net    *stream.Net
+	opt    Options
+	seed   uint64
+	agents int
+	frame  int
+	mm     MatMul
+
+	pools    []*poolProg
+	byName   map[string]int
+	sps      []*spProg
+	params   []*param
+	paramIdx map[[3]string]int
+	cur      [][]float64
+	next     [][]float64
+	tapes    []*tape
+	driven   []bool
+	targeted []bool
+	drivers  []*driver
+	order    []int // Sequential: topological update order
+	hooks    []Hook
+
+	jobs     []job
+	poolJobs [][]int // job indices per pool
+	allIdx   []int
+	hookErr  []error
+	workers  int
+	ch       chan int
+	wg       sync.WaitGroup
+	closed   bool
+	e        env
+}
+
+// maxChunks bounds the agent chunks of one pool. It is fixed (not a
+// function of Workers), so every job does the same arithmetic whichever
+// worker runs it and results are bit-identical for any Workers.
+const maxChunks = 8
+
+// New builds a Sim for net: validates it (net.Validate), lays out the
+// parameters (initialised from o.Seed) and states (zero), starts the
+// drivers and the workers. On error nothing is left running.
+func New(net *stream.Net, o Options) (*Sim, error) {
+	if net == nil {
+		return nil, errors.New("frames: New: nil net")
+	}
+	if err := net.Validate(); err != nil {
+		return nil, fmt.Errorf("frames: %w", err)
+	}
+	if o.Workers < 0 {
+		return nil, fmt.Errorf("frames: Options.Workers = %d: must be ≥ 0 (0: GOMAXPROCS)", o.Workers)
+	}
+	if o.Mode != Parallel && o.Mode != Sequential {
+		return nil, fmt.Errorf("frames: Options.Mode = %d: must be Parallel or Sequential", o.Mode)
+	}
+	s := &Sim{net: net, opt: o, seed: uint64(o.Seed), agents: max(net.Agents, 1), mm: o.MatMul,
+		byName: map[string]int{}, paramIdx: map[[3]string]int{}}
+	if s.mm == nil {
+		s.mm = cpuMatMul{}
+	}
+	s.workers = o.Workers
+	if s.workers == 0 {
+		s.workers = runtime.GOMAXPROCS(0)
+	}
+	if err := s.build(); err != nil {
+		return nil, err
+	}
+	if err := s.startDrivers(); err != nil {
+		return nil, err
+	}
+	s.e = env{cur: s.cur, next: s.next, seq: o.Mode == Sequential, noisy: !o.NoNoise, seed: s.seed, mm: s.mm}
+	if s.workers > 1 {
+		s.ch = make(chan int, len(s.jobs)+16)
+		for range s.workers {
+			go s.work(s.ch)
+		}
+	}
+	return s, nil
+}
+
+func (s *Sim) work(ch chan int) {
+	for i := range ch {
+		s.run(i)
+		s.wg.Done()
+	}
+}
+
+// Close stops the worker goroutines; the Sim must not be stepped after.
+func (s *Sim) Close() {
+	if s.ch != nil && !s.closed {
+		close(s.ch)
+	}
+	s.closed = true
+}
+
+func (s *Sim) build() error {
+	n := s.net
+	for i, np := range n.NeuronPools {
+		s.byName[np.Name] = i
+	}
+	// Neuron-pool parameters.
+	for _, np := range n.NeuronPools {
+		shapes := np.ParamShapes()
+		for _, nm := range []string{"b", "g"} {
+			if sh, ok := shapes[nm]; ok {
+				d := make([]float64, prod(sh))
+				if nm == "g" {
+					for i := range d {
+						d[i] = 1
+					}
+				}
+				s.addParam(stream.ParamRef{Kind: "np", Item: np.Name, Name: nm}, sh, d)
+			}
+		}
+	}
+	// Synapse-pool parameters and programs.
+	s.targeted = make([]bool, len(n.NeuronPools))
+	for si, sp := range n.SynapsePools {
+		if sp.Avgout > 1 || sp.Maxout > 1 {
+			return fmt.Errorf("frames: synapse-pool %q: avgout/maxout (%d/%d) are not implemented by this executor", sp.Name, sp.Avgout, sp.Maxout)
+		}
+		shapes, err := sp.ParamShapes(n)
+		if err != nil {
+			return fmt.Errorf("frames: %w", err)
+		}
+		tgt := n.NeuronPools[s.byName[sp.Target]]
+		s.targeted[s.byName[sp.Target]] = true
+		prog := &spProg{idx: si, sp: sp, act: actNames[sp.ACT], noise: sp.Noise, period: max(sp.Period, 1), offset: sp.Offset}
+		prog.nA, prog.nB = noiseParams(sp.Noise, sp.NoiseMean, sp.NoiseStd, sp.NoiseMin, sp.NoiseMax)
+		for f, fac := range sp.Source {
+			fa := factor{act: actId}
+			if f < len(sp.Act) {
+				fa.act = actNames[sp.Act[f]]
+			}
+			for a, srcName := range fac {
+				src := n.NeuronPools[s.byName[srcName]]
+				tm := term{src: s.byName[srcName], cs: src.Shape[0], ws: src.Shape[1], hs: src.Shape[2],
+					ppp: at(sp.PPP, f, a, 0), rf: at(sp.RF, f, a, 0), dil: max(at(sp.Dilation, f, a, 1), 1), pParam: -1}
+				if f < len(sp.WeightFnc) && a < len(sp.WeightFnc[f]) {
+					tm.wfn = wfnNames[sp.WeightFnc[f][a]]
+				}
+				tm.cin = tm.cs
+				if tm.ppp > 0 {
+					tm.cin = tm.ppp
+					nm := fmt.Sprintf("P_%d_%d", f, a)
+					d, err := initParam(sp, nm, shapes[nm], s.seed)
+					if err != nil {
+						return err
+					}
+					tm.pParam = s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d)
+				}
+				nm := fmt.Sprintf("W_%d_%d", f, a)
+				d, err := initParam(sp, nm, shapes[nm], s.seed)
+				if err != nil {
+					return err
+				}
+				tm.wParam = s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d)
+				if err := geometry(&tm, tgt); err != nil {
+					return fmt.Errorf("frames: synapse-pool %q, source %q: %w", sp.Name, srcName, err)
+				}
+				fa.terms = append(fa.terms, tm)
+			}
+			prog.factors = append(prog.factors, fa)
+		}
+		s.sps = append(s.sps, prog)
+	}
+	// Drivers mark the pools they write.
+	s.driven = make([]bool, len(n.NeuronPools))
+	for _, it := range n.Interfaces {
+		for _, o := range it.Out {
+			s.driven[s.byName[it.PoolName(o)]] = true
+		}
+	}
+	// Neuron-pool programs.
+	for i, np := range n.NeuronPools {
+		p := &poolProg{idx: i, np: np, c: np.Shape[0], w: np.Shape[1], h: np.Shape[2], act: actNames[np.Act],
+			period: max(np.Period, 1), offset: np.Offset, noise: np.Noise, dropout: np.Dropout, zoneout: np.Zoneout}
+		p.n = p.c * p.w * p.h
+		p.nA, p.nB = noiseParams(np.Noise, np.NoiseMean, np.NoiseStd, np.NoiseMin, np.NoiseMax)
+		for _, sp := range s.sps {
+			if sp.sp.Target == np.Name {
+				p.sps = append(p.sps, sp)
+			}
+		}
+		if np.Noise != "" {
+			p.stages = append(p.stages, stage{kind: stNoise})
+		}
+		for _, nm := range []struct {
+			mode  string
+			batch bool
+			kind  stageKind
+		}{{np.BatchnormMean, true, stMean}, {np.BatchnormStd, true, stStd}, {np.LayernormMean, false, stMean}, {np.LayernormStd, false, stStd}} {
+			if g := p.newGroup(nm.mode, nm.batch, s.agents); g != nil {
+				p.stages = append(p.stages, stage{kind: nm.kind, grp: g})
+				p.batch = p.batch || nm.batch
+			}
+		}
+		if k, ok := s.paramIdx[[3]string{"np", np.Name, "g"}]; ok {
+			p.stages = append(p.stages, stage{kind: stGain, param: k, mode: np.GainShape})
+		}
+		if p.act != actId {
+			p.stages = append(p.stages, stage{kind: stAct})
+		}
+		if k, ok := s.paramIdx[[3]string{"np", np.Name, "b"}]; ok {
+			mode := np.BiasShape
+			if mode == "" {
+				mode = "feature"
+			}
+			p.stages = append(p.stages, stage{kind: stBias, param: k, mode: mode})
+		}
+		if np.Dropout > 0 {
+			p.stages = append(p.stages, stage{kind: stDropout})
+		}
+		if np.Zoneout > 0 {
+			p.stages = append(p.stages, stage{kind: stZoneout})
+		}
+		s.pools = append(s.pools, p)
+		s.cur = append(s.cur, make([]float64, s.agents*p.n))
+		s.next = append(s.next, make([]float64, s.agents*p.n))
+	}
+	if s.opt.Mode == Sequential {
+		s.sequentialOrder()
+	}
+	for _, p := range s.pools {
+		s.tapes = append(s.tapes, newTape(p, s, s.agents, false))
+	}
+	// Jobs: pool × chunk of agents (whole pools when a stage couples agents).
+	s.poolJobs = make([][]int, len(s.pools))
+	for i, p := range s.pools {
+		chunks := min(s.agents, maxChunks)
+		if p.batch || s.driven[i] {
+			chunks = 1
+		}
+		for c := 0; c < chunks; c++ {
+			a0, a1 := c*s.agents/chunks, (c+1)*s.agents/chunks
+			s.poolJobs[i] = append(s.poolJobs[i], len(s.jobs))
+			s.jobs = append(s.jobs, job{pool: i, a0: a0, a1: a1})
+		}
+	}
+	return nil
+}
+
+func noiseParams(kind string, mean, std, lo, hi float64) (float64, float64) {
+	switch kind {
+	case "normal":
+		return mean, std
+	case "uniform":
+		return lo, hi
+	}
+	return 0, 0
+}
+
+func at(x [][]int, f, a, def int) int {
+	if f < len(x) && a < len(x[f]) {
+		return x[f][a]
+	}
+	return def
+}
+
+func prod(sh []int) int {
+	n := 1
+	for _, d := range sh {
+		n *= d
+	}
+	return n
+}
+
+func (s *Sim) addParam(ref stream.ParamRef, shape []int, d []float64) int {
+	s.paramIdx[[3]string{ref.Kind, ref.Item, ref.Name}] = len(s.params)
+	s.params = append(s.params, &param{ref: stream.ParamRef{Kind: ref.Kind, Item: ref.Item, Name: ref.Name}, shape: slices.Clone(shape), data: d})
+	return len(s.params) - 1
+}
+
+// newGroup returns the grouping of a normalisation mode (statestream
+// docs/neuron_pools.md): batch norm over the agents and full: all values;
+// feature: the features of each position; spatial: the positions of each
+// feature; scalar: the agents only. Layer norm is the same per agent.
+func (p *poolProg) newGroup(mode string, batch bool, agents int) *group {
+	wh := p.w * p.h
+	var g group
+	var cnt int
+	switch mode {
+	case "full":
+		g, cnt = group{g: 1}, p.n
+	case "feature":
+		g, cnt = group{kp: 1, g: wh}, p.c
+	case "spatial":
+		g, cnt = group{kc: 1, g: p.c}, wh
+	case "scalar":
+		g, cnt = group{kp: p.c, kc: 1, g: p.n}, 1
+	default:
+		return nil
+	}
+	if batch {
+		cnt *= agents
+	} else {
+		g.ka = g.g
+	}
+	g.on = true
+	g.cnt = make([]float64, g.g)
+	for i := range g.cnt {
+		g.cnt[i] = float64(cnt)
+	}
+	return &g
+}
+
+// geometry fixes the upsampling, stride and padding of a term reaching
+// the target pool tgt.
+func geometry(tm *term, tgt *stream.NeuronPool) error {
+	C, W, H := tgt.Shape[0], tgt.Shape[1], tgt.Shape[2]
+	if tm.rf == 0 {
+		tm.dense = true
+		tm.k = tm.cin * tm.ws * tm.hs
+		return nil
+	}
+	axis := func(s, t int) (up, stride int, err error) {
+		switch {
+		case s == t:
+			return 1, 1, nil
+		case s > t && s%t == 0:
+			return 1, s / t, nil
+		case t > s && t%s == 0:
+			return t / s, 1, nil
+		}
+		return 0, 0, fmt.Errorf("extent %d does not fit target extent %d", s, t)
+	}
+	var err error
+	if tm.upX, tm.sX, err = axis(tm.ws, W); err != nil {
+		return err
+	}
+	if tm.upY, tm.sY, err = axis(tm.hs, H); err != nil {
+		return err
+	}
+	tm.wu, tm.hu = tm.ws*tm.upX, tm.hs*tm.upY
+	pad := func(n, s int) int {
+		out := (n + s - 1) / s
+		return max((out-1)*s+(tm.rf-1)*tm.dil+1-n, 0) / 2
+	}
+	tm.padT, tm.padL = pad(tm.wu, tm.sX), pad(tm.hu, tm.sY)
+	tm.k = tm.rf * tm.rf * tm.cin
+	tm.ident = tm.rf == 1 && tm.upX == 1 && tm.upY == 1 && tm.sX == 1 && tm.sY == 1
+	_ = C
+	return nil
+}
+
+// sequentialOrder fixes the Sequential update order. Rule: a depth-first
+// search from the input pools (Net.Inputs, in NeuronPools order), then
+// from the remaining pools in that order, follows the synapse-pool edges
+// source → target (in SynapsePools order); an edge reaching a pool still
+// on the search stack closes a cycle (a recurrent or backward edge, also a
+// self-loop). The other edges form a DAG whose topological order (Kahn's
+// algorithm, ties broken by NeuronPools order) is the update order. A term
+// reads its source's frame-t+1 state if its edge is in the DAG, and the
+// frame-t state if it closes a cycle (a one-frame window, as the parallel
+// network has on every edge).
+func (s *Sim) sequentialOrder() {
+	np := len(s.pools)
+	inputs := s.net.Inputs()
+	type edge struct{ sp, f, a int }
+	adj := make([][]int, np) // targets
+	for _, sp := range s.sps {
+		t := s.byName[sp.sp.Target]
+		for _, f := range sp.factors {
+			for _, tm := range f.terms {
+				adj[tm.src] = append(adj[tm.src], t)
+			}
+		}
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	col := make([]int, np)
+	back := map[[2]int]bool{}
+	var dfs func(u int)
+	dfs = func(u int) {
+		col[u] = grey
+		for _, v := range adj[u] {
+			switch col[v] {
+			case grey:
+				back[[2]int{u, v}] = true
+			case white:
+				dfs(v)
+			}
+		}
+		col[u] = black
+	}
+	for i, p := range s.net.NeuronPools {
+		if _, ok := inputs[p.Name]; ok && col[i] == white {
+			dfs(i)
+		}
+	}
+	for i := range s.pools {
+		if col[i] == white {
+			dfs(i)
+		}
+	}
+	indeg := make([]int, np)
+	for u := range adj {
+		for _, v := range adj[u] {
+			if !back[[2]int{u, v}] {
+				indeg[v]++
+			}
+		}
+	}
+	done := make([]bool, np)
+	for len(s.order) < np {
+		for i := 0; i < np; i++ {
+			if !done[i] && indeg[i] == 0 {
+				done[i] = true
+				s.order = append(s.order, i)
+				for _, v := range adj[i] {
+					if !back[[2]int{i, v}] {
+						indeg[v]--
+					}
+				}
+				break
+			}
+		}
+	}
+	rank := make([]int, np)
+	for r, i := range s.order {
+		rank[i] = r
+	}
+	for _, sp := range s.sps {
+		t := s.byName[sp.sp.Target]
+		for fi := range sp.factors {
+			for ai := range sp.factors[fi].terms {
+				tm := &sp.factors[fi].terms[ai]
+				tm.seqNew = !back[[2]int{tm.src, t}] && rank[tm.src] < rank[t]
+			}
+		}
+	}
+}
+
+func (s *Sim) startDrivers() error {
+	for _, it := range s.net.Interfaces {
+		d := s.opt.Drivers[it.Name]
+		if d == nil {
+			return fmt.Errorf("frames: interface %q (type %q) has no driver: supply one in Options.Drivers[%q] (a stream.Driver that writes %s)",
+				it.Name, it.Type, it.Name, strings.Join(it.Out, ", "))
+		}
+		dr := &driver{name: it.Name, d: d, in: map[string][]float64{}, out: map[string][]float64{}}
+		outS, inS := map[string][3]int{}, map[string][3]int{}
+		for _, o := range it.Out {
+			p := s.byName[it.PoolName(o)]
+			dr.outP = append(dr.outP, p)
+			outS[it.PoolName(o)] = s.net.NeuronPools[p].Shape
+		}
+		for _, o := range it.In {
+			p := s.byName[it.PoolName(o)]
+			dr.inP = append(dr.inP, p)
+			inS[it.PoolName(o)] = s.net.NeuronPools[p].Shape
+		}
+		if err := d.Start(s.agents, outS, inS, s.opt.Seed); err != nil {
+			return fmt.Errorf("frames: interface %q: driver Start: %w", it.Name, err)
+		}
+		s.drivers = append(s.drivers, dr)
+	}
+	for name := range s.opt.Drivers {
+		if s.net.Interface(name) == nil {
+			return fmt.Errorf("frames: Options.Drivers[%q]: the net has no interface %q", name, name)
+		}
+	}
+	return nil
+}
+
+// Net returns the network description.
+func (s *Sim) Net() *stream.Net { return s.net }
+
+// Frame returns the current frame t.
+func (s *Sim) Frame() int { return s.frame }
+
+// Agents returns the number of agents (the batch).
+func (s *Sim) Agents() int { return s.agents }
+
+// State returns the frame-t state of a pool: a live view of
+// agents·W·H·C values (layout of stream.Index), valid until the next Step.
+func (s *Sim) State(pool string) ([]float64, error) {
+	i, ok := s.byName[pool]
+	if !ok {
+		return nil, fmt.Errorf("frames: State: no neuron-pool %q", pool)
+	}
+	return s.cur[i], nil
+}
+
+// SetState overwrites the frame-t state of a pool.
+func (s *Sim) SetState(pool string, v []float64) error {
+	i, ok := s.byName[pool]
+	if !ok {
+		return fmt.Errorf("frames: SetState: no neuron-pool %q", pool)
+	}
+	if len(v) != len(s.cur[i]) {
+		return fmt.Errorf("frames: SetState(%q): %d values, want agents·C·W·H = %d", pool, len(v), len(s.cur[i]))
+	}
+	copy(s.cur[i], v)
+	return nil
+}
+
+// Param returns the live storage of a parameter (layouts in doc.go).
+func (s *Sim) Param(ref stream.ParamRef) ([]float64, error) {
+	i, err := s.paramIndex(ref)
+	if err != nil {
+		return nil, err
+	}
+	return s.params[i].data, nil
+}
+
+// ParamShape returns the shape of a parameter.
+func (s *Sim) ParamShape(ref stream.ParamRef) ([]int, error) {
+	i, err := s.paramIndex(ref)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(s.params[i].shape), nil
+}
+
+func (s *Sim) paramIndex(ref stream.ParamRef) (int, error) {
+	i, ok := s.paramIdx[[3]string{ref.Kind, ref.Item, ref.Name}]
+	if !ok {
+		var names []string
+		for _, p := range s.params {
+			if p.ref.Item == ref.Item {
+				names = append(names, p.ref.Kind+" "+p.ref.Name)
+			}
+		}
+		sort.Strings(names)
+		return 0, fmt.Errorf("frames: no parameter [%s, %s, %s] (parameters of %q: %s)", ref.Kind, ref.Item, ref.Name, ref.Item, strings.Join(names, ", "))
+	}
+	return i, nil
+}
+
+// Params lists every parameter: neuron-pool b and g in NeuronPools order,
+// then synapse-pool P_f_a and W_f_a in SynapsePools order.
+func (s *Sim) Params() []stream.ParamRef {
+	out := make([]stream.ParamRef, len(s.params))
+	for i, p := range s.params {
+		out[i] = p.ref
+	}
+	return out
+}
+
+// Reset returns to frame 0 with zero states; parameters are kept.
+func (s *Sim) Reset() {
+	s.frame = 0
+	for i := range s.cur {
+		clear(s.cur[i])
+		clear(s.next[i])
+	}
+}
+
+// AddHook adds a hook, run every frame in the order added.
+func (s *Sim) AddHook(h Hook) {
+	s.hooks = append(s.hooks, h)
+	s.hookErr = append(s.hookErr, nil)
+}
+
+// Run advances frames frames.
+func (s *Sim) Run(frames int) error {
+	for range frames {
+		if err := s.Step(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// run executes job i (a pool chunk, or a hook's Read for i ≥ len(jobs)).
+func (s *Sim) run(i int) {
+	if i >= len(s.jobs) {
+		h := i - len(s.jobs)
+		s.hookErr[h] = s.hooks[h].Read(s.frame)
+		return
+	}
+	j := s.jobs[i]
+	p := s.pools[j.pool]
+	lo, hi := j.a0*p.n, j.a1*p.n
+	if s.driven[j.pool] {
+		return
+	}
+	if !s.targeted[j.pool] || !p.active(s.frame) {
+		copy(s.next[j.pool][lo:hi], s.cur[j.pool][lo:hi])
+		return
+	}
+	p.forward(s, s.tapes[j.pool], &s.e, j.a0, j.a1, s.cur[j.pool], s.next[j.pool])
+}
+
+// dispatch runs jobs [from, to) plus the hook jobs if hooks, and waits.
+func (s *Sim) dispatch(idx []int, hooks bool) {
+	if s.workers <= 1 || s.ch == nil {
+		for _, i := range idx {
+			s.run(i)
+		}
+		if hooks {
+			for h := range s.hooks {
+				s.run(len(s.jobs) + h)
+			}
+		}
+		return
+	}
+	n := len(idx)
+	if hooks {
+		n += len(s.hooks)
+	}
+	s.wg.Add(n)
+	if hooks {
+		for h := range s.hooks { // hooks first: they are often the longest jobs
+			s.ch <- len(s.jobs) + h
+		}
+	}
+	for _, i := range idx {
+		s.ch <- i
+	}
+	s.wg.Wait()
+}
+
+// Step advances one frame t → t+1 (seed 001 §2: read phase, then write
+// phase; see doc.go).
+func (s *Sim) Step() error {
+	if s.closed {
+		return errors.New("frames: Step after Close")
+	}
+	t := s.frame
+	s.e.cur, s.e.next, s.e.frame = s.cur, s.next, t
+	for i, p := range s.pools {
+		if s.targeted[i] && !s.driven[i] && p.active(t) {
+			p.prepare(s, s.tapes[i])
+		}
+	}
+	if s.opt.Mode == Parallel {
+		s.dispatch(s.allJobs(), true)
+		if err := s.hookErrors(t); err != nil {
+			return err
+		}
+		if err := s.runDrivers(t); err != nil {
+			return err
+		}
+	} else {
+		for h := range s.hooks {
+			s.run(len(s.jobs) + h)
+		}
+		if err := s.hookErrors(t); err != nil {
+			return err
+		}
+		if err := s.runDrivers(t); err != nil {
+			return err
+		}
+		for _, p := range s.order {
+			s.dispatch(s.poolJobs[p], false)
+		}
+	}
+	for i, h := range s.hooks {
+		if err := h.Write(t); err != nil {
+			return fmt.Errorf("frames: frame %d: hook %d Write: %w", t, i, err)
+		}
+	}
+	s.cur, s.next = s.next, s.cur
+	s.frame++
+	return nil
+}
+
+func (s *Sim) allJobs() []int {
+	if len(s.allIdx) != len(s.jobs) {
+		s.allIdx = make([]int, len(s.jobs))
+		for i := range s.allIdx {
+			s.allIdx[i] = i
+		}
+	}
+	return s.allIdx
+}
+
+func (s *Sim) hookErrors(t int) error {
+	for i, err := range s.hookErr {
+		if err != nil {
+			s.hookErr[i] = nil
+			return fmt.Errorf("frames: frame %d: hook %d Read: %w", t, i, err)
+		}
+	}
+	return nil
+}
+
+func (s *Sim) runDrivers(t int) error {
+	for _, d := range s.drivers {
+		for _, p := range d.inP {
+			d.in[s.net.NeuronPools[p].Name] = s.cur[p]
+		}
+		for _, p := range d.outP {
+			d.out[s.net.NeuronPools[p].Name] = s.next[p]
+		}
+		if err := d.d.Frame(t, d.in, d.out); err != nil {
+			return fmt.Errorf("frames: frame %d: interface %q: driver Frame: %w", t, d.name, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,329 @@
+package frames
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neurogo/neurogo/toolkit/stream"
+)
+
+// uniformTol: a softmax of equal inputs is 1/10 up to rounding.
+const uniformTol = 1e-12
+
+func isUniform(v []float64) bool {
+	for _, x := range v {
+		if math.Abs(x-0.1) > uniformTol {
+			return false
+		}
+	}
+	return true
+}
+
+// firstNonUniform steps the demo net with an image shown only in frame
+// imgFrame and returns the first frame whose prediction is not chance.
+func firstNonUniform(t *testing.T, mode Mode, zeroShort bool, imgFrame int) int {
+	t.Helper()
+	net := demoNet(2)
+	d := &stimDriver{show: func(f int) bool { return f == imgFrame }, seed: 1}
+	s, err := New(withDefaults(net), Options{Seed: 3, Workers: 2, Mode: mode, NoNoise: true, Drivers: map[string]stream.Driver{"mnist": d}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if zeroShort {
+		w, _ := s.Param(stream.ParamRef{Kind: "sp", Item: "c1_pred", Name: "W_0_0"})
+		clear(w)
+	}
+	for s.Frame() < 12 {
+		if err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := s.State("prediction")
+		if s.Frame() == 1 && !isUniform(p) {
+			// frame 1: zero inputs everywhere give chance level
+			t.Fatalf("frame 1: prediction %v, want chance level 0.1", p[:10])
+		}
+		if !isUniform(p) {
+			return s.Frame()
+		}
+	}
+	return -1
+}
+
+// TestSignalTiming checks the frame at which the stimulus reaches the
+// prediction (seed 001 §2, Fig. 3a): the image held in frame T reaches
+// conv1 at T+1, pred1 at T+2 and prediction at T+3 (short path); conv2 at
+// T+2, pred2 at T+3, prediction at T+4 (deep path). Sequential mode
+// propagates it within the frame it is written.
+func TestSignalTiming(t *testing.T) {
+	const T = 3
+	for _, tc := range []struct {
+		name      string
+		mode      Mode
+		zeroShort bool
+		want      int
+	}{
+		{"parallel short path", Parallel, false, T + 3},
+		{"parallel deep path only", Parallel, true, T + 4},
+		{"sequential", Sequential, false, T},
+		{"sequential deep path only", Sequential, true, T},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := firstNonUniform(t, tc.mode, tc.zeroShort, T); got != tc.want {
+				t.Errorf("first non-chance prediction at frame %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// runDemo runs the demo net with noise and dropout on and returns all
+// states after frames.
+func runDemo(t *testing.T, o Options, frames, agents int) [][]float64 {
+	t.Helper()
+	net := demoNet(agents)
+	d := &stimDriver{show: func(f int) bool { return f%4 != 0 }, seed: 7}
+	o.Drivers = map[string]stream.Driver{"mnist": d}
+	s, err := New(net, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Run(frames); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]float64
+	for _, np := range net.NeuronPools {
+		v, _ := s.State(np.Name)
+		out = append(out, slices.Clone(v))
+	}
+	return out
+}
+
+// TestWorkersBitIdentical: the Parallel update gives the same bits for any
+// number of workers (jobs are fixed chunks; random draws are hashed from
+// seed, pool, frame and element).
+func TestWorkersBitIdentical(t *testing.T) {
+	for _, mode := range []Mode{Parallel, Sequential} {
+		ref := runDemo(t, Options{Seed: 5, Workers: 1, Mode: mode}, 6, 9)
+		for _, w := range []int{2, 3} {
+			got := runDemo(t, Options{Seed: 5, Workers: w, Mode: mode}, 6, 9)
+			for i := range ref {
+				if !slices.Equal(ref[i], got[i]) {
+					t.Errorf("mode %d, Workers %d: pool %d differs from Workers 1", mode, w, i)
+				}
+			}
+		}
+	}
+	a := runDemo(t, Options{Seed: 5, Workers: 2}, 6, 9)
+	b := runDemo(t, Options{Seed: 6, Workers: 2}, 6, 9)
+	if slices.Equal(a[3], b[3]) {
+		t.Error("different seeds gave identical conv1 states")
+	}
+}
+
+// TestParallelVsSequential: on a feed-forward chain both modes compute
+// the same values, the sequential one depth frames earlier.
+func TestParallelVsSequential(t *testing.T) {
+	net := func() *stream.Net {
+		return &stream.Net{Agents: 2, NeuronPools: []*stream.NeuronPool{
+			{Name: "a", Shape: [3]int{2, 3, 3}},
+			{Name: "b", Shape: [3]int{3, 3, 3}, Act: "tanh"},
+			{Name: "c", Shape: [3]int{2, 1, 1}, Act: "sigmoid"},
+		}, SynapsePools: []*stream.SynapsePool{
+			{Name: "ab", Source: [][]string{{"a"}}, Target: "b", RF: [][]int{{3}}},
+			{Name: "bc", Source: [][]string{{"b"}}, Target: "c"},
+		}}
+	}
+	ps, err := New(withDefaults(net()), Options{Seed: 1, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, err := New(withDefaults(net()), Options{Seed: 1, Workers: 1, Mode: Sequential})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []float64{.1, -.2, .3, .4, -.5, .6, .7, .8, -.9, 1, .1, .2, .3, .4, .5, .6, .7, .8,
+		-.1, .2, -.3, .4, -.5, .6, -.7, .8, -.9, 1, -.1, .2, -.3, .4, -.5, .6, -.7, .8}
+	for _, s := range []*Sim{ps, ss} {
+		if err := s.SetState("a", in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ss.Step(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.Run(2); err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := ss.State("c")
+	c2, _ := ps.State("c")
+	if !slices.Equal(c1, c2) {
+		t.Errorf("sequential after 1 frame %v, parallel after 2 frames %v", c1, c2)
+	}
+}
+
+// TestPeriodOffset: a pool with period 3, offset 1 changes only in the
+// steps from frames t with t%3 == 1; a synapse-pool with a period
+// contributes only on its frames.
+func TestPeriodOffset(t *testing.T) {
+	net := &stream.Net{Agents: 1, NeuronPools: []*stream.NeuronPool{
+		{Name: "a", Shape: [3]int{1, 1, 1}},
+		{Name: "b", Shape: [3]int{1, 1, 1}, Period: 3, Offset: 1},
+		{Name: "c", Shape: [3]int{1, 1, 1}},
+	}, SynapsePools: []*stream.SynapsePool{
+		{Name: "ab", Source: [][]string{{"a", "b"}}, Target: "b", RF: [][]int{{1, 1}}, Init: map[string]string{"W_0_0": "1", "W_0_1": "1"}},
+		{Name: "ac", Source: [][]string{{"a"}}, Target: "c", RF: [][]int{{1}}, Init: map[string]string{"W_0_0": "1"}, Period: 2, Offset: 0},
+	}}
+	s, err := New(withDefaults(net), Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetState("a", []float64{1}); err != nil {
+		t.Fatal(err)
+	}
+	var bs, cs []float64
+	for range 7 {
+		if err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := s.State("b")
+		c, _ := s.State("c")
+		bs, cs = append(bs, b[0]), append(cs, c[0])
+	}
+	// b(t+1) = a + b(t) on t = 1, 4; kept otherwise.
+	if want := []float64{0, 1, 1, 1, 2, 2, 2}; !slices.Equal(bs, want) {
+		t.Errorf("b = %v, want %v", bs, want)
+	}
+	// c(t+1) = a on even t, 0 (no active input) on odd t.
+	if want := []float64{1, 0, 1, 0, 1, 0, 1}; !slices.Equal(cs, want) {
+		t.Errorf("c = %v, want %v", cs, want)
+	}
+}
+
+// TestResetSetStateNoNoise covers Reset, SetState and NoNoise.
+func TestResetSetStateNoNoise(t *testing.T) {
+	net := &stream.Net{Agents: 3, NeuronPools: []*stream.NeuronPool{
+		{Name: "a", Shape: [3]int{4, 1, 1}},
+		{Name: "b", Shape: [3]int{4, 1, 1}, Noise: "normal", NoiseStd: 1, Dropout: 0.5},
+	}, SynapsePools: []*stream.SynapsePool{
+		{Name: "ab", Source: [][]string{{"a"}}, Target: "b", RF: [][]int{{1}}, Init: map[string]string{"W_0_0": "id"}},
+	}}
+	in := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	run := func(noNoise bool) []float64 {
+		s, err := New(withDefaults(net), Options{Workers: 1, NoNoise: noNoise, Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetState("a", in); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := s.State("b")
+		first := slices.Clone(b)
+		s.Reset()
+		if s.Frame() != 0 {
+			t.Errorf("Frame after Reset = %d", s.Frame())
+		}
+		if a, _ := s.State("a"); slices.ContainsFunc(a, func(x float64) bool { return x != 0 }) {
+			t.Errorf("state a after Reset = %v, want zeros", a)
+		}
+		_ = s.SetState("a", in)
+		_ = s.Step()
+		b, _ = s.State("b")
+		if !slices.Equal(first, b) {
+			t.Errorf("after Reset the same frame gave %v, first %v", b, first)
+		}
+		return first
+	}
+	if got := run(true); !slices.Equal(got, in) {
+		t.Errorf("NoNoise: b = %v, want the identity copy %v", got, in)
+	}
+	if got := run(false); slices.Equal(got, in) {
+		t.Errorf("with noise and dropout b equals the input %v", got)
+	}
+}
+
+// TestErrors: bad input gives errors naming the problem.
+func TestErrors(t *testing.T) {
+	s, err := New(demoNet(1), Options{})
+	if err == nil || !strings.Contains(err.Error(), `"mnist"`) || !strings.Contains(err.Error(), "Options.Drivers") {
+		t.Fatalf("missing driver: err = %v", err)
+	}
+	_ = s
+	bad := demoNet(1)
+	bad.NeuronPools[3].Act = "rleu"
+	if _, err := New(bad, Options{Drivers: map[string]stream.Driver{"mnist": &stimDriver{show: func(int) bool { return false }}}}); err == nil || !strings.Contains(err.Error(), "rleu") {
+		t.Errorf("Validate failure not passed through: %v", err)
+	}
+	good, err := New(demoNet(1), Options{Workers: 1, Drivers: map[string]stream.Driver{"mnist": &stimDriver{show: func(int) bool { return false }}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := good.State("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("State(nope): %v", err)
+	}
+	if err := good.SetState("conv1", []float64{1}); err == nil || !strings.Contains(err.Error(), "conv1") {
+		t.Errorf("SetState wrong length: %v", err)
+	}
+	if _, err := good.Param(stream.ParamRef{Kind: "sp", Item: "img_c1", Name: "W_9_9"}); err == nil || !strings.Contains(err.Error(), "W_9_9") {
+		t.Errorf("Param unknown: %v", err)
+	}
+	r, _ := good.Net().Rollout(good.Net().Plasticities[1])
+	if _, err := good.NewRollout(r, []stream.ParamRef{{Kind: "np", Item: "conv2", Name: "g"}}); err == nil {
+		t.Errorf("NewRollout with a missing gain: no error")
+	}
+	bad2 := demoNet(1)
+	bad2.SynapsePools[0].Maxout = 2
+	if _, err := New(bad2, Options{Drivers: map[string]stream.Driver{"mnist": &stimDriver{show: func(int) bool { return false }}}}); err == nil || !strings.Contains(err.Error(), "maxout") {
+		t.Errorf("maxout: %v", err)
+	}
+}
+
+// TestParams: layouts and initialisers.
+func TestParams(t *testing.T) {
+	s, err := New(demoNet(1), Options{Workers: 1, Drivers: map[string]stream.Driver{"mnist": &stimDriver{show: func(int) bool { return false }}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ref   stream.ParamRef
+		shape []int
+	}{
+		{stream.ParamRef{Kind: "sp", Item: "img_c1", Name: "W_0_0"}, []int{5, 5, 1, 32}},
+		{stream.ParamRef{Kind: "sp", Item: "c1_c2", Name: "W_0_0"}, []int{5, 5, 32, 64}},
+		{stream.ParamRef{Kind: "sp", Item: "c1_pred", Name: "W_0_0"}, []int{32 * 14 * 14, 10}},
+		{stream.ParamRef{Kind: "np", Item: "conv2", Name: "b"}, []int{64}},
+	} {
+		sh, err := s.ParamShape(tc.ref)
+		if err != nil || !slices.Equal(sh, tc.shape) {
+			t.Errorf("%v: shape %v (%v), want %v", tc.ref, sh, err, tc.shape)
+		}
+	}
+	w, _ := s.Param(stream.ParamRef{Kind: "sp", Item: "pred_pred", Name: "W_0_1"})
+	for i := range 10 {
+		for j := range 10 {
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			if w[i*10+j] != want {
+				t.Fatalf("id init: W[%d][%d] = %g", i, j, w[i*10+j])
+			}
+		}
+	}
+	x, _ := s.Param(stream.ParamRef{Kind: "sp", Item: "img_c1", Name: "W_0_0"})
+	bound := math.Sqrt(6.0 / (25 + 25*32))
+	for _, v := range x {
+		if math.Abs(v) > bound {
+			t.Fatalf("xavier value %g beyond bound %g", v, bound)
+		}
+	}
+	// every pool carries a feature bias by default (8); W of 6 sps, two in pred_pred (7)
+	if n := len(s.Params()); n != 8+7 {
+		t.Errorf("Params: %d refs, want 15", n)
+	}
+}
