@@ -57,6 +57,7 @@ const (
 	tokNum
 	tokName
 	tokOp
+	tokBad // a lexing error; text is the message
 )
 
 type token struct {
@@ -86,6 +87,9 @@ type exprParser struct {
 }
 
 func (p *exprParser) errAt(t token, format string, args ...any) error {
+	if t.kind == tokBad {
+		return &ExprError{Expr: p.src, Col: t.col, Msg: t.text}
+	}
 	return &ExprError{Expr: p.src, Col: t.col, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -140,9 +144,13 @@ func (p *exprParser) lex() error {
 			p.toks = append(p.toks, token{kind: tokOp, text: string(c), col: col})
 			i++
 		case c == '\'' || c == '"':
-			return &ExprError{Expr: p.src, Col: col, Msg: "strings are not allowed in expressions"}
+			// Reported when the parser reaches it, so that an earlier
+			// problem (e.g. an unknown function) is named first.
+			p.toks = append(p.toks, token{kind: tokBad, text: "strings are not allowed in expressions", col: col})
+			i = len(rs)
 		default:
-			return &ExprError{Expr: p.src, Col: col, Msg: fmt.Sprintf("unexpected character %q (only numbers, names of globals, + - * / // %% **, parentheses, min, max, abs, int and round are allowed)", c)}
+			p.toks = append(p.toks, token{kind: tokBad, text: fmt.Sprintf("unexpected character %q (only numbers, names of globals, + - * / // %% **, parentheses, min, max, abs, int and round are allowed)", c), col: col})
+			i = len(rs)
 		}
 	}
 	p.toks = append(p.toks, token{kind: tokEOF, col: len(rs) + 1})

@@ -177,12 +177,12 @@ func (l *loader) build(raw *rawNet) *Net {
 	n := &Net{Agents: 1, Globals: l.globals, Pos: Pos{File: raw.file, Line: 1, Col: 1},
 		TagSpecs: map[string]map[string]any{}}
 	if raw.name != nil {
-		if s, ok := l.field("name", "", *raw.name).str(raw.name.val); ok {
+		if s, ok := l.field("", "", *raw.name).str(raw.name.val); ok {
 			n.Name = s
 		}
 	}
 	if raw.agents != nil {
-		if v, ok := l.field("agents", "", *raw.agents).int(raw.agents.val); ok {
+		if v, ok := l.field("", "", *raw.agents).int(raw.agents.val); ok {
 			n.Agents = v
 		}
 	}
