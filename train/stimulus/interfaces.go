@@ -76,6 +76,9 @@ func FromInterface(it *stream.Interface, o Options) (stream.Driver, error) {
 	for _, k := range keys {
 		v := it.Params[k]
 		bad := func(rule string) error {
+			if p, ok := it.KeyPos[k]; ok && p.Line > 0 {
+				return fmt.Errorf("stimulus: interface %q%s: %s = %v: %s", it.Name, at(p), k, v, rule)
+			}
 			return fmt.Errorf("%s: %s = %v: %s", where, k, v, rule)
 		}
 		switch k {

@@ -413,3 +413,28 @@ func TestPlots(t *testing.T) {
 		t.Error("ResponseTimePlot without responses should fail")
 	}
 }
+
+// TestShortestPathFile loads the appendix network (seed 001 §6.2,
+// statestream's demonstration.st_graph) with the stream loader.
+func TestShortestPathFile(t *testing.T) {
+	n, err := stream.Load("../../toolkit/stream/testdata/demonstration.st_graph", stream.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ShortestPath(n, "image", "prediction"); err != nil || got != 3 {
+		t.Errorf("image → prediction: %d, %v; want 3 (via pred1)", got, err)
+	}
+	if got, err := ShortestPath(n, "image", "pred2"); err != nil || got != 3 {
+		t.Errorf("image → pred2: %d, %v; want 3", got, err)
+	}
+	var short []*stream.SynapsePool
+	for _, sp := range n.SynapsePools {
+		if sp.Name != "c1_pred" {
+			short = append(short, sp)
+		}
+	}
+	n.SynapsePools = short
+	if got, err := ShortestPath(n, "image", "prediction"); err != nil || got != 4 {
+		t.Errorf("deep path image → prediction without c1_pred: %d, %v; want 4", got, err)
+	}
+}
