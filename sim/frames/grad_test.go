@@ -9,7 +9,7 @@ import (
 )
 
 // Gradient check (central differences). With h = 1e-5 the truncation
-// error is O(h²·f''') ≈ 1e-10 and the rounding error O(ε·|L|/h) ≈ 1e-11
+// error is O(h²·f”') ≈ 1e-10 and the rounding error O(ε·|L|/h) ≈ 1e-11
 // for |L| ~ 1, so analytic and numeric gradients must agree to gradTol
 // relative to max(1, |g|).
 const (

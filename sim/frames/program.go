@@ -196,9 +196,12 @@ func (e *env) src(tm *term) []float64 {
 	return e.cur[tm.src]
 }
 
-// prepare computes the effective weights (weight functions) into the tape.
-func (p *poolProg) prepare(s *Sim, t *tape) {
+// prepare computes the effective weights (weight functions) and which
+// synapse-pools are active in the step from frame into the tape; it runs
+// before the pool's jobs (which share the tape) start.
+func (p *poolProg) prepare(s *Sim, t *tape, frame int) {
 	for i, sp := range p.sps {
+		t.spOn[i] = sp.active(frame)
 		j := 0
 		for _, f := range sp.factors {
 			for _, tm := range f.terms {
@@ -227,7 +230,6 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 	x := t.x[lo:hi]
 	clear(x)
 	for i, sp := range p.sps {
-		t.spOn[i] = sp.active(e.frame)
 		if !t.spOn[i] {
 			continue
 		}

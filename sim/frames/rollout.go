@@ -160,7 +160,7 @@ func (r *Rollout) Forward(training bool) error {
 				continue
 			}
 			t := r.tapes[d][i]
-			p.prepare(s, t)
+			p.prepare(s, t, e.frame)
 			p.forward(s, t, e, 0, s.agents, r.state[d-1][i], r.state[d][i])
 		}
 	}

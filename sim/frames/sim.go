@@ -693,7 +693,7 @@ func (s *Sim) Step() error {
 	s.e.cur, s.e.next, s.e.frame = s.cur, s.next, t
 	for i, p := range s.pools {
 		if s.targeted[i] && !s.driven[i] && p.active(t) {
-			p.prepare(s, s.tapes[i])
+			p.prepare(s, s.tapes[i], t)
 		}
 	}
 	if s.opt.Mode == Parallel {

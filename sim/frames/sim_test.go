@@ -327,3 +327,38 @@ func TestParams(t *testing.T) {
 		t.Errorf("Params: %d refs, want 15", n)
 	}
 }
+
+// TestLoadedAppendixNet runs the appendix network as loaded from its
+// statestream file: same timing as the Go-built one.
+func TestLoadedAppendixNet(t *testing.T) {
+	net, err := stream.Load("../../toolkit/stream/testdata/demonstration.st_graph", stream.LoadOptions{Globals: nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Agents = 2
+	d := &stimDriver{show: func(f int) bool { return f == 2 }, seed: 1}
+	s, err := New(net, Options{Seed: 3, Workers: 2, NoNoise: true, Drivers: map[string]stream.Driver{"mnist": d}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	first := -1
+	for s.Frame() < 8 && first < 0 {
+		if err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ := s.State("prediction"); !isUniform(p) {
+			first = s.Frame()
+		}
+	}
+	if first != 5 {
+		t.Errorf("first non-chance prediction at frame %d, want 2+3", first)
+	}
+	plan, err := net.Rollout(net.Plasticity("deep_class"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.NewRollout(plan, net.Plasticity("deep_class").Params); err != nil {
+		t.Fatal(err)
+	}
+}
