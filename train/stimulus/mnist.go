@@ -36,7 +36,8 @@ type Options struct {
 	// MinFrames and MaxFrames bound the hold duration: each stimulus of
 	// each agent is held for a number of frames drawn uniformly from
 	// [MinFrames, MaxFrames], independently per agent, so agents
-	// desynchronise. 0 means DefaultFrames; MinFrames alone sets both.
+	// desynchronise. Both 0 means DefaultFrames; MinFrames alone sets
+	// both; MaxFrames alone gives MinFrames = min(DefaultFrames, MaxFrames).
 	MinFrames, MaxFrames int
 	// Fading F > 0 fades each image in over its first F frames and out
 	// over its last F, as statestream's mnist interface: the image of the

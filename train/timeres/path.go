@@ -93,7 +93,9 @@ func hasPool(net *stream.Net, name string) error {
 // step); ensembles and nodes themselves add no delay. A connection to or
 // from an ensemble's neurons counts as one to or from the ensemble;
 // connections into a learning rule change weights, not signals, and are
-// not edges. The search is a 0-1 breadth-first search.
+// not edges. The search is a 0-1 breadth-first search. The rule is
+// checked against the simulator (sim) with rate neurons; with spiking
+// neurons the result is a lower bound, as the first spike may come later.
 func ShortestPathNetwork(net *toolkit.Network, from, to any) (int, error) {
 	if net == nil {
 		return 0, fmt.Errorf("timeres: ShortestPathNetwork: nil Network")
