@@ -1,7 +1,10 @@
 package stimulus_test
 
 import (
+	"errors"
 	"math"
+	"os"
+	"reflect"
 	"testing"
 
 	"github.com/neurogo/neurogo/sim/frames"
@@ -117,4 +120,58 @@ func TestRelayResponseTime(t *testing.T) {
 			t.Errorf("accuracy at δt = %d is %v, want 1 once the relay has delivered the label", dt, acc[dt])
 		}
 	}
+}
+
+// TestDemonstrationRealMNIST runs the appendix network file (seed 001
+// §6.2, statestream's demonstration.st_graph, untrained) on real MNIST
+// test images through Drivers and the frame executor: the file's
+// interfaces section (source_file: /opt/dl/data/mnist.pkl.gz) must map to
+// neurogo's MNIST, and the TCM must fill at every delay.
+func TestDemonstrationRealMNIST(t *testing.T) {
+	net, err := stream.Load("../../toolkit/stream/testdata/demonstration.st_graph", stream.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	net.Agents = 4 // the file asks for 128; a few suffice here
+	ds, err := stimulus.Drivers(net, stimulus.Options{Set: "test", Subset: 200, Seed: 1})
+	if errors.Is(err, data.ErrNotFound) {
+		if r := os.Getenv("NEUROGO_REQUIRE_DATA"); r == "" || r == "0" {
+			t.Skipf("MNIST is not installed (run scripts/start or scripts/test): %v", err)
+		}
+		t.Fatal(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := frames.New(net, frames.Options{Seed: 1, Workers: 1, Drivers: ds, NoNoise: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Run(40); err != nil {
+		t.Fatal(err)
+	}
+	d := ds["mnist"].(*stimulus.MNIST)
+	tcm := d.TCM()
+	if tcm.MaxDelay() != stimulus.DefaultFrames-1 {
+		t.Errorf("TCM keeps delays up to %d, want %d (12-frame holds)", tcm.MaxDelay(), stimulus.DefaultFrames-1)
+	}
+	for dt := 0; dt <= tcm.MaxDelay(); dt++ {
+		if n := tcm.Samples(dt); n < 4*3-4 {
+			t.Errorf("δt = %d: %d samples after 40 frames of 4 agents, want ≥ 8", dt, n)
+		}
+	}
+	img, _ := s.State("image")
+	labels, _ := d.Stimulus(s.Frame())
+	found := false
+	for i, im := range d.Dataset().Images {
+		if reflect.DeepEqual(im, img[:784]) {
+			found = d.Dataset().Labels[i] == labels[0]
+			break
+		}
+	}
+	if !found {
+		t.Error("agent 0's image pool does not hold a test image with the label the driver reports")
+	}
+	t.Logf("untrained accuracy per δt: %.2f", tcm.Accuracy())
 }
