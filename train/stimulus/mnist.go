@@ -91,6 +91,7 @@ type MNIST struct {
 	last                             int // last frame written (−1 none)
 	hist                             [2]frameLabels
 	tcm                              *timeres.TCM
+	scores                           []float64 // record's buffer
 }
 
 type frameLabels struct {
@@ -329,7 +330,11 @@ func (m *MNIST) Frame(t int, in, out map[string][]float64) error {
 			return fmt.Errorf("stimulus: MNIST: Frame(%d): buffer of label pool %q has %d values, want %d", t, m.lblPool, len(lbl), want)
 		}
 	}
-	labels, onsets := make([]int, m.agents), make([]int, m.agents)
+	// Reuse the buffers of the frame that falls out of the history.
+	labels, onsets := m.hist[1].labels, m.hist[1].onsets
+	if len(labels) != m.agents || len(onsets) != m.agents {
+		labels, onsets = make([]int, m.agents), make([]int, m.agents)
+	}
 	for a := range m.agents {
 		if t == 0 || m.elapsed[a]+1 >= m.duration[a] {
 			m.sample[a] = m.draw()
@@ -383,12 +388,16 @@ func (m *MNIST) record(t int, pred []float64) error {
 	if len(pred) != m.agents*size {
 		return fmt.Errorf("stimulus: MNIST: Frame(%d): state of prediction pool %q has %d values, want %d", t, m.predPool, len(pred), m.agents*size)
 	}
-	labels, onsets := m.Stimulus(t)
+	labels, onsets := m.stim(t)
 	if labels == nil {
 		return nil
 	}
 	k := m.predShape[0]
-	scores := make([]float64, m.agents*k)
+	if len(m.scores) != m.agents*k {
+		m.scores = make([]float64, m.agents*k)
+	}
+	scores := m.scores
+	clear(scores)
 	for a := range m.agents {
 		s := scores[a*k : (a+1)*k]
 		st := pred[a*size : (a+1)*size]
@@ -409,9 +418,18 @@ func (m *MNIST) record(t int, pred []float64) error {
 // one before it (frame 0, before the first stimulus, has labels −1). For
 // other frames it returns nil, nil.
 func (m *MNIST) Stimulus(t int) (labels, onsets []int) {
+	l, o := m.stim(t)
+	if l == nil {
+		return nil, nil
+	}
+	return append([]int{}, l...), append([]int{}, o...)
+}
+
+// stim is Stimulus without copies.
+func (m *MNIST) stim(t int) (labels, onsets []int) {
 	for _, h := range m.hist {
 		if h.t == t && h.labels != nil {
-			return append([]int{}, h.labels...), append([]int{}, h.onsets...)
+			return h.labels, h.onsets
 		}
 	}
 	return nil, nil

@@ -392,3 +392,23 @@ func TestRealMNIST(t *testing.T) {
 }
 
 func errNotFound() error { return data.ErrNotFound }
+
+func BenchmarkMNISTFrame(b *testing.B) {
+	const agents = 128
+	d, err := NewMNIST(Options{Data: synthetic(100, 28, 28, 10), MinFrames: 3, MaxFrames: 9, ImagePool: "img", LabelPool: "lbl", PredictionPool: "p", Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := d.Start(agents, map[string][3]int{"img": {1, 28, 28}, "lbl": {10, 1, 1}}, map[string][3]int{"p": {10, 1, 1}}, 1); err != nil {
+		b.Fatal(err)
+	}
+	in := map[string][]float64{"p": make([]float64, agents*10)}
+	out := map[string][]float64{"img": make([]float64, agents*784), "lbl": make([]float64, agents*10)}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for t := range b.N {
+		if err := d.Frame(t, in, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

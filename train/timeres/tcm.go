@@ -19,6 +19,7 @@ type TCM struct {
 	counts  []float64
 	samples []int
 	ignored int
+	pred    []int // AddScores' buffer
 }
 
 // New returns an empty TCM for classes ≥ 1 classes and delays 0 …
@@ -83,7 +84,10 @@ func (m *TCM) AddScores(labels, onsets []int, scores []float64, t int) error {
 	if err := m.check("AddScores", labels, onsets, len(labels), "labels", t); err != nil {
 		return err
 	}
-	pred := make([]int, len(labels))
+	if cap(m.pred) < len(labels) {
+		m.pred = make([]int, len(labels))
+	}
+	pred := m.pred[:len(labels)]
 	for a := range labels {
 		if labels[a] < 0 {
 			continue
