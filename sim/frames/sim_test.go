@@ -1,9 +1,11 @@
 package frames
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/neurogo/neurogo/toolkit/stream"
@@ -360,5 +362,123 @@ func TestLoadedAppendixNet(t *testing.T) {
 	}
 	if _, err := s.NewRollout(plan, net.Plasticity("deep_class").Params); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// countMM is a MatMul that counts calls and delegates to a naive product.
+type countMM struct{ calls atomic.Int64 }
+
+func (c *countMM) MatMul(m, n, k int, a, b, out []float64) {
+	c.calls.Add(1)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			v := 0.0
+			for l := 0; l < k; l++ {
+				v += a[i*k+l] * b[l*n+j]
+			}
+			out[i*n+j] = v
+		}
+	}
+}
+
+// TestMatMulHook: with Options.MatMul every forward weight product goes
+// through it (one call per term and chunk; a ppp term two) and the states
+// agree with the default path.
+func TestMatMulHook(t *testing.T) {
+	ref := runDemo(t, Options{Seed: 5, Workers: 2, NoNoise: true}, 5, 3)
+	mm := &countMM{}
+	got := runDemo(t, Options{Seed: 5, Workers: 2, NoNoise: true, MatMul: mm}, 5, 3)
+	for i := range ref {
+		for k := range ref[i] {
+			if math.Abs(ref[i][k]-got[i][k]) > fwdTol {
+				t.Fatalf("pool %d value %d: %g with MatMul, %g without", i, k, got[i][k], ref[i][k])
+			}
+		}
+	}
+	// demo net, 3 agents (3 chunks for each of the 6 computed pools; prediction
+	// has 2 terms, the others 1): per frame 3·(1+1+1+1+2+1) = 21 products.
+	if n := mm.calls.Load(); n != 5*21 {
+		t.Errorf("MatMul called %d times in 5 frames, want %d", n, 5*21)
+	}
+}
+
+// orderHook records its calls and changes a parameter in Write.
+type orderHook struct {
+	s      *Sim
+	log    []string
+	failAt int
+}
+
+func (h *orderHook) Read(t int) error {
+	if t == h.failAt {
+		return fmt.Errorf("read failed at %d", t)
+	}
+	h.log = append(h.log, fmt.Sprintf("R%d@%d", t, h.s.Frame()))
+	return nil
+}
+
+func (h *orderHook) Write(t int) error {
+	b, _ := h.s.Param(stream.ParamRef{Kind: "np", Item: "b", Name: "b"})
+	b[0] += 1
+	h.log = append(h.log, fmt.Sprintf("W%d", t))
+	return nil
+}
+
+// TestHooks: Read and Write run once per frame in order; a parameter
+// changed in Write is used from the next frame on; a Read error stops Step
+// with context.
+func TestHooks(t *testing.T) {
+	for _, mode := range []Mode{Parallel, Sequential} {
+		net := withDefaults(&stream.Net{Agents: 1, NeuronPools: []*stream.NeuronPool{
+			{Name: "a", Shape: [3]int{1, 1, 1}},
+			{Name: "b", Shape: [3]int{1, 1, 1}},
+		}, SynapsePools: []*stream.SynapsePool{
+			{Name: "ab", Source: [][]string{{"a"}}, Target: "b", RF: [][]int{{1}}, Init: map[string]string{"W_0_0": "zero"}},
+		}})
+		s, err := New(net, Options{Workers: 2, Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := &orderHook{s: s, failAt: 3}
+		s.AddHook(h)
+		var bs []float64
+		for range 3 {
+			if err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := s.State("b")
+			bs = append(bs, b[0])
+		}
+		if want := "R0@0 W0 R1@1 W1 R2@2 W2"; strings.Join(h.log, " ") != want {
+			t.Errorf("mode %d: hook log %q, want %q", mode, strings.Join(h.log, " "), want)
+		}
+		if want := []float64{0, 1, 2}; !slices.Equal(bs, want) {
+			t.Errorf("mode %d: b = %v, want %v (bias raised in Write, used next frame)", mode, bs, want)
+		}
+		if err := s.Step(); err == nil || !strings.Contains(err.Error(), "read failed at 3") {
+			t.Errorf("mode %d: hook error: %v", mode, err)
+		}
+		s.Close()
+	}
+}
+
+// failDriver fails in Frame.
+type failDriver struct{ stimDriver }
+
+func (f *failDriver) Frame(t int, in, out map[string][]float64) error {
+	return fmt.Errorf("no more data")
+}
+
+func TestDriverErrors(t *testing.T) {
+	s, err := New(demoNet(1), Options{Workers: 1, Drivers: map[string]stream.Driver{"mnist": &failDriver{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Step(); err == nil || !strings.Contains(err.Error(), "no more data") || !strings.Contains(err.Error(), "mnist") {
+		t.Errorf("driver Frame error: %v", err)
+	}
+	d := &stimDriver{show: func(int) bool { return false }}
+	if _, err := New(demoNet(1), Options{Drivers: map[string]stream.Driver{"mnist": d, "cifar": d}}); err == nil || !strings.Contains(err.Error(), "cifar") {
+		t.Errorf("driver for an unknown interface: %v", err)
 	}
 }
