@@ -35,13 +35,27 @@
 // plasticity with Period P and Offset O runs only on frames t with
 // t % P == O.
 //
-// Execution: Attach registers the plasticities as frames.Hook values. The
-// Read of a hook runs in the read phase of frame t, concurrently with the
-// neuron-pools and with the other plasticities (the executor runs hooks as
-// jobs); it only reads frame-t states and parameters and computes its
-// update into private buffers (each plasticity owns its rollout, gradient
-// and update buffers). After the frame, the Write of the first hook adds
-// every plasticity's update to the live parameters in the order of
-// Net.Plasticities, so the sum is deterministic. In steady state a frame
-// allocates nothing in this package (see TestAllocs).
+// Execution: Attach registers one frames.Hook per plasticity, so that the
+// executor, which runs hooks as jobs, runs the plasticities concurrently
+// with the neuron-pools and with each other. A hook's Read runs in the
+// read phase of frame t; it only reads frame-t states and parameters and
+// computes the update into private buffers (each plasticity owns its
+// rollout, gradient and update buffers and its optimiser; the optimiser
+// steps on a zeroed private copy, so its result is the update Δ). After
+// the frame, the Write of the first hook adds the updates of all
+// plasticities that ran to the live parameters, in the order of
+// Net.Plasticities, so the sum is deterministic whatever order the Reads
+// ran in. In steady state a frame allocates nothing in this package
+// (TestAllocs).
+//
+// Monitoring: Losses gives the latest loss per plasticity (for Hebbian
+// plasticities and regularisers the norm of the applied update), History
+// the values of the latest Options.History frames the plasticity ran
+// (DefaultHistory by default). State and SetState export and restore the
+// optimisers' moments and step counts for checkpoints.
+//
+//	s, _ := frames.New(net, frames.Options{Seed: 1, Drivers: drivers})
+//	tr, _ := plastic.Attach(s, plastic.Options{})
+//	_ = s.Run(1000)
+//	fmt.Println(tr.Losses())
 package plastic
