@@ -3,6 +3,7 @@ package stimulus_test
 import (
 	"fmt"
 
+	"github.com/neurogo/neurogo/toolkit/stream"
 	"github.com/neurogo/neurogo/train/data"
 	"github.com/neurogo/neurogo/train/stimulus"
 )
@@ -59,4 +60,36 @@ func ExampleNewFunc() {
 	// [0.1 0.1]
 	// [0.2 0.2]
 	// [0.3 0.3]
+}
+
+// The interfaces section of a statestream network file becomes a driver:
+// topics are remapped to pools, min_duration/max_duration give the hold,
+// and source_file: …/mnist.pkl.gz stands for neurogo's MNIST (here a
+// stand-in set is given as Options.Data instead).
+func ExampleFromInterface() {
+	it := &stream.Interface{Name: "mnist", Type: "mnist",
+		Out:    []string{"mnist_image", "mnist_label"},
+		Remap:  map[string]string{"mnist_image": "retina", "mnist_label": "label"},
+		Params: map[string]any{"source_file": "/opt/dl/data/mnist.pkl.gz", "min_duration": 2, "max_duration": 2, "fading": 0}}
+	set := &data.Dataset{Name: "stand-in", Rows: 28, Cols: 28, Scaled: true, Classes: data.MNISTClasses(),
+		Images: [][]float64{make([]float64, 784), make([]float64, 784)}, Labels: []int{3, 8}}
+	d, err := stimulus.FromInterface(it, stimulus.Options{Data: set, Seed: 4})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	err = d.Start(1, map[string][3]int{"retina": {1, 28, 28}, "label": {10, 1, 1}}, nil, 0)
+	fmt.Println("start:", err)
+	out := map[string][]float64{"retina": make([]float64, 784), "label": make([]float64, 10)}
+	for t := range 4 {
+		d.Frame(t, nil, out)
+		labels, onsets := d.(stream.Labeler).Stimulus(t + 1)
+		fmt.Println("frame", t+1, "label", labels[0], "onset", onsets[0])
+	}
+	// Output:
+	// start: <nil>
+	// frame 1 label 3 onset 1
+	// frame 2 label 3 onset 1
+	// frame 3 label 8 onset 3
+	// frame 4 label 8 onset 3
 }

@@ -49,3 +49,20 @@ func ExampleShortestPath() {
 	fmt.Println(short, deep+1)
 	// Output: 3 4
 }
+
+// A model that answers every step (e.g. train.Model.Predict of a spiking
+// network): scores[sample][step][class], stimulus from step 0.
+func ExampleFromSteps() {
+	scores := [][][]float64{
+		{{0.5, 0.5}, {0.2, 0.8}, {0.1, 0.9}}, // label 1: a tie (→ 0) first
+		{{0.4, 0.6}, {0.7, 0.3}, {0.9, 0.1}}, // label 0: wrong at step 0
+	}
+	tcm, _ := timeres.FromSteps(scores, []int{1, 0}, 0)
+	fmt.Println(tcm.Accuracy())
+	correct, _ := timeres.Correct(scores, []int{1, 0}, 0)
+	rts, _ := timeres.SampleResponseTimes(correct, 2)
+	fmt.Println(rts)
+	// Output:
+	// [0 1 1]
+	// [1 1]
+}
