@@ -1,6 +1,7 @@
 // Package timeres evaluates classifiers over time: the time-resolved
-// performance measures of layerwise-parallel networks (seed 001 §3.2,
-// statestream, Fischer et al. 2018), usable for every neurogo model.
+// performance measures of layerwise-parallel networks (seed 001 §3.2:
+// "statestream: a toolbox to explore layerwise-parallel deep neural
+// networks", ICLR 2018 submission), usable for every neurogo model.
 //
 // A layerwise-parallel network answers every frame, and a stimulus shown
 // at frame t_onset reaches the read-out only after a number of frames set
