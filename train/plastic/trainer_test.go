@@ -219,7 +219,7 @@ func TestSumOfUpdates(t *testing.T) {
 	const sumTol = 1e-12
 	for i := range all {
 		want := da[i] + db[i] + dr[i]
-		if math.Abs(all[i]-want) > sumTol || da[i] == 0 || dr[i] == 0 {
+		if math.Abs(all[i]-want) > sumTol || da[i] == 0 || db[i] == 0 || dr[i] == 0 {
 			t.Errorf("ΔW[%d] = %v with all three, want %v + %v + %v", i, all[i], da[i], db[i], dr[i])
 		}
 	}
@@ -447,5 +447,49 @@ func TestAllocs(t *testing.T) {
 	t.Logf("allocations per frame: %v", n)
 	if n > allocAllowance {
 		t.Errorf("%v allocations per frame, want ≤ %d", n, allocAllowance)
+	}
+}
+
+// TestMaskEndToEnd: a mask pool of zeros removes every position (loss 0,
+// W unchanged); a mask of ones changes nothing against no mask.
+func TestMaskEndToEnd(t *testing.T) {
+	run := func(mask []float64) (loss float64, w []float64) {
+		p := mseFit("fit", 0.2)
+		net := fitNet(2, p)
+		if mask != nil {
+			p.Mask = "m"
+			net.NeuronPools = append(net.NeuronPools, &stream.NeuronPool{Name: "m", Shape: [3]int{1, 1, 1}, Period: 1})
+			net.Interfaces[0].Out = append(net.Interfaces[0].Out, "m")
+		}
+		drv := &constDriver{vals: map[string][]float64{"in": fitInput, "tgt": fitTarget, "m": mask}}
+		s, err := frames.New(net, frames.Options{Seed: 7, Drivers: map[string]stream.Driver{"drv": drv}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Attach(s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Run(1); err != nil {
+			t.Fatal(err)
+		}
+		w0 := param(t, s, refW)
+		if err := s.Run(3); err != nil {
+			t.Fatal(err)
+		}
+		w = param(t, s, refW)
+		for i := range w {
+			w[i] -= w0[i]
+		}
+		return tr.Losses()["fit"], w
+	}
+	l0, d0 := run([]float64{0})
+	if l0 != 0 || maxDiff(d0, make([]float64, len(d0))) != 0 {
+		t.Errorf("zero mask: loss %v, ΔW %v, want 0 and no change", l0, d0)
+	}
+	l1, d1 := run([]float64{1})
+	ln, dn := run(nil)
+	if l1 != ln || maxDiff(d1, dn) != 0 || ln == 0 {
+		t.Errorf("mask of ones: loss %v ΔW %v; no mask: loss %v ΔW %v", l1, d1, ln, dn)
 	}
 }
