@@ -88,6 +88,7 @@ func TestDemonstration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	tr, err := Attach(s, Options{})
 	if err != nil {
 		t.Fatal(err)

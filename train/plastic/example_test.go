@@ -53,6 +53,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
+	defer s.Close()
 	tr, err := plastic.Attach(s, plastic.Options{})
 	if err != nil {
 		fmt.Println(err)

@@ -319,6 +319,7 @@ func (p *plast) runs(t int) bool {
 
 // read computes p's update for frame t into its private buffers.
 func (tr *Trainer) read(p *plast, t int) error {
+	p.ready = false // a frame that failed before its Write leaves nothing stale
 	if !p.runs(t) {
 		return nil
 	}

@@ -97,6 +97,7 @@ func newFit(t testing.TB, agents int, o Options, plasts ...*stream.Plasticity) (
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(s.Close)
 	tr, err := Attach(s, o)
 	if err != nil {
 		t.Fatal(err)
@@ -415,6 +416,7 @@ func TestAttachErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer s.Close()
 		net.Plasticities = []*stream.Plasticity{p}
 		_, err = Attach(s, Options{Only: c.only})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -466,6 +468,7 @@ func TestMaskEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer s.Close()
 		tr, err := Attach(s, Options{})
 		if err != nil {
 			t.Fatal(err)
