@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // MatMul computes c = a·b for row-major a (m×k), b (k×n) and c (m×n),
@@ -15,12 +16,16 @@ type MatMul interface {
 	MatMul(m, n, k int, a, b, c []float64)
 }
 
-// tile is the largest block handed to one blas64 Dgemm call: gonum's
-// native Dgemm computes a product whose m×n extent spans fewer than 4
-// blocks of 64 serially, so tiles of 64×64 keep every product on the
-// calling goroutine (no goroutines or allocations inside BLAS); the
-// executor's own workers supply the parallelism.
-const tile = 64
+// tileM×tileN is the largest block handed to one call of gonum's native
+// Dgemm, which computes a product whose m×n extent spans fewer than 4
+// blocks of 64 serially: 192×64 tiles keep every product on the calling
+// goroutine (no goroutines or allocations inside BLAS); the executor's own
+// workers supply the parallelism. Other implementations (OpenBLAS under
+// the openblas build tag) get the whole product in one call.
+const (
+	tileM = 192
+	tileN = 64
+)
 
 // gemm computes c = alpha·op(a)·op(b) + beta·c in tiles of at most
 // tile×tile of c (row-major, leading dimensions lda, ldb, ldc).
@@ -29,6 +34,17 @@ func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 		return
 	}
 	impl := blas64.Implementation()
+	if _, native := impl.(gonum.Implementation); !native {
+		tA, tB := blas.NoTrans, blas.NoTrans
+		if ta {
+			tA = blas.Trans
+		}
+		if tb {
+			tB = blas.Trans
+		}
+		impl.Dgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
 	tA, tB := blas.NoTrans, blas.NoTrans
 	if ta {
 		tA = blas.Trans
@@ -45,10 +61,10 @@ func gemm(ta, tb bool, m, n, k int, alpha float64, a []float64, lda int, b []flo
 		}
 		return
 	}
-	for i0 := 0; i0 < m; i0 += tile {
-		mi := min(tile, m-i0)
-		for j0 := 0; j0 < n; j0 += tile {
-			nj := min(tile, n-j0)
+	for i0 := 0; i0 < m; i0 += tileM {
+		mi := min(tileM, m-i0)
+		for j0 := 0; j0 < n; j0 += tileN {
+			nj := min(tileN, n-j0)
 			var as, bs []float64
 			if ta {
 				as = a[i0:]
