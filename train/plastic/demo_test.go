@@ -119,3 +119,42 @@ func mean(v []float64) float64 {
 	}
 	return s / float64(len(v))
 }
+
+// BenchmarkDemonstration is one frame of the appendix network at
+// demoAgents agents, inference only and with both plasticities attached
+// (their rollouts run as extra jobs beside the pools).
+func BenchmarkDemonstration(b *testing.B) {
+	for _, train := range []bool{false, true} {
+		name := "inference"
+		if train {
+			name = "plasticities"
+		}
+		b.Run(name, func(b *testing.B) {
+			net, err := stream.Load("../../toolkit/stream/testdata/demonstration.st_graph", stream.LoadOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			net.Agents = demoAgents
+			s, err := frames.New(net, frames.Options{Seed: 3, Drivers: map[string]stream.Driver{"mnist": newPatterns(10, 12, 5)}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			if train {
+				if _, err := Attach(s, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := s.Run(5); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := s.Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -497,7 +497,10 @@ func (tr *Trainer) State() map[string][]float64 {
 }
 
 // SetState restores what State exported. Keys of plasticities not
-// attached are an error; a plasticity absent from m keeps its state.
+// attached are an error (then nothing is restored); a plasticity absent
+// from m keeps its state. An optimiser refusing its state (wrong slot,
+// non-finite value) stops the restore there: the plasticities before it,
+// in the order of Net.Plasticities, are already restored.
 func (tr *Trainer) SetState(m map[string][]float64) error {
 	per := map[string]map[string][]float64{}
 	steps := map[string]int{}
@@ -524,9 +527,13 @@ func (tr *Trainer) SetState(m map[string][]float64) error {
 		}
 		per[name][rest] = m[k]
 	}
-	for name, st := range per {
-		if err := tr.byName[name].opt.SetState(st); err != nil {
-			return fmt.Errorf("plastic: SetState: plasticity %q: %w", name, err)
+	for _, p := range tr.plasts {
+		st, ok := per[p.spec.Name]
+		if !ok {
+			continue
+		}
+		if err := p.opt.SetState(st); err != nil {
+			return fmt.Errorf("plastic: SetState: plasticity %q: %w", p.spec.Name, err)
 		}
 	}
 	for name, n := range steps {
