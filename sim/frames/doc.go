@@ -111,7 +111,12 @@
 // propagates them down to depth 0 and into ParamGrad. Rollouts only read
 // the Sim's frame-t states and parameters, so a plasticity hook may run
 // them in its Read phase concurrently with the pools' updates. Forward and
-// Backward allocate nothing.
+// Backward allocate nothing. A rollout always follows the layerwise-parallel
+// update (one pool per frame along every edge), also for a Sequential Sim.
+// A pool that may keep its state in a step (period > 1, zoneout, or no
+// synapse-pool targeting it) needs its own state one depth lower, so
+// NewRollout extends the planned pool lists accordingly. Backward is to be
+// called once per Forward (it adds to the Grad buffers of lower depths).
 //
 // # MatMul
 //

@@ -401,3 +401,116 @@ func (h *rolloutHook) Read(t int) error {
 	return h.r.Backward()
 }
 func (h *rolloutHook) Write(t int) error { return nil }
+
+// TestNormAndShapeModes checks every batch/layer normalisation mode and
+// every gain/bias shape against definitions written with explicit
+// (agent, x, y, feature) loops (statestream docs/neuron_pools.md).
+func TestNormAndShapeModes(t *testing.T) {
+	const agents = 3
+	shape := [3]int{2, 3, 2} // C, W, H
+	C, W, H := shape[0], shape[1], shape[2]
+	r := rand.New(rand.NewPCG(3, 3))
+	in := make([]float64, agents*stream.Size(shape))
+	fill(r, in, 2)
+	// key of value (a, x, y, c) for each mode; batch modes ignore a.
+	key := func(mode string, a, x, y, c int) [4]int {
+		switch mode {
+		case "full":
+			return [4]int{a, -1, -1, -1}
+		case "feature": // over the features of each position
+			return [4]int{a, x, y, -1}
+		case "spatial": // over the positions of each feature
+			return [4]int{a, -1, -1, c}
+		}
+		return [4]int{a, x, y, c} // scalar: each element (over agents in batch norm)
+	}
+	normalise := func(x []float64, mode string, batch bool) []float64 {
+		k := func(a, xx, y, c int) [4]int {
+			kk := key(mode, a, xx, y, c)
+			if batch {
+				kk[0] = -1
+			}
+			return kk
+		}
+		sum, sq, n := map[[4]int]float64{}, map[[4]int]float64{}, map[[4]int]float64{}
+		each := func(fn func(i int, kk [4]int)) {
+			for a := 0; a < agents; a++ {
+				for xx := 0; xx < W; xx++ {
+					for y := 0; y < H; y++ {
+						for c := 0; c < C; c++ {
+							fn(stream.Index(shape, a, c, xx, y), k(a, xx, y, c))
+						}
+					}
+				}
+			}
+		}
+		each(func(i int, kk [4]int) { sum[kk] += x[i]; n[kk]++ })
+		each(func(i int, kk [4]int) { d := x[i] - sum[kk]/n[kk]; sq[kk] += d * d })
+		out := make([]float64, len(x))
+		each(func(i int, kk [4]int) { out[i] = (x[i] - sum[kk]/n[kk]) / math.Sqrt(sq[kk]/n[kk]+normEps) })
+		return out
+	}
+	run := func(mod func(o *stream.NeuronPool)) []float64 {
+		net := chain(agents, shape, shape, func(sp *stream.SynapsePool, o *stream.NeuronPool) {
+			sp.RF, sp.Init = [][]int{{1}}, map[string]string{"W_0_0": "id"}
+			mod(o)
+		})
+		s, err := New(net, Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for _, nm := range []string{"b", "g"} {
+			if p, err := s.Param(pr("np", "out", nm)); err == nil {
+				for i := range p {
+					p[i] = float64(i+1) / 4
+				}
+			}
+		}
+		_ = s.SetState("in", in)
+		if err := s.Step(); err != nil {
+			t.Fatal(err)
+		}
+		out, _ := s.State("out")
+		return out
+	}
+	cmp := func(name string, got, want []float64) {
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > fwdTol {
+				t.Errorf("%s: value %d: got %g, want %g", name, i, got[i], want[i])
+				return
+			}
+		}
+	}
+	for _, m := range []string{"full", "feature", "spatial", "scalar"} {
+		cmp("batchnorm "+m, run(func(o *stream.NeuronPool) { o.BatchnormMean, o.BatchnormStd = m, m }), normalise(in, m, true))
+		if m != "scalar" {
+			cmp("layernorm "+m, run(func(o *stream.NeuronPool) { o.LayernormMean, o.LayernormStd = m, m }), normalise(in, m, false))
+		}
+		// gain and bias (values (i+1)/4 in their own layout)
+		idx := func(a, xx, y, c int) int {
+			switch m {
+			case "full":
+				return (xx*H+y)*C + c
+			case "spatial":
+				return xx*H + y
+			case "scalar":
+				return 0
+			}
+			return c
+		}
+		want := make([]float64, len(in))
+		for a := 0; a < agents; a++ {
+			for xx := 0; xx < W; xx++ {
+				for y := 0; y < H; y++ {
+					for c := 0; c < C; c++ {
+						i := stream.Index(shape, a, c, xx, y)
+						v := float64(idx(a, xx, y, c)+1) / 4
+						want[i] = math.Tanh(in[i]*v) + v
+					}
+				}
+			}
+		}
+		cmp("gain and bias "+m, run(func(o *stream.NeuronPool) { o.GainShape, o.BiasShape, o.Act = m, m, "tanh" }), want)
+	}
+}
