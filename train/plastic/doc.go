@@ -14,17 +14,30 @@
 //     Params is the update estimate. Loss functions: mse, mae, hinge,
 //     negloglikelihood, categorical_crossentropy (on probabilities, e.g. a
 //     softmax pool, with ε = Eps inside the logarithm), minimize and
-//     maximize (the Source's mean); see lossEval for the exact
-//     normalisation (means over agents and positions, as statestream's
-//     neuronal/losses.py). An optional Mask pool (feature 0, at the
-//     target's depth, or the source's for minimize/maximize) weights each
-//     position; zeros remove it.
+//     maximize (the Source's mean). With x the source, y the target, m
+//     the mask weight of a value's position, N the number of values
+//     (agents·positions·features) and P of positions (agents·W·H), as
+//     statestream's neuronal/losses.py and its plasticity's mean:
+//
+//     mse (1/N)Σ m(x−y)²; mae (1/N)Σ m|x−y|; hinge (1/N)Σ m·max(0, 1−xy)
+//     with y ∈ {−1, 1}; negloglikelihood (1/N)Σ −m·y·log(x+Eps);
+//     categorical_crossentropy (1/P)Σ_positions −m·Σ_c y_c·log(x_c+Eps);
+//     minimize (1/N)Σ m·x; maximize −(1/N)Σ m·x.
+//
+//     An optional Mask pool (its feature 0, at the target's depth, or the
+//     source's for minimize/maximize; a δt=0 state or one the rollout
+//     computes) weights each position; zeros remove it (masked positions
+//     still count in N and P, as in statestream). When the target is
+//     computed by the rollout (TargetT > 0) the gradient flows through it
+//     too.
+//
 //   - hebbian, anti_hebbian, dt_hebbian, dt_anti_hebbian: for one dense
 //     weight W of a synapse-pool from Source to Target, pools without
 //     spatial extent: ΔW_ij = ±(1/A) Σ_a x_i(t)·x_j(t+1), the dt variants
 //     with x_j(t+1) − x_j(t), x_j(t+1) from a one-step rollout of the
 //     target. The estimate is an ascent direction: it enters the
 //     optimiser as the gradient −ΔW.
+//
 //   - L_regularizer: the descent direction L1·sign(w) + L2·w on the listed
 //     Params.
 //
