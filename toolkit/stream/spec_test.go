@@ -453,3 +453,38 @@ m:
 		}
 	}
 }
+
+// TestBadFiles: the bad-input files of testdata fail with these errors
+// (every listed error must appear, the first one first).
+func TestBadFiles(t *testing.T) {
+	cases := []struct {
+		file string
+		want []string
+	}{
+		{"bad_yaml.st_graph", []string{"testdata/bad_yaml.st_graph:", "malformed YAML"}},
+		{"bad_keys.st_graph", []string{
+			`testdata/bad_keys.st_graph:15:9: synapse_pools.img_c1.dilaton: unknown key "dilaton" (did you mean "dilation"?)`}},
+		{"bad_expr.st_graph", []string{
+			`testdata/bad_expr.st_graph:5:11: globals.evil: expression "__import__('os').system('true')", column 1: unknown function "__import__"`,
+			`testdata/bad_expr.st_graph:6:16: globals.half: expression "size // 0", column 6: division by zero`}},
+		{"bad_rf.st_graph", []string{
+			`testdata/bad_rf.st_graph:14:9: synapse_pools.img_a.rf: source "image" (28×28) does not fit target "a" (10×10)`,
+			`testdata/bad_rf.st_graph:18:9: synapse_pools.img_b.rf: rf[0][0] = 4: a convolution's receptive field must be odd`}},
+	}
+	for _, c := range cases {
+		n, err := Load(filepath.Join("testdata", c.file), LoadOptions{})
+		if err == nil || n != nil {
+			t.Errorf("%s: loaded", c.file)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, c.want[0]) {
+			t.Errorf("%s: error starts\n  %s\nwant\n  %s", c.file, msg, c.want[0])
+		}
+		for _, w := range c.want[1:] {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: error\n  %s\nlacks\n  %s", c.file, msg, w)
+			}
+		}
+	}
+}
