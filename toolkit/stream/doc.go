@@ -1,0 +1,109 @@
+// Package stream describes layerwise-parallel networks and reads them from
+// statestream network files.
+//
+// # Layerwise-parallel networks
+//
+// A layerwise-parallel network (seed 001, Fischer et al., "The
+// streaming rollout of deep networks", statestream; §2) is a graph whose
+// vertices, the neuron-pools, each hold a state x_i(t) of shape
+// [features, width, height], and whose hyper-edges, the synapse-pools, map
+// the states of one or more source pools into an input of one target pool.
+// Every pool is updated from frame t to t+1 from the states of frame t
+// only (§2.1):
+//
+//	x_i(t+1) = σ_i( Σ_{e_j ∈ input_i} f_j({x_k(t)}_{k ∈ src_j}) )
+//
+// so all pools update independently and in parallel, whatever the
+// architecture; a path of depth d needs d frames. Plasticities produce
+// parameter updates from states and parameters of the current and earlier
+// frames, in parallel with inference (§2.2); a loss plasticity unrolls the
+// network locally from the current states (§3.1, Net.Rollout), which
+// rejects targets that would need future input. Interfaces connect the
+// network to stimuli and read-outs (Driver).
+//
+// The description types (Net, NeuronPool, SynapsePool, Plasticity,
+// Interface) follow statestream's keys; shapes are [features, width,
+// height]. The per-pool and per-synapse-pool computations are those of the
+// seed's appendix 6.1.
+//
+// # State layout
+//
+// A pool of Shape [C, W, H] holds agents·W·H·C float64 values, row-major
+// [agent][x][y][feature] (channels last; Index, Size). Parameter layouts
+// are given by SynapsePool.ParamShapes (conv W_f_a as (rf, rf, Cin, Cout),
+// dense W_f_a as (Cin·Wsrc·Hsrc, C·W·H), P_f_a as (Csrc, ppp)) and
+// NeuronPool.ParamShapes (b, g by bias_shape / gain_shape).
+//
+// # File format
+//
+// Parse and Load read statestream's YAML network files (.st_graph; seed
+// 001 appendix 6.2; statestream docs/network_specification.md). Top-level
+// keys: name, agents (default 1), globals, neuron_pools, synapse_pools,
+// plasticities, interfaces, tag_specs, modules, import, core_clients (kept,
+// not run), and one key per module naming its instances. A short example:
+//
+//	name: small
+//	agents: 16
+//	globals:
+//	    size: 28
+//	neuron_pools:
+//	    image: {shape: [1, size, size]}
+//	    conv:  {shape: [8, size // 2, size // 2], tags: [hidden]}
+//	    pred:  {shape: [10, 1, 1], act: softmax}
+//	    label: {shape: [10, 1, 1]}
+//	synapse_pools:
+//	    img_conv: {source: [[image]], target: conv, rf: [[5]]}
+//	    conv_pred: {source: [[conv]], target: pred}
+//	plasticities:
+//	    class:
+//	        type: loss
+//	        loss_function: categorical_crossentropy
+//	        source: pred
+//	        source_t: 2
+//	        target: label
+//	        target_t: 0
+//	        lr: 1e-3
+//	        parameter:
+//	        - [sp, img_conv, W_0_0]
+//	        - [sp, conv_pred, W_0_0]
+//	interfaces:
+//	    mnist:
+//	        type: mnist
+//	        out: [mnist_image, mnist_label]
+//	        remap: {mnist_image: image, mnist_label: label}
+//	tag_specs:
+//	    hidden: {act: relu, dropout: 0.2}
+//
+// The loader applies statestream's mechanisms in statestream's order:
+// imports (relative to the importing file; loops are errors), module
+// instances (items named INSTANCE_item, "_var" scalars replaced by the
+// instance's values, local pool names prefixed), tag_specs (an item's own
+// keys win, then its tags in list order; keys that do not apply to the
+// item's kind are skipped), globals (in order; each may use the earlier
+// ones; LoadOptions.Globals override them). Keys are those statestream
+// writes, with spaces where it writes them ("init W_0_0", "noise std",
+// "period offset"); "sources" / "parameters" (the docs) and "source" /
+// "parameter" (the paper and statestream's code) are both accepted. A
+// single rf, dilation or ppp applies to every summand, a single act to
+// every factor. A Hebbian plasticity names its synapse-pool in its
+// parameter list ([sp, NAME, W_0_0]); its source and target default to
+// that synapse-pool's. statestream's type: hebbian with modus: … is read
+// as the modus.
+//
+// Numbers (shapes, rf, rates, periods, …) may be arithmetic expressions of
+// globals (Eval: + - * / // % **, parentheses, min, max, abs, int, round).
+// Expressions are parsed by a small evaluator; nothing is ever executed,
+// unlike statestream's eval(). Integer fields must evaluate to integers.
+//
+// # Errors
+//
+// Nothing in a file panics the loader. Every problem is an *Error carrying
+// file, line and column, section, item and key, the message and, for a
+// misspelled name, the nearest valid one:
+//
+//	net.st_graph:23:9: neuron_pools.conv1.act: unknown activation "rleu" (did you mean "relu"?)
+//
+// Several problems are joined with errors.Join, the first one first.
+// Parse returns (nil, err) when anything fails; the Net it returns has
+// passed Net.Validate, which can also check a Net built in Go.
+package stream
