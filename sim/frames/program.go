@@ -140,7 +140,9 @@ func newTape(p *poolProg, s *Sim, agents int, backward bool) *tape {
 						gp = make([]float64, len(pp))
 					}
 				}
-				if !tm.dense && !tm.ident {
+				if !tm.dense && !tm.ident && backward {
+					// the Sim's tapes keep no column matrices: its jobs
+					// use bounded scratch (colScratch)
 					cl = make([]float64, agents*p.w*p.h*tm.k)
 					if backward {
 						gc = make([]float64, len(cl))
@@ -224,7 +226,7 @@ func (p *poolProg) weight(s *Sim, t *tape, i, j int, tm *term) []float64 {
 // forward computes the pool's frame-t+1 values for agents [a0, a1) into
 // dst (a full-pool slice); old is the pool's frame-t state (zoneout).
 // Stages that couple agents (batch norm) need a0 = 0, a1 = all agents.
-func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float64) {
+func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float64, scratch []float64) {
 	n := p.n
 	lo, hi := a0*n, a1*n
 	x := t.x[lo:hi]
@@ -243,7 +245,7 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 				if ai > 0 {
 					out = t.tmp[lo:hi]
 				}
-				p.termForward(s, t, e, i, j, tm, a0, a1, out)
+				p.termForward(s, t, e, i, j, tm, a0, a1, out, scratch)
 				if ai > 0 {
 					for k, v := range out {
 						sum[k] += v
@@ -401,8 +403,9 @@ func (p *poolProg) modeIndex(mode string, k int) int {
 }
 
 // termForward writes W ⋆ upsample(P ⋆ y) for agents [a0, a1) into out
-// (that range of the target).
-func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, a1 int, out []float64) {
+// (that range of the target). Without a column matrix in the tape the
+// convolution runs in groups of agents whose columns fit scratch.
+func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, a1 int, out []float64, scratch []float64) {
 	y := e.src(tm)
 	na := a1 - a0
 	srcN := tm.ws * tm.hs
@@ -418,11 +421,22 @@ func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, 
 		e.mm.MatMul(na, p.n, tm.k, in, w, out)
 	case tm.ident:
 		e.mm.MatMul(na*srcN, p.c, tm.k, in, w, out)
-	default:
+	case t.col[i][j] != nil:
 		rows := p.w * p.h
 		col := t.col[i][j][a0*rows*tm.k : a1*rows*tm.k]
 		im2col(tm, p.w, p.h, in, col, na)
 		e.mm.MatMul(na*rows, p.c, tm.k, col, w, out)
+	default:
+		rows := p.w * p.h
+		per := rows * tm.k // column values per agent
+		group := max(1, len(scratch)/per)
+		inN := srcN * tm.cin
+		for b0 := 0; b0 < na; b0 += group {
+			nb := min(group, na-b0)
+			col := scratch[:nb*per]
+			im2col(tm, p.w, p.h, in[b0*inN:], col, nb)
+			e.mm.MatMul(nb*rows, p.c, tm.k, col, w, out[b0*rows*p.c:(b0+nb)*rows*p.c])
+		}
 	}
 }
 

@@ -161,7 +161,7 @@ func (r *Rollout) Forward(training bool) error {
 			}
 			t := r.tapes[d][i]
 			p.prepare(s, t, e.frame)
-			p.forward(s, t, e, 0, s.agents, r.state[d-1][i], r.state[d][i])
+			p.forward(s, t, e, 0, s.agents, r.state[d-1][i], r.state[d][i], nil)
 		}
 	}
 	return nil

@@ -89,15 +89,17 @@ type Sim struct {
 	order    []int // Sequential: topological update order
 	hooks    []Hook
 
-	jobs     []job
-	poolJobs [][]int // job indices per pool
-	allIdx   []int
-	hookErr  []error
-	workers  int
-	ch       chan int
-	wg       sync.WaitGroup
-	closed   bool
-	e        env
+	jobs      []job
+	poolJobs  [][]int // job indices per pool
+	allIdx    []int
+	colBudget int
+	scratch   [][]float64 // per job: column matrices of convolutions
+	hookErr   []error
+	workers   int
+	ch        chan int
+	wg        sync.WaitGroup
+	closed    bool
+	e         env
 }
 
 // maxChunks bounds the agent chunks of one pool. It is fixed (not a
@@ -105,10 +107,22 @@ type Sim struct {
 // worker runs it and results are bit-identical for any Workers.
 const maxChunks = 8
 
+// colBudget bounds the column matrix of one job (in float64 values, 2 MiB):
+// a job's convolution runs in groups of agents whose columns fit, so they
+// stay in cache between im2col and the product, and the Sim keeps no
+// agents-sized column buffers.
+const colBudget = 1 << 18
+
 // New builds a Sim for net: validates it (net.Validate), lays out the
 // parameters (initialised from o.Seed) and states (zero), starts the
 // drivers and the workers. On error nothing is left running.
 func New(net *stream.Net, o Options) (*Sim, error) {
+	return newSim(net, o, colBudget)
+}
+
+// newSim is New with a column budget per job (tests use a small one to
+// exercise the grouping of agents).
+func newSim(net *stream.Net, o Options, budget int) (*Sim, error) {
 	if net == nil {
 		return nil, errors.New("frames: New: nil net")
 	}
@@ -122,7 +136,7 @@ func New(net *stream.Net, o Options) (*Sim, error) {
 		return nil, fmt.Errorf("frames: Options.Mode = %d: must be Parallel or Sequential", o.Mode)
 	}
 	s := &Sim{net: net, opt: o, seed: uint64(o.Seed), agents: max(net.Agents, 1), mm: o.MatMul,
-		byName: map[string]int{}, paramIdx: map[[3]string]int{}}
+		byName: map[string]int{}, paramIdx: map[[3]string]int{}, colBudget: budget}
 	if s.mm == nil {
 		s.mm = cpuMatMul{}
 	}
@@ -299,10 +313,26 @@ func (s *Sim) build() error {
 		if p.batch || s.driven[i] {
 			chunks = 1
 		}
+		// the largest per-agent column matrix of the pool's convolutions
+		per := 0
+		for _, sp := range p.sps {
+			for _, f := range sp.factors {
+				for _, tm := range f.terms {
+					if !tm.dense && !tm.ident {
+						per = max(per, p.w*p.h*tm.k)
+					}
+				}
+			}
+		}
 		for c := 0; c < chunks; c++ {
 			a0, a1 := c*s.agents/chunks, (c+1)*s.agents/chunks
 			s.poolJobs[i] = append(s.poolJobs[i], len(s.jobs))
 			s.jobs = append(s.jobs, job{pool: i, a0: a0, a1: a1})
+			var sc []float64
+			if per > 0 {
+				sc = make([]float64, min(a1-a0, max(1, s.colBudget/per))*per)
+			}
+			s.scratch = append(s.scratch, sc)
 		}
 	}
 	return nil
@@ -651,7 +681,7 @@ func (s *Sim) run(i int) {
 		copy(s.next[j.pool][lo:hi], s.cur[j.pool][lo:hi])
 		return
 	}
-	p.forward(s, s.tapes[j.pool], &s.e, j.a0, j.a1, s.cur[j.pool], s.next[j.pool])
+	p.forward(s, s.tapes[j.pool], &s.e, j.a0, j.a1, s.cur[j.pool], s.next[j.pool], s.scratch[i])
 }
 
 // dispatch runs jobs [from, to) plus the hook jobs if hooks, and waits.

@@ -482,3 +482,32 @@ func TestDriverErrors(t *testing.T) {
 		t.Errorf("driver for an unknown interface: %v", err)
 	}
 }
+
+// TestColumnGroups: a convolution computed in groups of agents (a small
+// column budget: one agent per group) gives the same bits as in one group.
+func TestColumnGroups(t *testing.T) {
+	run := func(budget int) [][]float64 {
+		net := demoNet(5)
+		d := &stimDriver{show: func(f int) bool { return true }, seed: 7}
+		s, err := newSim(net, Options{Seed: 5, Workers: 2, Drivers: map[string]stream.Driver{"mnist": d}}, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if err := s.Run(4); err != nil {
+			t.Fatal(err)
+		}
+		var out [][]float64
+		for _, np := range net.NeuronPools {
+			v, _ := s.State(np.Name)
+			out = append(out, slices.Clone(v))
+		}
+		return out
+	}
+	a, b := run(colBudget), run(1)
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			t.Errorf("pool %d differs between column groups of 1 agent and of all agents", i)
+		}
+	}
+}
