@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/neurogo/neurogo/toolkit/stream"
 )
@@ -92,6 +93,7 @@ type Sim struct {
 	jobs      []job
 	poolJobs  [][]int // job indices per pool
 	allIdx    []int
+	stats     Stats
 	colBudget int
 	scratch   [][]float64 // per job: column matrices of convolutions
 	hookErr   []error
@@ -720,6 +722,7 @@ func (s *Sim) Step() error {
 		return errors.New("frames: Step after Close")
 	}
 	t := s.frame
+	t0 := time.Now()
 	s.e.cur, s.e.next, s.e.frame = s.cur, s.next, t
 	for i, p := range s.pools {
 		if s.targeted[i] && !s.driven[i] && p.active(t) {
@@ -728,6 +731,9 @@ func (s *Sim) Step() error {
 	}
 	if s.opt.Mode == Parallel {
 		s.dispatch(s.allJobs(), true)
+		t1 := time.Now()
+		s.stats.Read += t1.Sub(t0)
+		t0 = t1
 		if err := s.hookErrors(t); err != nil {
 			return err
 		}
@@ -747,6 +753,9 @@ func (s *Sim) Step() error {
 		for _, p := range s.order {
 			s.dispatch(s.poolJobs[p], false)
 		}
+		t1 := time.Now()
+		s.stats.Read += t1.Sub(t0)
+		t0 = t1
 	}
 	for i, h := range s.hooks {
 		if err := h.Write(t); err != nil {
@@ -755,7 +764,29 @@ func (s *Sim) Step() error {
 	}
 	s.cur, s.next = s.next, s.cur
 	s.frame++
+	s.stats.Frames++
+	s.stats.Write += time.Since(t0)
 	return nil
+}
+
+// Stats are counters for benchmarks.
+type Stats struct {
+	Frames  int // frames stepped since New (Reset does not clear it)
+	Workers int // worker goroutines (1: everything on the caller's)
+	Jobs    int // pool jobs per frame (pool × chunk of agents)
+	// Read is the time spent computing frame t+1 (the pools' jobs and,
+	// in Parallel mode, the hooks' Read; in Sequential mode also the
+	// hooks' Read and the drivers); Write the rest (drivers and hooks'
+	// Write in Parallel mode, hooks' Write in Sequential mode).
+	Read, Write time.Duration
+}
+
+// Stats returns the counters.
+func (s *Sim) Stats() Stats {
+	st := s.stats
+	st.Workers = max(s.workers, 1)
+	st.Jobs = len(s.jobs)
+	return st
 }
 
 func (s *Sim) allJobs() []int {

@@ -511,3 +511,17 @@ func TestColumnGroups(t *testing.T) {
 		}
 	}
 }
+
+func TestStats(t *testing.T) {
+	s, err := New(demoNet(3), Options{Workers: 2, Drivers: map[string]stream.Driver{"mnist": allocFreeDriver{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_ = s.Run(3)
+	st := s.Stats()
+	// 8 pools × 3 chunks (3 agents), minus 2 for the driven pools (one job each)
+	if st.Frames != 3 || st.Workers != 2 || st.Jobs != 8*3-2*2 || st.Read <= 0 {
+		t.Errorf("Stats = %+v", st)
+	}
+}
