@@ -51,7 +51,6 @@ func (s *spProg) active(t int) bool { return t%s.period == s.offset }
 // group partitions a pool's values for a normalisation: value (agent a,
 // position p, feature c) belongs to group a·ka + p·kp + c·kc.
 type group struct {
-	on         bool
 	ka, kp, kc int
 	g          int       // groups per agent (ka > 0) or in all (ka = 0)
 	cnt        []float64 // values per group

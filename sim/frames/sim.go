@@ -396,7 +396,6 @@ func (p *poolProg) newGroup(mode string, batch bool, agents int) *group {
 	} else {
 		g.ka = g.g
 	}
-	g.on = true
 	g.cnt = make([]float64, g.g)
 	for i := range g.cnt {
 		g.cnt[i] = float64(cnt)
@@ -407,7 +406,7 @@ func (p *poolProg) newGroup(mode string, batch bool, agents int) *group {
 // geometry fixes the upsampling, stride and padding of a term reaching
 // the target pool tgt.
 func geometry(tm *term, tgt *stream.NeuronPool) error {
-	C, W, H := tgt.Shape[0], tgt.Shape[1], tgt.Shape[2]
+	W, H := tgt.Shape[1], tgt.Shape[2]
 	if tm.rf == 0 {
 		tm.dense = true
 		tm.k = tm.cin * tm.ws * tm.hs
@@ -439,7 +438,6 @@ func geometry(tm *term, tgt *stream.NeuronPool) error {
 	tm.padT, tm.padL = pad(tm.wu, tm.sX), pad(tm.hu, tm.sY)
 	tm.k = tm.rf * tm.rf * tm.cin
 	tm.ident = tm.rf == 1 && tm.upX == 1 && tm.upY == 1 && tm.sX == 1 && tm.sY == 1
-	_ = C
 	return nil
 }
 

@@ -525,3 +525,37 @@ func TestStats(t *testing.T) {
 		t.Errorf("Stats = %+v", st)
 	}
 }
+
+// TestSequentialCycle: in → a ⇄ b. The search from the input in reaches
+// a, then b; b → a closes the cycle. So a(t+1) = in(t+1) + b(t) and
+// b(t+1) = a(t+1).
+func TestSequentialCycle(t *testing.T) {
+	id := map[string]string{"W_0_0": "id"}
+	net := withDefaults(&stream.Net{Agents: 1, NeuronPools: []*stream.NeuronPool{
+		{Name: "b", Shape: [3]int{1, 1, 1}, BiasShape: "false"},
+		{Name: "a", Shape: [3]int{1, 1, 1}, BiasShape: "false"},
+		{Name: "in", Shape: [3]int{1, 1, 1}, BiasShape: "false"},
+	}, SynapsePools: []*stream.SynapsePool{
+		{Name: "ba", Source: [][]string{{"b"}}, Target: "a", RF: [][]int{{1}}, Init: id},
+		{Name: "ia", Source: [][]string{{"in"}}, Target: "a", RF: [][]int{{1}}, Init: id},
+		{Name: "ab", Source: [][]string{{"a"}}, Target: "b", RF: [][]int{{1}}, Init: id},
+	}})
+	s, err := New(net, Options{Workers: 1, Mode: Sequential})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{net.NeuronPools[s.order[0]].Name, net.NeuronPools[s.order[1]].Name, net.NeuronPools[s.order[2]].Name}; !slices.Equal(got, []string{"in", "a", "b"}) {
+		t.Errorf("order %v, want [in a b]", got)
+	}
+	_ = s.SetState("in", []float64{1})
+	var as, bs []float64
+	for range 3 {
+		_ = s.Step()
+		a, _ := s.State("a")
+		b, _ := s.State("b")
+		as, bs = append(as, a[0]), append(bs, b[0])
+	}
+	if !slices.Equal(as, []float64{1, 2, 3}) || !slices.Equal(bs, []float64{1, 2, 3}) {
+		t.Errorf("a = %v, b = %v; want [1 2 3] for both", as, bs)
+	}
+}
