@@ -3,6 +3,7 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,6 +158,28 @@ type loader struct {
 	opts    LoadOptions
 	errs    []error
 	globals map[string]float64
+	// nodeFile records the file of module-parameter values substituted
+	// into a template written in another file.
+	nodeFile map[*yaml.Node]string
+}
+
+// pos is the position of n, a node of a value of file (or of a module
+// parameter substituted into it).
+func (l *loader) pos(file string, n *yaml.Node) Pos {
+	if f, ok := l.nodeFile[n]; ok {
+		file = f
+	}
+	return nodePos(file, n)
+}
+
+func (l *loader) markFile(n *yaml.Node, file string) {
+	if l.nodeFile == nil {
+		l.nodeFile = map[*yaml.Node]string{}
+	}
+	l.nodeFile[n] = file
+	for _, c := range n.Content {
+		l.markFile(c, file)
+	}
 }
 
 func (l *loader) errAt(pos Pos, section, item, key, sug, format string, args ...any) {
@@ -643,6 +666,9 @@ func (l *loader) instantiate(raw *rawNet, m *rawModule, inst string, ipos Pos, p
 				return &c
 			}
 			used[name] = true
+			if p.file != file {
+				l.markFile(p.val, p.file)
+			}
 			return p.val // module parameters are used as given (never renamed)
 		}
 		if n.Kind == yaml.ScalarNode && rename && local[n.Value] {
@@ -739,6 +765,10 @@ func (l *loader) evalGlobals(raw *rawNet) {
 	for _, g := range raw.globals {
 		declared = append(declared, g.key)
 		if v, ok := l.opts.Globals[g.key]; ok {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				l.errAt(g.kpos, "globals", g.key, "", "", "override %g is not a finite number", v)
+				continue
+			}
 			l.globals[g.key] = v
 			continue
 		}

@@ -21,7 +21,7 @@ func (l *loader) field(sec, item string, kv rawKV) field {
 }
 
 func (f field) errAt(n *yaml.Node, format string, args ...any) {
-	f.l.errAt(nodePos(f.kv.file, n), f.sec, f.item, f.keyForErrors, "", format, args...)
+	f.l.errAt(f.l.pos(f.kv.file, n), f.sec, f.item, f.keyForErrors, "", format, args...)
 }
 
 // number evaluates a scalar node as a number or an expression of globals
@@ -32,7 +32,7 @@ func (l *loader) number(kv rawKV, n *yaml.Node, sec, item, key string) (float64,
 }
 
 func (l *loader) evalNode(kv rawKV, n *yaml.Node, sec, item, key string, integer bool) (float64, bool) {
-	pos := nodePos(kv.file, n)
+	pos := l.pos(kv.file, n)
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" || n.Tag == "!!bool" {
 		what := "a number"
 		if integer {
@@ -508,7 +508,7 @@ func (f field) params(n *yaml.Node) []ParamRef {
 			s[i], ok = v, ok && k
 		}
 		if ok {
-			out = append(out, ParamRef{Kind: s[0], Item: s[1], Name: s[2], Pos: nodePos(f.kv.file, e)})
+			out = append(out, ParamRef{Kind: s[0], Item: s[1], Name: s[2], Pos: f.l.pos(f.kv.file, e)})
 		}
 	}
 	return out

@@ -423,6 +423,8 @@ modules:
 m:
     one: {shpe: [1, 1, 1]}
 `,
+		"/x/modlib.st_graph": "name: ml\nmodules:\n    m:\n        neuron_pools:\n            p: {shape: _s}\n",
+		"/x/modpos.st_graph": "name: mp\nimport:\n    - [modlib, modules]\nm:\n    one: {s: [1, 1, nope]}\n",
 		"/x/modclash.st_graph": `name: mc
 modules:
     m:
@@ -446,6 +448,7 @@ m:
 		{"/x/nothing.st_graph", `provides nothing for "modules.nope"`},
 		{"/x/modvar.st_graph", `module parameter "shape" is not given by instance "one"`},
 		{"/x/modclash.st_graph", `creates "one_p", which already exists`},
+		{"/x/modpos.st_graph", `/x/modpos.st_graph:5:21: neuron_pools.one_p.shape: expression "nope", column 1: unknown name "nope"`},
 	} {
 		_, err := Load(c.file, LoadOptions{ReadFile: read})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
