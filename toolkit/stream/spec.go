@@ -240,6 +240,10 @@ func (l *loader) parseFile(data []byte, file string, stack []string) *rawNet {
 			l.parseModules(raw, kv)
 		case "import":
 			imports = append(imports, kv)
+		case "backend":
+			if v.Kind != yaml.ScalarNode {
+				l.errAt(nodePos(file, v), "backend", "", "", "", "backend is a name (statestream: theano or tensorflow; ignored by neurogo)")
+			}
 		default:
 			raw.instances = append(raw.instances, kv)
 		}
@@ -394,7 +398,7 @@ func (l *loader) parseSection(sec *rawSection, section string, kv rawKV) {
 
 // checkKey reports (and returns true for) an unknown or unsupported key.
 func (l *loader) checkKey(pos Pos, section, item, key string) bool {
-	if slices.Contains(unsupportedKeys[section], key) {
+	if unsupportedKey(section, key) {
 		l.errAt(pos, section, item, key, "", "statestream key %q is not supported by neurogo", key)
 		return true
 	}

@@ -426,6 +426,11 @@ func (l *loader) buildPL(it *rawItem) *Plasticity {
 			}
 		case "loss_function":
 			p.LossFunction, _ = f.str(n)
+			// statestream's code spells these MSE and MAE
+			// (statestream/meta/losses.py), its docs and the model mse, mae.
+			if p.LossFunction == "MSE" || p.LossFunction == "MAE" {
+				p.LossFunction = strings.ToLower(p.LossFunction)
+			}
 		case "source":
 			p.Source, _ = f.str(n)
 		case "source_t":

@@ -20,8 +20,10 @@ var itemSections = []string{secNP, secSP, secPL, secIF}
 
 // topKeys are the top-level keys of a network file; any other top-level
 // key must name a module (its instances).
+// "backend" (statestream's choice of theano or tensorflow, found in its
+// examples) is accepted and ignored.
 var topKeys = []string{"name", "agents", "globals", secNP, secSP, secPL, secIF,
-	secCC, secTags, "modules", "import"}
+	secCC, secTags, "modules", "import", "backend"}
 
 var commonKeys = []string{"tags", "period", "period offset", "device"}
 
@@ -52,6 +54,16 @@ var unsupportedKeys = map[string][]string{
 	secSP: {"factor_shapes", "target_shapes", "bias_shapes", "weight_shapes",
 		"share params", "unshare", "bottleneck"},
 	secPL: {"ignore_split", "bottleneck", "label_smoothing", "confidence_penalty"},
+}
+
+// unsupportedKey reports whether key is one statestream knows and neurogo
+// does not implement (including the synapse-pool's per-parameter clipping
+// bounds "min W_f_a" / "max W_f_a").
+func unsupportedKey(section, key string) bool {
+	if section == secSP && (strings.HasPrefix(key, "min ") || strings.HasPrefix(key, "max ")) {
+		return true
+	}
+	return slices.Contains(unsupportedKeys[section], key)
 }
 
 // keyAliases map alternative spellings statestream accepts onto the

@@ -491,3 +491,30 @@ func TestBadFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestStatestreamSpellings: forms found in statestream's own examples:
+// backend (ignored), loss MSE/MAE (its code's spelling), min/max clipping
+// keys (rejected as unsupported, not as unknown).
+func TestStatestreamSpellings(t *testing.T) {
+	src := `name: s
+backend: theano
+neuron_pools:
+    a: {shape: [4, 1, 1]}
+    b: {shape: [4, 1, 1]}
+synapse_pools:
+    ab: {source: [[a]], target: b}
+plasticities:
+    l: {type: loss, loss_function: MSE, source: b, source_t: 1, target: a, target_t: 0, lr: 0.1, parameter: [[sp, ab, W_0_0]]}
+`
+	n, err := Parse([]byte(src), "s", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lf := n.Plasticity("l").LossFunction; lf != "mse" {
+		t.Errorf("MSE read as %q, want mse", lf)
+	}
+	bad := strings.Replace(src, "target: b}", "target: b, min W_0_0: -1}", 1)
+	if _, err := Parse([]byte(bad), "s", LoadOptions{}); err == nil || !strings.Contains(err.Error(), `s:7:36: synapse_pools.ab.min W_0_0: statestream key "min W_0_0" is not supported by neurogo`) {
+		t.Errorf("min W_0_0: %v", err)
+	}
+}
