@@ -114,11 +114,14 @@ type tape struct {
 	spOn []bool
 	// backward scratch (rollouts only)
 	g1, g2, gsum, gprod []float64
-	gcol, gppp          [][][]float64
+	gcol, gppp          [][][]float64 // gcol: views of one shared buffer
 	gweff               [][][]float64
 }
 
-func newTape(p *poolProg, s *Sim, agents int, backward bool) *tape {
+// newTape allocates the buffers of one evaluation of p for agents. With
+// gcol (rollouts) the column gradients of every term use that one shared
+// scratch buffer (backward passes of a rollout run one at a time).
+func newTape(p *poolProg, s *Sim, agents int, backward bool, gcolShared []float64) *tape {
 	N := agents * p.n
 	t := &tape{tmp: make([]float64, N), x: make([]float64, N), spOn: make([]bool, len(p.sps))}
 	for _, sp := range p.sps {
@@ -144,7 +147,7 @@ func newTape(p *poolProg, s *Sim, agents int, backward bool) *tape {
 					// use bounded scratch (colScratch)
 					cl = make([]float64, agents*p.w*p.h*tm.k)
 					if backward {
-						gc = make([]float64, len(cl))
+						gc = gcolShared[:len(cl)]
 					}
 				}
 				weff, ppp, col, gcol, gppp, gweff = append(weff, e), append(ppp, pp), append(col, cl), append(gcol, gc), append(gppp, gp), append(gweff, gw)

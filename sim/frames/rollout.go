@@ -104,6 +104,25 @@ func (s *Sim) NewRollout(r *stream.Rollout, wrt []stream.ParamRef) (*Rollout, er
 			ro.wrt = append(ro.wrt, k)
 		}
 	}
+	// one column-gradient scratch for all convolution terms
+	gcolLen := 0
+	for d := 1; d <= r.Depth; d++ {
+		for i, p := range s.pools {
+			if ro.kind[d][i] != rComputed {
+				continue
+			}
+			for _, sp := range p.sps {
+				for _, f := range sp.factors {
+					for _, tm := range f.terms {
+						if !tm.dense && !tm.ident {
+							gcolLen = max(gcolLen, s.agents*p.w*p.h*tm.k)
+						}
+					}
+				}
+			}
+		}
+	}
+	gcol := make([]float64, gcolLen)
 	ro.state = make([][][]float64, r.Depth+1)
 	ro.grad = make([][][]float64, r.Depth+1)
 	ro.tapes = make([][]*tape, r.Depth+1)
@@ -121,7 +140,7 @@ func (s *Sim) NewRollout(r *stream.Rollout, wrt []stream.ParamRef) (*Rollout, er
 			ro.state[d][i] = make([]float64, s.agents*p.n)
 			ro.grad[d][i] = make([]float64, s.agents*p.n)
 			if ro.kind[d][i] == rComputed {
-				ro.tapes[d][i] = newTape(p, s, s.agents, true)
+				ro.tapes[d][i] = newTape(p, s, s.agents, true, gcol)
 			}
 		}
 	}
