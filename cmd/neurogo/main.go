@@ -6,6 +6,7 @@
 //	neurogo bench kernel            kernel latency beside ipykernel, as ratios
 //	neurogo bench sim               simulator speed on the NengoDL benchmark models, beside Nengo
 //	neurogo bench train             training time per epoch of the spiking-MNIST network, beside PyTorch
+//	neurogo bench stream            frames per second of the statestream two-path network, 1 core vs all
 //	neurogo repro NAME              reproduce a paper figure (spiking-mnist, spa-memory)
 //	neurogo version
 package main
@@ -37,6 +38,7 @@ usage:
   neurogo bench kernel [--starts N] [--runs N] [--json FILE]
   neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--json]
   neurogo bench train [--quick] [--json] [--train N] [--epochs E] [--no-torch]
+  neurogo bench stream [--quick] [--json] [--agents 1,16,128] [--seconds S]
   neurogo repro spiking-mnist|spa-memory [--quick] [--json]
   neurogo version
 `
@@ -242,8 +244,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "train" {
 		return cmdBenchTrain(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "stream" {
+		return cmdBenchStream(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "kernel" {
-		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train …")
+		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train|stream …")
 		return 2
 	}
 	root := kernel.SourceRoot()

@@ -19,14 +19,22 @@ reproductions of the seed papers' figures:
   spiking-mnist   seed 000 §5.2.1: convolutional LIF network on MNIST, trained
                   with rates, tested with rates and spikes (targets 99.0 % / 98.4 %)
   spa-memory      seed 000 Fig. 9: SPA memory retrieval before and after training
+  statestream-2path  seed 001 Fig. 3b: the two-path layerwise-parallel MNIST network
+                  trained with its plasticities; accuracy vs delay since onset,
+                  temporal confusion matrices, response times, vs layerwise-sequential
 
 flags (spa-memory): --quick, --neurons 5,10,15,20, --seeds N, --train N, --test N, --epochs E, --out DIR, --json
+flags (statestream-2path): --quick, --agents N, --train-frames N, --test-frames N, --hold N,
+  --workers N, --seed S, --out DIR, --json
 flags (spiking-mnist):
   --quick            6 000 training and 1 000 test images, 2 epochs (a few minutes)
   --train N --test N subsets (0: all 60 000 / 10 000)
   --epochs E         (10)
   --steps S          spiking test steps (50)
   --sigma S          LIF smoothing of the gradient (SoftLIFRate σ)
+  --smooth-forward   train with SoftLIFRate(σ) in the forward pass too
+  --train-ensembles  also train the LIF gains, biases and scalar transforms
+                     (the paper trains only the layer nodes)
   --resume FILE      continue from a checkpoint (written after every epoch to OUT/checkpoints)
   --out DIR          figures and results.json (default repro-out/NAME)
   --json             print the results as one JSON line
@@ -42,6 +50,8 @@ func cmdRepro(args []string, stdout, stderr io.Writer) int {
 		return reproMNIST(args[1:], stdout, stderr)
 	case "spa-memory":
 		return reproSPA(args[1:], stdout, stderr)
+	case "statestream-2path":
+		return reproStream(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "neurogo repro: unknown reproduction %q\n%s", args[0], reproUsage)
 	return 2
@@ -57,6 +67,8 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Epochs, "epochs", 0, "epochs (0: 10)")
 	fs.IntVar(&o.SpikingSteps, "steps", 0, "spiking test steps (0: 50)")
 	fs.Float64Var(&o.Sigma, "sigma", 0, "LIF smoothing σ (0: default)")
+	fs.BoolVar(&o.SmoothForward, "smooth-forward", false, "SoftLIFRate(σ) in the forward pass too")
+	fs.BoolVar(&o.TrainEnsembles, "train-ensembles", false, "also train LIF gains, biases and scalar transforms")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed")
 	out := fs.String("out", "", "output directory (default repro-out/spiking-mnist)")
 	jsonOut := fs.Bool("json", false, "print results as JSON")

@@ -31,6 +31,10 @@ type MNISTNet struct {
 	Input       *toolkit.Node
 	Out         *toolkit.Probe
 	OutFiltered *toolkit.Probe
+	// Layers are the layer nodes (convolutions, pools, dense): the only
+	// trainable objects in the paper's setting (configure_settings
+	// trainable=False for Nengo objects).
+	Layers []*toolkit.Node
 }
 
 // NewMNISTNet builds the network with the given seed; synapse is the
@@ -90,7 +94,7 @@ func NewMNISTNet(seed int64, synapse float64) (*MNISTNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &MNISTNet{Net: net, Input: inp}
+	m := &MNISTNet{Net: net, Input: inp, Layers: []*toolkit.Node{x1, x2, p2, x3, p3, out}}
 	m.Out = net.Probe("out", out, "")
 	m.OutFiltered = net.Probe("out_filtered", out, "")
 	m.OutFiltered.Synapse = synapses.Lowpass{Tau: synapse}
@@ -109,10 +113,16 @@ type MNISTOptions struct {
 	SpikingSteps  int
 	Synapse       float64
 	Sigma         float64
-	Seed          int64
-	DataDir       string
-	Log           io.Writer
-	Callbacks     []train.Callback
+	// SmoothForward trains with SoftLIFRate(Sigma) in the forward pass too
+	SmoothForward bool
+	// TrainEnsembles also trains the LIF layers' gains and biases and the
+	// connections' scalar transforms; the paper trains only the layer
+	// nodes (nengo_dl.configure_settings(trainable=False)).
+	TrainEnsembles bool
+	Seed           int64
+	DataDir        string
+	Log            io.Writer
+	Callbacks      []train.Callback
 	// CheckpointDir, if set, receives a checkpoint after every epoch
 	// (epoch-N.npz: parameters and optimiser state); Resume continues from
 	// such a file (its epoch count is kept: a run to 10 epochs resumed
@@ -208,11 +218,22 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 		return nil, err
 	}
 	logf("built in %.1f s", time.Since(t0).Seconds())
+	if !o.TrainEnsembles {
+		if err := m.SetTrainable(mn.Net, false); err != nil {
+			return nil, err
+		}
+		for _, l := range mn.Layers {
+			if err := m.SetTrainable(l, true); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := m.Compile(train.Config{
-		Optimizer:    &optim.RMSProp{LR: o.LR},
-		Loss:         map[*toolkit.Probe]loss.Loss{mn.Out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
-		Metrics:      map[*toolkit.Probe][]loss.Metric{mn.Out: {loss.Accuracy{Sparse: true}}, mn.OutFiltered: {loss.Accuracy{Sparse: true}}},
-		LIFSmoothing: o.Sigma,
+		Optimizer:     &optim.RMSProp{LR: o.LR},
+		Loss:          map[*toolkit.Probe]loss.Loss{mn.Out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
+		Metrics:       map[*toolkit.Probe][]loss.Metric{mn.Out: {loss.Accuracy{Sparse: true}}, mn.OutFiltered: {loss.Accuracy{Sparse: true}}},
+		LIFSmoothing:  o.Sigma,
+		SmoothForward: o.SmoothForward,
 	}); err != nil {
 		return nil, err
 	}
