@@ -702,6 +702,9 @@ func (l *loader) instantiate(raw *rawNet, m *rawModule, inst string, ipos Pos, p
 					// Rename the item of each [kind, item, name] entry,
 					// unless it came from a module parameter.
 					for i, e := range nv.Content {
+						if kv.val.Kind != yaml.SequenceNode || i >= len(kv.val.Content) {
+							break // the whole list came from a module parameter
+						}
 						orig := kv.val.Content[i]
 						if e.Kind == yaml.SequenceNode && len(e.Content) == 3 && orig.Kind == yaml.SequenceNode && len(orig.Content) == 3 && !isVar(orig.Content[1]) && local[e.Content[1].Value] {
 							ce := *e

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 
@@ -554,11 +555,27 @@ func (l *loader) buildIF(it *rawItem) *Interface {
 		case "period offset":
 			in.Offset, _ = f.int(n)
 		default:
-			in.Params[kv.key] = decodeAny(n)
+			in.Params[kv.key] = l.paramValue(n)
 		}
 	}
 	if _, ok := it.get("type"); !ok {
 		l.errAt(it.pos, secIF, it.name, "type", "", "missing key type")
 	}
 	return in
+}
+
+// paramValue decodes an interface parameter; a plain string scalar that is
+// an expression of globals (e.g. min_duration: glob_dur * 2) becomes its
+// value, as statestream substitutes globals into interfaces too: an int
+// when whole, else a float64. Anything else is kept as YAML decodes it.
+func (l *loader) paramValue(n *yaml.Node) any {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && n.Style == 0 {
+		if v, err := Eval(n.Value, l.globals); err == nil {
+			if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+				return int(v)
+			}
+			return v
+		}
+	}
+	return decodeAny(n)
 }

@@ -395,6 +395,9 @@ func TestImportsAndModules(t *testing.T) {
 	if pl == nil || pl.Params[0].Item != "V1_up" || pl.Source != "V1_L4" {
 		t.Errorf("V1_learn = %+v", pl)
 	}
+	if it := n.Interface("feed"); it == nil || it.Params["min_duration"] != 14 || it.Params["note"] != "glob_lib is seven" || it.Params["scale"] != 3.5 {
+		t.Errorf("interface params with globals: %+v", it)
+	}
 	if n.Globals["glob_lib"] != 7 {
 		t.Errorf("imported global: %v", n.Globals)
 	}
@@ -425,6 +428,18 @@ m:
 `,
 		"/x/modlib.st_graph": "name: ml\nmodules:\n    m:\n        neuron_pools:\n            p: {shape: _s}\n",
 		"/x/modpos.st_graph": "name: mp\nimport:\n    - [modlib, modules]\nm:\n    one: {s: [1, 1, nope]}\n",
+		"/x/modlist.st_graph": `name: ml
+modules:
+    m:
+        neuron_pools:
+            p: {shape: [1, 1, 1]}
+        synapse_pools:
+            s: {source: [[p]], target: p}
+        plasticities:
+            l: {type: L_regularizer, L2: 0.1, lr: 0.1, parameter: _params}
+m:
+    one: {params: [[np, q, b]]}
+`,
 		"/x/modclash.st_graph": `name: mc
 modules:
     m:
@@ -448,6 +463,7 @@ m:
 		{"/x/nothing.st_graph", `provides nothing for "modules.nope"`},
 		{"/x/modvar.st_graph", `module parameter "shape" is not given by instance "one"`},
 		{"/x/modclash.st_graph", `creates "one_p", which already exists`},
+		{"/x/modlist.st_graph", `no neuron-pool "q"`},
 		{"/x/modpos.st_graph", `/x/modpos.st_graph:5:21: neuron_pools.one_p.shape: expression "nope", column 1: unknown name "nope"`},
 	} {
 		_, err := Load(c.file, LoadOptions{ReadFile: read})

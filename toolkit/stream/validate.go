@@ -26,6 +26,13 @@ var (
 	knownWeightFncs = []string{"Id", "exp", "abs", "square"}
 )
 
+// Sanity bounds: a pool holds at most maxPoolSize values per agent, and a
+// loss plasticity's rollout is at most maxRolloutDepth frames deep.
+const (
+	maxPoolSize     = 1 << 30
+	maxRolloutDepth = 1000
+)
+
 // knownAct reports whether a is an activation name; "" (default Id) and
 // "id" are accepted as Id.
 func knownAct(a string) bool {
@@ -175,11 +182,19 @@ func (v *validator) pool(p *NeuronPool) {
 	add := func(key, sug, format string, args ...any) {
 		v.add(p.Pos, p.KeyPos, sec, p.Name, key, sug, format, args...)
 	}
+	size := 1
 	for i, d := range p.Shape {
 		if d < 1 {
 			add("shape", "", "shape %v: every entry must be ≥ 1 (entry %d is %d)", p.Shape, i, d)
+			size = 0
 			break
 		}
+		if size > maxPoolSize/d {
+			add("shape", "", "shape %v: more than %d values per agent", p.Shape, maxPoolSize)
+			size = 0
+			break
+		}
+		size *= d
 	}
 	if !knownAct(p.Act) {
 		add("act", suggest(p.Act, knownActs), "unknown activation %q", p.Act)
@@ -460,11 +475,13 @@ func (v *validator) plasticity(p *Plasticity) {
 		if p.Mask != "" {
 			needPool("mask", p.Mask)
 		}
-		if p.SourceT < 0 {
-			add("source_t", "", "source_t must be ≥ 0 (got %d)", p.SourceT)
+		if p.SourceT < 0 || p.SourceT > maxRolloutDepth {
+			add("source_t", "", "source_t must be in [0, %d] (got %d)", maxRolloutDepth, p.SourceT)
+			poolOK = false
 		}
-		if p.TargetT < 0 {
-			add("target_t", "", "target_t must be ≥ 0 (got %d)", p.TargetT)
+		if p.TargetT < 0 || p.TargetT > maxRolloutDepth {
+			add("target_t", "", "target_t must be in [0, %d] (got %d)", maxRolloutDepth, p.TargetT)
+			poolOK = false
 		}
 	case strings.HasSuffix(p.Type, "hebbian") && typeOK:
 		v.hebbian(p, add)

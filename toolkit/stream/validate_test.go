@@ -60,6 +60,8 @@ func TestValidateGoNet(t *testing.T) {
 		{"negative lr", func(n *Net) { n.Plasticities[0].LR = -1 }, "lr must be ≥ 0"},
 		{"future input", func(n *Net) { n.Plasticities[0].TargetT = 1 }, "input from the future"},
 		{"remap missing", func(n *Net) { n.Interfaces[0].Remap["img"] = "imag" }, `interfaces.data.remap: "img" maps to neuron-pool "imag", which does not exist (did you mean "image"?)`},
+		{"huge shape", func(n *Net) { n.NeuronPools[0].Shape = [3]int{1 << 20, 1 << 20, 1} }, "more than 1073741824 values per agent"},
+		{"deep rollout", func(n *Net) { n.Plasticities[0].SourceT = 1 << 40 }, "source_t must be in [0, 1000]"},
 		{"period 0", func(n *Net) { n.NeuronPools[0].Period = 0 }, "period must be ≥ 1"},
 		{"offset", func(n *Net) { n.NeuronPools[0].Period, n.NeuronPools[0].Offset = 2, 2 }, "offset must be in [0, period=2)"},
 		{"upsampling", func(n *Net) {
