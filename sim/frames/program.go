@@ -118,15 +118,28 @@ type tape struct {
 	gweff               [][][]float64
 }
 
-// newTape allocates the buffers of one evaluation of p for agents. With
-// gcol (rollouts) the column gradients of every term use that one shared
-// scratch buffer (backward passes of a rollout run one at a time).
-func newTape(p *poolProg, s *Sim, agents int, backward bool, gcolShared []float64) *tape {
+// scratch is backward-pass memory shared by all tapes of a rollout (their
+// backward passes run one at a time).
+type scratch struct {
+	gcol, g1, g2, gsum, gprod []float64
+}
+
+// newTape allocates the buffers of one evaluation of p for agents. A
+// rollout's tape (sh != nil) keeps every intermediate value for the
+// backward pass; the Sim's (sh == nil) computes in place: each factor's
+// activation overwrites its sum, the product and ACT the first factor,
+// and every pool stage the summed input x.
+func newTape(p *poolProg, s *Sim, agents int, sh *scratch) *tape {
+	backward := sh != nil
 	N := agents * p.n
-	t := &tape{tmp: make([]float64, N), x: make([]float64, N), spOn: make([]bool, len(p.sps))}
+	buf := func() []float64 { return make([]float64, N) }
+	t := &tape{x: buf(), spOn: make([]bool, len(p.sps))}
 	for _, sp := range p.sps {
 		var weff, ppp, col, sum, fac, gcol, gppp, gweff [][]float64
 		for _, f := range sp.factors {
+			if len(f.terms) > 1 && t.tmp == nil {
+				t.tmp = buf()
+			}
 			for _, tm := range f.terms {
 				w := s.params[tm.wParam].data
 				var e, pp, cl, gc, gp, gw []float64
@@ -144,24 +157,36 @@ func newTape(p *poolProg, s *Sim, agents int, backward bool, gcolShared []float6
 				}
 				if !tm.dense && !tm.ident && backward {
 					// the Sim's tapes keep no column matrices: its jobs
-					// use bounded scratch (colScratch)
+					// use bounded scratch (Sim.scratch)
 					cl = make([]float64, agents*p.w*p.h*tm.k)
-					if backward {
-						gc = gcolShared[:len(cl)]
-					}
+					gc = sh.gcol[:len(cl)]
 				}
 				weff, ppp, col, gcol, gppp, gweff = append(weff, e), append(ppp, pp), append(col, cl), append(gcol, gc), append(gppp, gp), append(gweff, gw)
 			}
-			sum = append(sum, make([]float64, N))
-			fac = append(fac, make([]float64, N))
+			sm := buf()
+			sum = append(sum, sm)
+			if backward {
+				fac = append(fac, buf())
+			} else {
+				fac = append(fac, sm)
+			}
 		}
 		t.weff, t.ppp, t.col, t.sum, t.fac = append(t.weff, weff), append(t.ppp, ppp), append(t.col, col), append(t.sum, sum), append(t.fac, fac)
 		t.gcol, t.gppp, t.gweff = append(t.gcol, gcol), append(t.gppp, gppp), append(t.gweff, gweff)
-		t.prod = append(t.prod, make([]float64, N))
-		t.post = append(t.post, make([]float64, N))
+		if backward {
+			t.prod = append(t.prod, buf())
+			t.post = append(t.post, buf())
+		} else {
+			t.prod = append(t.prod, fac[0])
+			t.post = append(t.post, fac[0])
+		}
 	}
 	for _, st := range p.stages {
-		t.outs = append(t.outs, make([]float64, N))
+		if backward {
+			t.outs = append(t.outs, buf())
+		} else {
+			t.outs = append(t.outs, t.x)
+		}
 		var mu, mask []float64
 		switch st.kind {
 		case stMean, stStd:
@@ -171,13 +196,13 @@ func newTape(p *poolProg, s *Sim, agents int, backward bool, gcolShared []float6
 			}
 			mu = make([]float64, g)
 		case stDropout, stZoneout:
-			mask = make([]float64, N)
+			mask = buf()
 		}
 		t.mu = append(t.mu, mu)
 		t.mask = append(t.mask, mask)
 	}
 	if backward {
-		t.g1, t.g2, t.gsum, t.gprod = make([]float64, N), make([]float64, N), make([]float64, N), make([]float64, N)
+		t.g1, t.g2, t.gsum, t.gprod = sh.g1[:N], sh.g2[:N], sh.gsum[:N], sh.gprod[:N]
 	}
 	return t
 }

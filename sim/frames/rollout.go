@@ -104,7 +104,7 @@ func (s *Sim) NewRollout(r *stream.Rollout, wrt []stream.ParamRef) (*Rollout, er
 			ro.wrt = append(ro.wrt, k)
 		}
 	}
-	// one column-gradient scratch for all convolution terms
+	// one backward scratch for all tapes (their backward passes run in turn)
 	gcolLen := 0
 	for d := 1; d <= r.Depth; d++ {
 		for i, p := range s.pools {
@@ -122,7 +122,12 @@ func (s *Sim) NewRollout(r *stream.Rollout, wrt []stream.ParamRef) (*Rollout, er
 			}
 		}
 	}
-	gcol := make([]float64, gcolLen)
+	maxN := 0
+	for _, p := range s.pools {
+		maxN = max(maxN, s.agents*p.n)
+	}
+	sh := &scratch{gcol: make([]float64, gcolLen), g1: make([]float64, maxN), g2: make([]float64, maxN),
+		gsum: make([]float64, maxN), gprod: make([]float64, maxN)}
 	ro.state = make([][][]float64, r.Depth+1)
 	ro.grad = make([][][]float64, r.Depth+1)
 	ro.tapes = make([][]*tape, r.Depth+1)
@@ -140,7 +145,7 @@ func (s *Sim) NewRollout(r *stream.Rollout, wrt []stream.ParamRef) (*Rollout, er
 			ro.state[d][i] = make([]float64, s.agents*p.n)
 			ro.grad[d][i] = make([]float64, s.agents*p.n)
 			if ro.kind[d][i] == rComputed {
-				ro.tapes[d][i] = newTape(p, s, s.agents, true, gcol)
+				ro.tapes[d][i] = newTape(p, s, s.agents, sh)
 			}
 		}
 	}

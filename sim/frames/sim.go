@@ -306,7 +306,7 @@ func (s *Sim) build() error {
 		s.sequentialOrder()
 	}
 	for _, p := range s.pools {
-		s.tapes = append(s.tapes, newTape(p, s, s.agents, false, nil))
+		s.tapes = append(s.tapes, newTape(p, s, s.agents, nil))
 	}
 	// Jobs: pool × chunk of agents (whole pools when a stage couples agents).
 	s.poolJobs = make([][]int, len(s.pools))
