@@ -533,6 +533,18 @@ func (s *Sim) sequentialOrder() {
 }
 
 func (s *Sim) startDrivers() error {
+	// check everything before starting any driver
+	for name := range s.opt.Drivers {
+		if s.net.Interface(name) == nil {
+			return fmt.Errorf("frames: Options.Drivers[%q]: the net has no interface %q", name, name)
+		}
+	}
+	for _, it := range s.net.Interfaces {
+		if s.opt.Drivers[it.Name] == nil {
+			return fmt.Errorf("frames: interface %q (type %q) has no driver: supply one in Options.Drivers[%q] (a stream.Driver that writes %s)",
+				it.Name, it.Type, it.Name, strings.Join(it.Out, ", "))
+		}
+	}
 	for _, it := range s.net.Interfaces {
 		d := s.opt.Drivers[it.Name]
 		if d == nil {
@@ -555,11 +567,6 @@ func (s *Sim) startDrivers() error {
 			return fmt.Errorf("frames: interface %q: driver Start: %w", it.Name, err)
 		}
 		s.drivers = append(s.drivers, dr)
-	}
-	for name := range s.opt.Drivers {
-		if s.net.Interface(name) == nil {
-			return fmt.Errorf("frames: Options.Drivers[%q]: the net has no interface %q", name, name)
-		}
 	}
 	return nil
 }
