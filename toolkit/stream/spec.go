@@ -415,6 +415,10 @@ func (l *loader) checkKey(pos Pos, section, item, key string) bool {
 
 // checkTagKey accepts a tag key valid for at least one item kind.
 func (l *loader) checkTagKey(pos Pos, tag, key string) bool {
+	if key == "tags" {
+		l.errAt(pos, secTags, tag, key, "", "a tag spec cannot give tags")
+		return true
+	}
 	for _, s := range []string{secNP, secSP, secPL} {
 		if keyValid(s, key) {
 			return false

@@ -213,6 +213,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown sp key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        taget: conv1\n    c1_c2:", []string{`synapse_pools.img_c1.taget: unknown key "taget" (did you mean "target"?)`}},
 		{"unknown plasticity key", "        lr: 1e-3", "        lr: 1e-3\n        optimiser: adam", []string{`plasticities.class.optimiser: unknown key "optimiser" (did you mean "optimizer"?)`}},
 		{"unknown tag key", "        dropout: 0.2\n", "        dropout: 0.2\n        dropuot: 0.1\n", []string{`tag_specs.hidden.dropuot:`, `(did you mean "dropout"?)`}},
+		{"tags in a tag spec", "        dropout: 0.2\n", "        dropout: 0.2\n        tags: [prediction]\n", []string{"tag_specs.hidden.tags: a tag spec cannot give tags"}},
 		{"unsupported key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        share params: {}\n    c1_c2:", []string{`not supported by neurogo`}},
 		{"duplicate key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        rf: [[3]]\n    c1_c2:", []string{"synapse_pools.img_c1.rf: key given twice"}},
 		{"unknown activation", "        act: relu", "        act: rleu", []string{`bad.st_graph:90:9: neuron_pools.conv1.act: unknown activation "rleu" (did you mean "relu"?)`}},
