@@ -1,4 +1,4 @@
-# Generates notebooks/03-05 (the training tutorials and reproductions) from
+# Generates notebooks/03-06 (the training tutorials and reproductions) from
 # their sources here: python3 scripts/make_training_notebooks.py
 import json, sys
 
@@ -356,7 +356,138 @@ fmt.Println("ok")
 """),
 ])
 
-for name, n in [("03-training-a-nengo-model.ipynb", nb03), ("04-spiking-mnist.ipynb", nb04), ("05-spa-memory.ipynb", nb05)]:
+nb06 = nb([
+("markdown", r"""
+# Layerwise-parallel networks (seed 001, statestream)
+
+In a **layerwise-parallel** network every layer keeps a state — a *neuron-pool* — and computes its state at frame t+1 from the frame-t states of its inputs, through *synapse-pools*. All pools update at once, so a stimulus needs one frame per layer to travel through the network, skip paths answer sooner than deep paths, and the network's answer is a function of the **time since the stimulus appeared**. *Plasticities* train the parameters while the network runs, each on a small local rollout of the network (seed 001 §2–3).
+
+This notebook loads the seed's appendix 6.2 network file (the two-path MNIST network of Fig. 3a) unchanged, shows what the loader checks, trains the network with its two loss plasticities while MNIST images stream in, and reproduces **Fig. 3b**: accuracy against the delay since stimulus onset — chance for the first three frames, then the short path, one frame later the deep path — with temporal confusion matrices, response times, and the layerwise-sequential execution of the same network beside it. `neurogo repro statestream-2path` runs the same code from the command line. The next cell is tagged `parameters`.
+"""),
+("code", r"""
+// Parameters (papermill / neurogo run -p NAME VALUE)
+var agents = 128        // agents (the file's 128)
+var train_frames = 6000 // training frames
+var test_frames = 600   // test frames per execution mode
+var hold = 12           // frames each image is held (the seed: 12)
+var threshold = 0.9     // accuracy at which the response time is read
+var seed = 0
+""", P),
+("code", r"""
+import (
+    "fmt"
+    "os"
+
+    "github.com/neurogo/neurogo/toolkit/stream"
+    "github.com/neurogo/neurogo/train/repro"
+    "github.com/neurogo/neurogo/train/timeres"
+)
+
+net, err := stream.Demonstration(stream.LoadOptions{})
+if err != nil {
+    panic(err)
+}
+fmt.Printf("%s: %d agents\n", net.Name, net.Agents)
+for _, np := range net.NeuronPools {
+    fmt.Printf("  neuron-pool %-11s shape %v  act %s\n", np.Name, np.Shape, np.Act)
+}
+for _, sp := range net.SynapsePools {
+    fmt.Printf("  synapse-pool %-9s %v → %s  rf %v\n", sp.Name, sp.Source, sp.Target, sp.RF)
+}
+"""),
+("markdown", r"""
+## Plasticities and their local rollouts
+
+A loss plasticity compares a pool at rollout depth `source_t` with a target at `target_t`: the network is rolled out locally from the states of the current frame (seed 001 Fig. 4). `class` trains the short path (pred1 one frame ahead against the copied label), `deep_class` the deep path (pred2 three frames ahead: image → conv1 → conv2 → pred2).
+"""),
+("code", r"""
+for _, p := range net.Plasticities {
+    r, err := net.Rollout(p)
+    if err != nil {
+        panic(err)
+    }
+    fmt.Printf("%-10s %s(%s@%d, %s@%d), lr %g, %s; rollout:\n", p.Name, p.LossFunction, p.Source, p.SourceT, p.Target, p.TargetT, p.LR, p.Optimizer)
+    for d := 0; d < len(r.Pools); d++ {
+        fmt.Printf("    δt=%d: %v\n", d, r.Pools[d])
+    }
+}
+"""),
+("markdown", r"""
+A rollout that would need input from the future is rejected when the file is loaded — the seed's own example: pred2 at δt = 4 against the label at δt = 1 would need the image and label of the next frame. Typos are caught with the nearest valid key:
+"""),
+("code", r"""
+_, err = stream.Parse(stream.DemonstrationSpec, "demonstration.st_graph", stream.LoadOptions{})
+fmt.Println("unchanged file:", err)
+typo := []byte("name: t\nneuron_pools:\n    a:\n        shape: [3, 1, 1]\n        act: rleu\n")
+_, err = stream.Parse(typo, "typo.st_graph", stream.LoadOptions{})
+fmt.Println(err)
+typo = []byte("name: t\nneuron_pools:\n    a:\n        shapes: [3, 1, 1]\n")
+_, err = stream.Parse(typo, "typo.st_graph", stream.LoadOptions{})
+fmt.Println(err)
+future := []byte("name: f\nneuron_pools:\n    image:\n        shape: [1, 1, 1]\n    label:\n        shape: [1, 1, 1]\n    h:\n        shape: [1, 1, 1]\nsynapse_pools:\n    ih:\n        source: [[image]]\n        target: h\nplasticities:\n    p:\n        type: loss\n        loss_function: mse\n        source: h\n        source_t: 2\n        target: label\n        target_t: 0\n        parameter:\n        - [sp, ih, W_0_0]\n")
+_, err = stream.Parse(future, "future.st_graph", stream.LoadOptions{})
+fmt.Println(err)
+"""),
+("markdown", r"""
+## Response times from the graph
+
+The shortest path from the image to the prediction, counted in frames (one per synapse-pool), is the earliest the network can answer; statestream's users typed it in by hand.
+"""),
+("code", r"""
+short, err := timeres.ShortestPath(net, "image", "prediction")
+if err != nil {
+    panic(err)
+}
+deepOnly, err := timeres.ShortestPath(net, "image", "pred2")
+if err != nil {
+    panic(err)
+}
+fmt.Printf("image → prediction: %d frames (short path); image → pred2: %d frames, so the deep path reaches prediction after %d\n", short, deepOnly, deepOnly+1)
+"""),
+("markdown", r"""
+## Train while streaming, then evaluate over time
+
+`repro.StreamTwoPath` streams MNIST training images (each held `hold` frames, per agent) through the network with both plasticities running in parallel with inference, then copies the trained parameters into an evaluation network (no dropout) and streams the test set, accumulating the temporal confusion matrix tCM[δt][label][prediction] (seed 001 §3.2) — for the parallel network, each of its two paths, and the layerwise-sequential execution of the same network.
+"""),
+("code", r"""
+res, err := repro.StreamTwoPath(repro.StreamOptions{Agents: agents, TrainFrames: train_frames, TestFrames: test_frames,
+    Hold: hold, Threshold: threshold, Seed: int64(seed), Log: os.Stdout})
+if err != nil {
+    panic(err)
+}
+acc, tcm, rts, err := res.Figures()
+if err != nil {
+    panic(err)
+}
+acc
+"""),
+("markdown", "Temporal confusion matrices of the parallel network at δt = 2 … 5: all mass on one column (the previous stimulus's answer) until the short path arrives, then the diagonal."),
+("code", "tcm"),
+("markdown", "Per-presentation response times (first δt with a correct answer held for two frames), per class:"),
+("code", "rts"),
+("code", r"""
+for dt := 0; dt < len(res.Parallel); dt++ {
+    fmt.Printf("δt %2d: parallel %.3f  pred1 %.3f  pred2 %.3f  sequential %.3f\n", dt, res.Parallel[dt], res.Pred1[dt], res.Pred2[dt], res.Sequential[dt])
+}
+fmt.Printf("response time at %.2f: parallel %d frames, sequential %d frames; shortest paths %d (short) and %d (deep)\n",
+    threshold, res.ResponseTime, res.SequentialResponseTime, res.ShortPath, res.DeepPath)
+"""),
+("markdown", "## Checks\n\nThe shape of Fig. 3b must hold at any size: chance before the short path can arrive, a jump at the shortest path, the sequential network answering at δt = 0."),
+("code", r"""
+for dt := 0; dt < res.ShortPath; dt++ {
+    if res.Parallel[dt] > 0.3 {
+        panic(fmt.Sprintf("accuracy %.3f at δt=%d, before the short path (%d frames) can arrive", res.Parallel[dt], dt, res.ShortPath))
+    }
+}
+last := res.Parallel[len(res.Parallel)-1]
+if last < 0.5 || res.Parallel[res.ShortPath] < 0.4 || res.Sequential[0] < 0.5 {
+    panic(fmt.Sprintf("the network did not learn: parallel %.3f at δt=%d, %.3f at the end; sequential %.3f at δt=0", res.Parallel[res.ShortPath], res.ShortPath, last, res.Sequential[0]))
+}
+fmt.Println("ok")
+"""),
+])
+
+for name, n in [("03-training-a-nengo-model.ipynb", nb03), ("04-spiking-mnist.ipynb", nb04), ("05-spa-memory.ipynb", nb05), ("06-layerwise-parallel-networks.ipynb", nb06)]:
     json.dump(n, open("/work/main/notebooks/" + name, "w"), indent=1, ensure_ascii=False)
     open("/work/main/notebooks/" + name, "a").write("\n")
 print("ok")
