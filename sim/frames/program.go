@@ -216,6 +216,10 @@ type env struct {
 	noisy     bool // noise, dropout, zoneout on
 	seed      uint64
 	mm        MatMul
+	// aoff is the agent the views cur/next start at (a rollout chunk's
+	// first agent): random numbers hash absolute element indices, so a
+	// chunk draws what the whole batch draws for its agents.
+	aoff int
 }
 
 func (e *env) src(tm *term) []float64 {
@@ -292,7 +296,7 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 		post := t.post[i][lo:hi]
 		actForward(sp.act, prod, post, p.c)
 		if e.noisy && sp.noise != "" {
-			addNoise(post, sp.noise, sp.nA, sp.nB, e.seed, streamSPNoise, sp.idx, e.frame, lo)
+			addNoise(post, sp.noise, sp.nA, sp.nB, e.seed, streamSPNoise, sp.idx, e.frame, e.aoff*n+lo)
 		}
 		for k, v := range post {
 			x[k] += v
@@ -306,7 +310,7 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 		case stNoise:
 			copy(out, in)
 			if e.noisy {
-				addNoise(out, p.noise, p.nA, p.nB, e.seed, streamNoise, p.idx, e.frame, lo)
+				addNoise(out, p.noise, p.nA, p.nB, e.seed, streamNoise, p.idx, e.frame, e.aoff*n+lo)
 			}
 		case stMean:
 			mu := groupRange(st.grp, t.mu[si], a0, a1)
@@ -341,7 +345,7 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 			if e.noisy {
 				keep := 1 - p.dropout
 				for k := range m {
-					if uniform01(e.seed, streamDropout, p.idx, e.frame, lo+k) < keep {
+					if uniform01(e.seed, streamDropout, p.idx, e.frame, e.aoff*n+lo+k) < keep {
 						m[k] = 1 / keep
 					} else {
 						m[k] = 0
@@ -359,7 +363,7 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 			m := t.mask[si][lo:hi]
 			for k := range m {
 				m[k] = 0
-				if e.noisy && old != nil && uniform01(e.seed, streamZoneout, p.idx, e.frame, lo+k) < p.zoneout {
+				if e.noisy && old != nil && uniform01(e.seed, streamZoneout, p.idx, e.frame, e.aoff*n+lo+k) < p.zoneout {
 					m[k] = 1
 				}
 			}

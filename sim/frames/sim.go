@@ -51,6 +51,26 @@ type Hook interface {
 	Write(t int) error
 }
 
+// ChunkedHook is a Hook whose read-phase work splits into chunks (e.g. a
+// plasticity's rollout over chunks of agents, Sim.NewChunkedRollout). In
+// Parallel mode the Sim runs ReadChunk(t, c) for every c < Chunks() as
+// separate jobs on the workers, concurrently with the pools' jobs and the
+// other hooks; after the barrier that ends the read phase, and before the
+// drivers write frame t+1, it calls Read(t) on the caller's goroutine to
+// combine the chunks (in a fixed order, so results do not depend on the
+// worker count). Frame-t states are still current then. In Sequential
+// mode the chunks run in order, then Read.
+type ChunkedHook interface {
+	Hook
+	// Chunks is the number of chunks; it is read once, by AddHook.
+	Chunks() int
+	// ReadChunk is the read phase of chunk c of frame t; it may read
+	// frame-t states and parameters and must not write them.
+	ReadChunk(t, c int) error
+}
+
+type hookJob struct{ h, c int } // c < 0: the Read of a plain Hook
+
 type param struct {
 	ref   stream.ParamRef
 	shape []int
@@ -89,6 +109,8 @@ type Sim struct {
 	drivers  []*driver
 	order    []int // Sequential: topological update order
 	hooks    []Hook
+	hookJobs []hookJob // jobs len(jobs)+k: hook reads and chunks
+	chunked  []bool    // per hook: a ChunkedHook (Read after the barrier)
 
 	jobs      []job
 	poolJobs  [][]int // job indices per pool
@@ -96,7 +118,7 @@ type Sim struct {
 	stats     Stats
 	colBudget int
 	scratch   [][]float64 // per job: column matrices of convolutions
-	hookErr   []error
+	hookErr   []error     // per hook job
 	workers   int
 	ch        chan int
 	wg        sync.WaitGroup
@@ -655,9 +677,21 @@ func (s *Sim) Reset() {
 	}
 }
 
-// AddHook adds a hook, run every frame in the order added.
+// AddHook adds a hook, run every frame in the order added. A ChunkedHook
+// with Chunks() > 0 contributes that many read jobs (see ChunkedHook).
 func (s *Sim) AddHook(h Hook) {
+	hi := len(s.hooks)
 	s.hooks = append(s.hooks, h)
+	if ch, ok := h.(ChunkedHook); ok && ch.Chunks() > 0 {
+		s.chunked = append(s.chunked, true)
+		for c := range ch.Chunks() {
+			s.hookJobs = append(s.hookJobs, hookJob{h: hi, c: c})
+			s.hookErr = append(s.hookErr, nil)
+		}
+		return
+	}
+	s.chunked = append(s.chunked, false)
+	s.hookJobs = append(s.hookJobs, hookJob{h: hi, c: -1})
 	s.hookErr = append(s.hookErr, nil)
 }
 
@@ -671,11 +705,17 @@ func (s *Sim) Run(frames int) error {
 	return nil
 }
 
-// run executes job i (a pool chunk, or a hook's Read for i ≥ len(jobs)).
+// run executes job i (a pool chunk, or for i ≥ len(jobs) a hook's Read
+// or a ChunkedHook's ReadChunk).
 func (s *Sim) run(i int) {
 	if i >= len(s.jobs) {
-		h := i - len(s.jobs)
-		s.hookErr[h] = s.hooks[h].Read(s.frame)
+		k := i - len(s.jobs)
+		hj := s.hookJobs[k]
+		if hj.c < 0 {
+			s.hookErr[k] = s.hooks[hj.h].Read(s.frame)
+		} else {
+			s.hookErr[k] = s.hooks[hj.h].(ChunkedHook).ReadChunk(s.frame, hj.c)
+		}
 		return
 	}
 	j := s.jobs[i]
@@ -698,20 +738,20 @@ func (s *Sim) dispatch(idx []int, hooks bool) {
 			s.run(i)
 		}
 		if hooks {
-			for h := range s.hooks {
-				s.run(len(s.jobs) + h)
+			for k := range s.hookJobs {
+				s.run(len(s.jobs) + k)
 			}
 		}
 		return
 	}
 	n := len(idx)
 	if hooks {
-		n += len(s.hooks)
+		n += len(s.hookJobs)
 	}
 	s.wg.Add(n)
 	if hooks {
-		for h := range s.hooks { // hooks first: they are often the longest jobs
-			s.ch <- len(s.jobs) + h
+		for k := range s.hookJobs { // hooks first: they are often the longest jobs
+			s.ch <- len(s.jobs) + k
 		}
 	}
 	for _, i := range idx {
@@ -742,14 +782,20 @@ func (s *Sim) Step() error {
 		if err := s.hookErrors(t); err != nil {
 			return err
 		}
+		if err := s.reduceHooks(t); err != nil {
+			return err
+		}
 		if err := s.runDrivers(t); err != nil {
 			return err
 		}
 	} else {
-		for h := range s.hooks {
-			s.run(len(s.jobs) + h)
+		for k := range s.hookJobs {
+			s.run(len(s.jobs) + k)
 		}
 		if err := s.hookErrors(t); err != nil {
+			return err
+		}
+		if err := s.reduceHooks(t); err != nil {
 			return err
 		}
 		if err := s.runDrivers(t); err != nil {
@@ -805,10 +851,30 @@ func (s *Sim) allJobs() []int {
 }
 
 func (s *Sim) hookErrors(t int) error {
-	for i, err := range s.hookErr {
-		if err != nil {
-			s.hookErr[i] = nil
-			return fmt.Errorf("frames: frame %d: hook %d Read: %w", t, i, err)
+	var first error
+	for k, err := range s.hookErr {
+		if err != nil && first == nil {
+			hj := s.hookJobs[k]
+			if hj.c < 0 {
+				first = fmt.Errorf("frames: frame %d: hook %d Read: %w", t, hj.h, err)
+			} else {
+				first = fmt.Errorf("frames: frame %d: hook %d ReadChunk %d: %w", t, hj.h, hj.c, err)
+			}
+		}
+		s.hookErr[k] = nil
+	}
+	return first
+}
+
+// reduceHooks runs the Read of every ChunkedHook, in the order added,
+// after its chunks.
+func (s *Sim) reduceHooks(t int) error {
+	for h, ok := range s.chunked {
+		if !ok {
+			continue
+		}
+		if err := s.hooks[h].Read(t); err != nil {
+			return fmt.Errorf("frames: frame %d: hook %d Read: %w", t, h, err)
 		}
 	}
 	return nil

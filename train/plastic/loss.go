@@ -37,7 +37,9 @@ var lossNames = map[string]lossFn{
 func (f lossFn) hasTarget() bool { return f != lossMinimize && f != lossMaximize }
 
 // lossEval returns the loss of source x against target y (nil for
-// minimize/maximize) and adds ∂L/∂x into gx and ∂L/∂y into gy (either may
+// minimize/maximize), normalised by total, the number of values of the
+// whole batch (x may be one chunk of agents of it; the chunks' losses and
+// gradients then add up to the whole batch's), and adds ∂L/∂x into gx and ∂L/∂y into gy (either may
 // be nil to skip it). x and y hold the same layout of positions × c
 // features (channels last); mask, when non-nil, holds one weight per
 // position (len(x)/c values) multiplying the error of every feature there,
@@ -54,15 +56,15 @@ func (f lossFn) hasTarget() bool { return f != lossMinimize && f != lossMaximize
 //	minimize                  (1/N) Σ m·x
 //	maximize                  −(1/N) Σ m·x
 //
-// i.e. the mean over agents, positions (and features, except for the
+// with N = total (not len(x)), i.e. the mean over agents, positions (and features, except for the
 // cross-entropy, which sums over features at each position as Theano's
 // categorical_crossentropy does). As in statestream, masked positions
 // still count in N and P. categorical_crossentropy expects x to be
 // probabilities already (e.g. a softmax pool), not logits. mae and hinge
 // use the subgradient 0 at their kinks.
-func lossEval(f lossFn, x, y, mask []float64, c int, gx, gy []float64) float64 {
-	n := len(x)
-	if n == 0 {
+func lossEval(f lossFn, x, y, mask []float64, c, total int, gx, gy []float64) float64 {
+	n := total
+	if n == 0 || len(x) == 0 {
 		return 0
 	}
 	inv := 1 / float64(n)

@@ -46,7 +46,7 @@ func TestLossValues(t *testing.T) {
 	}
 	for _, c := range cases {
 		f := lossNames[c.name]
-		got := lossEval(f, x, c.y, c.mask, 2, nil, nil)
+		got := lossEval(f, x, c.y, c.mask, 2, len(x), nil, nil)
 		if math.Abs(got-c.want) > exactTol {
 			t.Errorf("%s mask=%v: loss %v, want %v", c.name, c.mask, got, c.want)
 		}
@@ -87,14 +87,14 @@ func TestLossGradients(t *testing.T) {
 			}
 			gx := make([]float64, n)
 			gy := make([]float64, n)
-			lossEval(f, x, yy, mask, c, gx, gy)
+			lossEval(f, x, yy, mask, c, len(x), gx, gy)
 			check := func(which string, v, g []float64) {
 				for i := range v {
 					old := v[i]
 					v[i] = old + fdStep
-					lp := lossEval(f, x, yy, mask, c, nil, nil)
+					lp := lossEval(f, x, yy, mask, c, len(x), nil, nil)
 					v[i] = old - fdStep
-					lm := lossEval(f, x, yy, mask, c, nil, nil)
+					lm := lossEval(f, x, yy, mask, c, len(x), nil, nil)
 					v[i] = old
 					fd := (lp - lm) / (2 * fdStep)
 					if math.Abs(fd-g[i]) > fdTol*math.Max(1, math.Abs(fd)) {

@@ -32,7 +32,18 @@ type Options struct {
 	// zoneout (Rollout.Forward(false)); by default they run in training
 	// mode.
 	NoNoise bool
+	// Chunks splits the agents of every loss and Hebbian rollout into this
+	// many chunks, computed as separate jobs on the Sim's workers
+	// (frames.ChunkedHook); 0 means DefaultChunks, 1 one job per
+	// plasticity. The number is capped by the agents, and a rollout through
+	// a batch-normalised pool uses one chunk. Results do not depend on the
+	// Sim's Workers, but they depend (in the last bits) on Chunks.
+	Chunks int
 }
+
+// DefaultChunks is the agent chunks of a rollout when Options.Chunks is 0
+// (as many as the executor uses per pool).
+const DefaultChunks = 8
 
 // Trainer runs the plasticities of a frames.Sim. Its methods other than
 // the hooks it registers must be called between frames (not during
@@ -82,6 +93,7 @@ type plast struct {
 	ring       []float64
 	ringN      int // values written so far
 	trainingFw bool
+	chunkLoss  []float64 // loss of each rollout chunk (summed in Read)
 }
 
 // hook is what the Sim runs: Read computes one plasticity's update; the
@@ -93,11 +105,32 @@ type hook struct {
 	apply bool
 }
 
-func (h hook) Read(t int) error { return h.tr.read(h.p, t) }
+func (h hook) Read(t int) error { return h.tr.read(h.p, t, false) }
 
 func (h hook) Write(t int) error {
 	if h.apply {
 		return h.tr.write(t)
+	}
+	return nil
+}
+
+// chunkedHook runs a loss or Hebbian plasticity's rollout over chunks of
+// agents (ReadChunk, concurrently); its Read, after the read phase's
+// barrier, combines the chunks and steps the optimiser.
+type chunkedHook struct{ hook }
+
+func (h chunkedHook) Chunks() int { return h.p.roll.Chunks() }
+
+// Read runs after every ReadChunk of frame t (frames.ChunkedHook).
+func (h chunkedHook) Read(t int) error { return h.tr.read(h.p, t, true) }
+
+func (h chunkedHook) ReadChunk(t, c int) error {
+	p := h.p
+	if !p.runs(t) {
+		return nil
+	}
+	if err := p.estimateChunk(h.tr.sim, c); err != nil {
+		return fmt.Errorf("plastic: plasticity %q, frame %d, chunk %d: %w", p.spec.Name, t, c, err)
 	}
 	return nil
 }
@@ -110,6 +143,13 @@ func (h hook) Write(t int) error {
 func Attach(s *frames.Sim, o Options) (*Trainer, error) {
 	if s == nil {
 		return nil, fmt.Errorf("plastic: Attach: nil Sim")
+	}
+	if o.Chunks < 0 {
+		return nil, fmt.Errorf("plastic: Attach: Options.Chunks = %d, must be ≥ 0 (0: DefaultChunks)", o.Chunks)
+	}
+	chunks := o.Chunks
+	if chunks == 0 {
+		chunks = DefaultChunks
 	}
 	if o.History < 0 {
 		return nil, fmt.Errorf("plastic: Attach: Options.History = %d, must be ≥ 0", o.History)
@@ -131,7 +171,7 @@ func Attach(s *frames.Sim, o Options) (*Trainer, error) {
 		if o.Only != nil && !want[spec.Name] {
 			continue
 		}
-		p, err := build(s, net, spec, hist)
+		p, err := build(s, net, spec, hist, chunks)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +180,12 @@ func Attach(s *frames.Sim, o Options) (*Trainer, error) {
 		tr.byName[spec.Name] = p
 	}
 	for i, p := range tr.plasts {
-		s.AddHook(hook{tr: tr, p: p, apply: i == 0})
+		h := hook{tr: tr, p: p, apply: i == 0}
+		if p.roll != nil {
+			s.AddHook(chunkedHook{h})
+		} else {
+			s.AddHook(h)
+		}
 	}
 	return tr, nil
 }
@@ -148,7 +193,7 @@ func Attach(s *frames.Sim, o Options) (*Trainer, error) {
 // refString is the var name of a parameter: "sp/c1_pred/W_0_0".
 func refString(r stream.ParamRef) string { return r.Kind + "/" + r.Item + "/" + r.Name }
 
-func build(s *frames.Sim, net *stream.Net, spec *stream.Plasticity, hist int) (*plast, error) {
+func build(s *frames.Sim, net *stream.Net, spec *stream.Plasticity, hist, chunks int) (*plast, error) {
 	p := &plast{spec: spec, enabled: true, ring: make([]float64, hist), period: spec.Period}
 	errf := func(key, format string, args ...any) error {
 		return fmt.Errorf("plastic: plasticity %q: %s: %s", spec.Name, key, fmt.Sprintf(format, args...))
@@ -257,11 +302,12 @@ func build(s *frames.Sim, net *stream.Net, spec *stream.Plasticity, hist int) (*
 			p.maskBuf = make([]float64, s.Agents()*src.Shape[1]*src.Shape[2])
 		}
 	}
-	roll, err := s.NewRollout(plan, wrt)
+	roll, err := s.NewChunkedRollout(plan, wrt, chunks)
 	if err != nil {
 		return nil, fmt.Errorf("plastic: plasticity %q: %w", spec.Name, err)
 	}
 	p.roll = roll
+	p.chunkLoss = make([]float64, roll.Chunks())
 	return p, nil
 }
 
@@ -317,13 +363,20 @@ func (p *plast) runs(t int) bool {
 	return p.enabled && t >= p.spec.StartFrame && t%p.period == p.spec.Offset
 }
 
-// read computes p's update for frame t into its private buffers.
-func (tr *Trainer) read(p *plast, t int) error {
+// read computes p's update for frame t into its private buffers; with
+// chunked, from the rollout chunks ReadChunk computed.
+func (tr *Trainer) read(p *plast, t int, chunked bool) error {
 	p.ready = false // a frame that failed before its Write leaves nothing stale
 	if !p.runs(t) {
 		return nil
 	}
-	if err := p.estimate(tr.sim); err != nil {
+	var err error
+	if chunked {
+		err = p.combine(tr.sim)
+	} else {
+		err = p.estimate(tr.sim)
+	}
+	if err != nil {
 		return fmt.Errorf("plastic: plasticity %q, frame %d: %w", p.spec.Name, t, err)
 	}
 	for _, v := range p.vars {
@@ -350,8 +403,23 @@ func (tr *Trainer) read(p *plast, t int) error {
 }
 
 // estimate fills p.vars[i].Grad with the update estimate as a descent
-// direction (the optimiser subtracts it) and, for losses, sets p.last.
+// direction (the optimiser subtracts it) and, for losses, sets p.last: it
+// runs every rollout chunk in turn, then combine.
 func (p *plast) estimate(s *frames.Sim) error {
+	if p.roll != nil {
+		for c := range p.roll.Chunks() {
+			if err := p.estimateChunk(s, c); err != nil {
+				return err
+			}
+		}
+	}
+	return p.combine(s)
+}
+
+// combine is estimate after the rollout chunks ran (estimateChunk for
+// every chunk of this frame): for a loss it sums the chunks' losses and
+// parameter gradients in chunk order.
+func (p *plast) combine(s *frames.Sim) error {
 	switch p.kind {
 	case kindReg:
 		for i, r := range p.refs {
@@ -363,9 +431,6 @@ func (p *plast) estimate(s *frames.Sim) error {
 		}
 		return nil
 	case kindHebb:
-		if err := p.roll.Forward(p.trainingFw); err != nil {
-			return err
-		}
 		x := p.roll.State(p.spec.Source, 0)
 		y1 := p.roll.State(p.spec.Target, 1)
 		var y0 []float64
@@ -377,11 +442,45 @@ func (p *plast) estimate(s *frames.Sim) error {
 		hebbEstimate(g, x, y1, y0, s.Agents(), p.ns, p.nt, -p.sign)
 		return nil
 	}
-	if err := p.roll.Forward(p.trainingFw); err != nil {
+	p.roll.ReduceParamGrad()
+	p.last = 0
+	for _, l := range p.chunkLoss { // chunk order: independent of the workers
+		p.last += l
+	}
+	for i, r := range p.refs {
+		g := p.roll.ParamGrad(r)
+		if g == nil {
+			clear(p.vars[i].Grad)
+			continue
+		}
+		copy(p.vars[i].Grad, g)
+	}
+	return nil
+}
+
+// estimateChunk runs chunk c of p's rollout forward and, for a loss, the
+// loss of the chunk's agents (normalised over all agents) and backward.
+// Chunks touch disjoint parts of the rollout's and p's buffers, so they
+// may run concurrently.
+func (p *plast) estimateChunk(s *frames.Sim, c int) error {
+	if err := p.roll.ForwardChunk(c, p.trainingFw); err != nil {
 		return err
+	}
+	if p.kind != kindLoss {
+		return nil
+	}
+	a0, a1 := p.roll.ChunkAgents(c)
+	A := s.Agents()
+	part := func(v []float64) []float64 {
+		if v == nil {
+			return nil
+		}
+		per := len(v) / A
+		return v[a0*per : a1*per]
 	}
 	x := p.roll.State(p.spec.Source, p.srcD)
 	gx := p.roll.Grad(p.spec.Source, p.srcD)
+	total := len(x)
 	var y, gy []float64
 	if p.fn.hasTarget() {
 		y = p.roll.State(p.spec.Target, p.tgtD)
@@ -400,24 +499,14 @@ func (p *plast) estimate(s *frames.Sim) error {
 		}
 		// Feature 0 of the mask at every position (statestream uses
 		// mask[:, 0, :, :]).
-		for i := range p.maskBuf {
-			p.maskBuf[i] = m[i*p.maskC]
+		mask = part(p.maskBuf)
+		off := a0 * (len(p.maskBuf) / A)
+		for i := range mask {
+			mask[i] = m[(off+i)*p.maskC]
 		}
-		mask = p.maskBuf
 	}
-	p.last = lossEval(p.fn, x, y, mask, p.c, gx, gy)
-	if err := p.roll.Backward(); err != nil {
-		return err
-	}
-	for i, r := range p.refs {
-		g := p.roll.ParamGrad(r)
-		if g == nil {
-			clear(p.vars[i].Grad)
-			continue
-		}
-		copy(p.vars[i].Grad, g)
-	}
-	return nil
+	p.chunkLoss[c] = lossEval(p.fn, part(x), part(y), mask, p.c, total, part(gx), part(gy))
+	return p.roll.BackwardChunk(c)
 }
 
 // write adds every ready update to the live parameters, in the order of
