@@ -361,6 +361,11 @@ func TestNoAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.AddHook(h)
+		cr, err := s.NewChunkedRollout(plan, s.Net().Plasticities[1].Params, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.AddHook(&chunkedRolloutHook{r: cr, out: "pred2", d: plan.Depth})
 		_ = s.Run(2)
 		if n := testing.AllocsPerRun(20, func() {
 			if err := s.Step(); err != nil {
@@ -401,6 +406,30 @@ func (h *rolloutHook) Read(t int) error {
 	return h.r.Backward()
 }
 func (h *rolloutHook) Write(t int) error { return nil }
+
+// chunkedRolloutHook is rolloutHook as a ChunkedHook: the rollout's chunks
+// run forward and backward as separate jobs, Read sums their gradients.
+type chunkedRolloutHook struct {
+	r   *Rollout
+	out string
+	d   int
+}
+
+func (h *chunkedRolloutHook) Chunks() int { return h.r.Chunks() }
+func (h *chunkedRolloutHook) ReadChunk(t, c int) error {
+	if err := h.r.ForwardChunk(c, true); err != nil {
+		return err
+	}
+	a0, a1 := h.r.ChunkAgents(c)
+	g := h.r.Grad(h.out, h.d)
+	per := len(g) / h.r.s.agents
+	for i := a0 * per; i < a1*per; i++ {
+		g[i] = 1
+	}
+	return h.r.BackwardChunk(c)
+}
+func (h *chunkedRolloutHook) Read(t int) error  { h.r.ReduceParamGrad(); return nil }
+func (h *chunkedRolloutHook) Write(t int) error { return nil }
 
 // TestNormAndShapeModes checks every batch/layer normalisation mode and
 // every gain/bias shape against definitions written with explicit
