@@ -51,6 +51,27 @@ func (r *rewriter) hasGenericCall(e ast.Expr) bool {
 	return found
 }
 
+// hasIndex reports whether e indexes or slices a value outside function
+// literals. yaegi v0.16.1 also fails on a global defined from an index
+// expression whose operand is a global holding a value from compiled code
+// (res := &pkg.Result{…} in one cell, then x := res.Field[0] or p :=
+// res.Field; x := p[0]): "constant definition loop", or a nil pointer
+// panic for x := res.Field[0] + 0. Declaring the variable first and
+// assigning it works, as for generic calls.
+func hasIndex(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IndexExpr, *ast.SliceExpr:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // defineVars rewrites the definition "ids := values" (or "var ids =
 // values") that starts at start into "var a A; var b B; a = x; b = y"
 // (or "a, b = f()" for a single multi-value call), declaring the
@@ -220,7 +241,7 @@ func (r *rewriter) rewriteDefines() {
 		}
 		generic := tupleCall(len(as.Lhs), as.Rhs)
 		for _, e := range as.Rhs {
-			generic = generic || r.hasGenericCall(e)
+			generic = generic || r.hasGenericCall(e) || hasIndex(e)
 		}
 		if !generic {
 			continue
@@ -256,7 +277,7 @@ func (r *rewriter) rewriteDefines() {
 			vs := sp.(*ast.ValueSpec)
 			generic = generic || tupleCall(len(vs.Names), vs.Values)
 			for _, e := range vs.Values {
-				generic = generic || r.hasGenericCall(e)
+				generic = generic || r.hasGenericCall(e) || hasIndex(e)
 			}
 		}
 		if !generic || !r.varDeclAsStmts(gd, true) {
@@ -283,7 +304,7 @@ func (r *rewriter) varDeclAsStmts(gd *ast.GenDecl, dry bool) bool {
 		vs := sp.(*ast.ValueSpec)
 		generic := tupleCall(len(vs.Names), vs.Values)
 		for _, e := range vs.Values {
-			generic = generic || r.hasGenericCall(e)
+			generic = generic || r.hasGenericCall(e) || hasIndex(e)
 		}
 		start := vs.Pos()
 		if !grouped {

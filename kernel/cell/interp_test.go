@@ -406,3 +406,20 @@ func TestVarDeclOfGlobals(t *testing.T) {
 		{src: "var c1 = 3\nvar c2 = c1 + 1\nc2", want: "4", inSrc: "var c2 = c1 + 1"},
 	})
 }
+
+func TestIndexOfCompiledValueDefines(t *testing.T) {
+	s := newSession(t, testImporter)
+	// yaegi v0.16.1 fails on a global defined from an index expression
+	// whose operand is a global holding a value from compiled code
+	// ("constant definition loop"; a nil pointer panic with "+ 0"): such
+	// definitions are declared first, then assigned.
+	runCases(t, s, []cellCase{
+		{src: "import \"image\"\nres := &image.RGBA{Pix: []uint8{7, 8, 9}, Stride: 3}\np := res.Pix"},
+		{src: "x := res.Pix[len(res.Pix)-1]\nx", want: "9", inSrc: "var x uint8; x = res.Pix["},
+		{src: "y := p[0]\ny", want: "7"},
+		{src: "z := int(res.Pix[1]) + 0\nz", want: "8"},
+		{src: "var w = res.Pix[1:]\nw", want: "[8 9]"},
+		// an index inside a function literal alone does not trigger it
+		{src: "f := func() uint8 { return res.Pix[0] }\nf()", want: "7"},
+	})
+}

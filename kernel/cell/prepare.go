@@ -205,15 +205,24 @@ func (r *rewriter) needTypes() bool {
 	}
 	// Top-level definitions of several variables from one call are
 	// declared with their types (defines.go).
+	// So are definitions from index expressions (hasIndex).
+	anyIndex := func(values []ast.Expr) bool {
+		for _, v := range values {
+			if hasIndex(v) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, st := range pc.body {
-		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && tupleCall(len(as.Lhs), as.Rhs) {
+		if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && (tupleCall(len(as.Lhs), as.Rhs) || anyIndex(as.Rhs)) {
 			need = true
 		}
 	}
 	for _, d := range pc.decls {
 		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
 			for _, sp := range gd.Specs {
-				if vs := sp.(*ast.ValueSpec); vs.Type == nil && tupleCall(len(vs.Names), vs.Values) {
+				if vs := sp.(*ast.ValueSpec); vs.Type == nil && tupleCall(len(vs.Names), vs.Values) || pc.inCell(gd.Pos()) && anyIndex(vs.Values) {
 					need = true
 				}
 			}
