@@ -21,8 +21,10 @@
 // only cur and writes only next, so all pools update at once and a signal
 // advances one pool per frame. The work is split into fixed jobs, one per
 // pool and chunk of agents (at most 8 chunks; one job for a pool whose
-// batch normalisation couples agents), plus one job per hook's Read;
-// the workers take them, then one barrier ends the read phase. After it the
+// batch normalisation couples agents), plus one job per hook's Read, or,
+// for a ChunkedHook, one job per chunk (ReadChunk); the workers take them
+// (hook jobs first), then one barrier ends the read phase. After it the
+// ChunkedHooks' Read combines their chunks (still reading frame t), the
 // drivers write their pools' frame-t+1 states, the hooks' Write runs (it
 // may change parameters), and the buffers swap. The chunks do not depend on
 // Options.Workers and random numbers (noise, dropout, zoneout) are hashes of
@@ -118,6 +120,30 @@
 // NewRollout extends the planned pool lists accordingly. Backward is to be
 // called once per Forward (it adds to the Grad buffers of lower depths).
 //
+// Chunked rollouts: a rollout as one job would dominate every frame it
+// runs in (the appendix network's deep_class rollout costs about three
+// plain frames), so a frame could not use more than one core.
+// NewChunkedRollout splits the agents into chunks (agents·c/n …
+// agents·(c+1)/n); each chunk owns its tapes, backward scratch and
+// parameter gradients and works on its agents' part of the shared state
+// and gradient buffers, so ForwardChunk and BackwardChunk of different
+// chunks run concurrently, e.g. as the jobs of a ChunkedHook.
+// ReduceParamGrad then adds the chunks' parameter gradients in chunk
+// order: the number of chunks is fixed at construction (not by Workers),
+// so results are bit-identical for any Workers; they differ from the
+// whole-batch rollout only by the order of the sums (tested to 1e-12
+// relative). A caller's loss must normalise by the whole batch (each
+// chunk scales by the global count). Random numbers hash absolute element
+// indices, so a chunk draws what the whole batch draws for its agents. A
+// rollout computing a batch-normalised pool gets one chunk (batch
+// statistics couple the agents). Forward and Backward are the chunks in
+// turn (Backward ends with ReduceParamGrad). Measured for the appendix
+// network at 128 agents (gonum, one worker, per frame): deep_class as one
+// job 228 ms of a 321 ms frame, so 2 workers could at best reach 1.41×;
+// in 8 chunks it is 8 jobs of ~28 ms beside the pools' jobs (≤ 6.4 ms;
+// conv2 48 ms and conv1 27 ms in 8 chunks each), and list scheduling of
+// the measured job times on 2 workers is within 0.1 % of half the total.
+//
 // # MatMul
 //
 // Options.MatMul, when set, computes every synapse-pool weight product of
@@ -135,6 +161,7 @@
 // factor and the dropout/zoneout masks) and convolves each job's agents in
 // groups whose column matrices fit 2 MiB; a rollout keeps every
 // intermediate value and column matrix of its depths for the backward pass
-// and shares one backward scratch. For the appendix network with 128
-// agents: about 72 MB for the Sim and 219 MB for the deep_class rollout.
+// and shares one backward scratch (one per chunk, sized by the chunk).
+// For the appendix network with 128 agents: about 72 MB for the Sim and
+// 219 MB for the deep_class rollout (225 MB in 8 chunks).
 package frames

@@ -48,17 +48,29 @@
 // plasticity with Period P and Offset O runs only on frames t with
 // t % P == O.
 //
-// Execution: Attach registers one frames.Hook per plasticity, so that the
+// Execution: Attach registers one hook per plasticity, so that the
 // executor, which runs hooks as jobs, runs the plasticities concurrently
-// with the neuron-pools and with each other. A hook's Read runs in the
-// read phase of frame t; it only reads frame-t states and parameters and
-// computes the update into private buffers (each plasticity owns its
+// with the neuron-pools and with each other. Loss and Hebbian
+// plasticities register a frames.ChunkedHook: their rollout
+// (frames.Sim.NewChunkedRollout) is split into Options.Chunks chunks of
+// agents (DefaultChunks = 8; capped by the agents; one chunk through a
+// batch-normalised pool), and each chunk's forward pass, loss (normalised
+// by the values of the whole batch, so the chunks' losses and gradients
+// add up to the batch's) and backward pass is one job in the read phase
+// of frame t. After the read phase's barrier the hook's Read sums the
+// chunks' losses and parameter gradients in chunk order (Hebbian: the
+// estimate over all agents) and steps the optimiser, serially (both are
+// parameter-sized). Regularisers are plain hooks whose Read does all of
+// that in the read phase. Everything reads only frame-t states and
+// parameters and writes private buffers (each plasticity owns its
 // rollout, gradient and update buffers and its optimiser; the optimiser
 // steps on a zeroed private copy, so its result is the update Δ). After
 // the frame, the Write of the first hook adds the updates of all
 // plasticities that ran to the live parameters, in the order of
-// Net.Plasticities, so the sum is deterministic whatever order the Reads
-// ran in. In steady state a frame allocates nothing in this package
+// Net.Plasticities, so the sum is deterministic whatever order the jobs
+// ran in. Training is bit-identical for any frames.Options.Workers
+// (TestChunksWorkersBitIdentical) and equals training with Chunks 1 up
+// to the order of sums (TestChunksMatchWhole, 1e-9 relative). In steady state a frame allocates nothing in this package
 // (TestAllocs).
 //
 // Monitoring: Losses gives the latest loss per plasticity (for Hebbian
