@@ -28,7 +28,7 @@ SMALL = {
     "01-nengo-modelling.ipynb": {"params": {"n_neurons": 60, "sim_time": 1.5}, "min_png": 7},
     "02-batched-simulation-and-data-feeds.ipynb": {"params": {"n_neurons": 50, "batch": 4, "sim_time": 0.5, "reps": 1}, "min_png": 4},
     "03-training-a-nengo-model.ipynb": {"params": {"n_train": 600, "epochs": 8, "spike_steps": 200}, "min_png": 2},
-    "04-spiking-mnist.ipynb": {"params": {"n_train": 1000, "n_test": 200, "epochs": 1, "steps": 20}, "min_png": 5},
+    "04-spiking-mnist.ipynb": {"params": {"n_train": 1000, "n_test": 200, "epochs": 1, "steps": 20}, "min_png": 6},
     "05-spa-memory.ipynb": {"params": {"neurons": "4", "seeds": 2, "n_train": 128, "n_test": 64, "epochs": 1}, "min_png": 1},
     "06-layerwise-parallel-networks.ipynb": {"params": {"agents": 32, "train_frames": 300, "test_frames": 120, "threshold": 0.5}, "min_png": 3},
     "09-simulator-performance.ipynb": {"params": {"models": "integrator,cconv", "dims": "8", "seconds": 0.05, "repeats": 2, "batch": 3,

@@ -104,8 +104,8 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 	}
 	summary := map[string]any{
 		"reproduction": "spiking-mnist", "train_images": o.Train, "test_images": o.Test, "epochs": res.Options.Epochs, "resumed_from": o.Resume,
-		"spiking_accuracy_by_step": res.SpikingAccuracyByStep,
-		"rate_accuracy":            res.RateAccuracy, "spiking_accuracy": res.SpikingAccuracy,
+		"spiking_accuracy_by_step": res.SpikingAccuracyByStep, "spiking_response_time_steps": res.SpikingResponseTime,
+		"rate_accuracy": res.RateAccuracy, "spiking_accuracy": res.SpikingAccuracy,
 		"seconds_per_epoch": res.SecondsPerEpoch, "train_seconds": res.TrainSeconds, "test_seconds": res.TestSeconds,
 		"target_rate": 0.990, "target_spiking": 0.984,
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/neurogo/neurogo/train/data"
 	"github.com/neurogo/neurogo/train/loss"
 	"github.com/neurogo/neurogo/train/optim"
+	"github.com/neurogo/neurogo/train/timeres"
 	"github.com/neurogo/neurogo/viz"
 )
 
@@ -147,8 +148,15 @@ type MNISTResult struct {
 	// SpikingAccuracyByStep is the spiking test accuracy read out at each
 	// step (the filtered output settles over the first ~0.1 s)
 	SpikingAccuracyByStep []float64
-	TrainSeconds          float64
-	TestSeconds           float64
+	// SpikingTCM is the temporal confusion matrix of the spiking test
+	// (seed 001 §3.2: tCM[step since onset][label][prediction]) and
+	// SpikingResponseTime the first step (0-based) at which the spiking
+	// accuracy reaches 90 % (-1: never) — time-resolved evaluation of a
+	// Nengo-style model.
+	SpikingTCM          *timeres.TCM `json:"-"`
+	SpikingResponseTime int
+	TrainSeconds        float64
+	TestSeconds         float64
 }
 
 func (o *MNISTOptions) defaults() {
@@ -312,6 +320,17 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 		res.SpikingAccuracyByStep = append(res.SpikingAccuracyByStep, a)
 	}
 	res.SpikingAccuracy, res.SpikeConfusion = score(sp, ty, sp.Steps-1)
+	labels := make([]int, ty.N)
+	for i := range labels {
+		labels[i] = int(ty.At(i, 0)[0])
+	}
+	if res.SpikingTCM, err = timeres.FromArray(sp, labels, 0); err != nil {
+		return res, err
+	}
+	res.SpikingResponseTime = -1
+	if rt, ok := timeres.ResponseTime(res.SpikingTCM.Accuracy(), 0.9); ok {
+		res.SpikingResponseTime = rt
+	}
 	res.TestSeconds = time.Since(t2).Seconds()
 	logf("spiking test accuracy %.2f %% (%d steps, synapse %g s)", 100*res.SpikingAccuracy, o.SpikingSteps, o.Synapse)
 	return res, nil
