@@ -50,7 +50,9 @@
 // (a one-step window), every other edge at frame t+1. Pools are updated
 // in the topological order of the acyclic rest (Kahn's algorithm, ties by
 // NeuronPools order). A stimulus reaches every pool of a feed-forward net
-// within the frame it is written.
+// within the frame it is written. Hooks read frame t first: their jobs (Reads,
+// ChunkedHook chunks) run on the workers, then the ChunkedHooks' Read,
+// before the drivers write and the pools update.
 //
 // # Neuron-pools and synapse-pools
 //

@@ -59,7 +59,8 @@ type Hook interface {
 // drivers write frame t+1, it calls Read(t) on the caller's goroutine to
 // combine the chunks (in a fixed order, so results do not depend on the
 // worker count). Frame-t states are still current then. In Sequential
-// mode the chunks run in order, then Read.
+// mode the hooks' jobs (Reads and chunks) run on the workers before the
+// drivers and pools, then the ChunkedHooks' Read.
 type ChunkedHook interface {
 	Hook
 	// Chunks is the number of chunks; it is read once, by AddHook.
@@ -789,9 +790,7 @@ func (s *Sim) Step() error {
 			return err
 		}
 	} else {
-		for k := range s.hookJobs {
-			s.run(len(s.jobs) + k)
-		}
+		s.dispatch(nil, true) // the hooks' reads (and chunks), on the workers
 		if err := s.hookErrors(t); err != nil {
 			return err
 		}

@@ -16,14 +16,14 @@ const chunkTol = 1e-9
 // runChunked trains the appendix network (dropout on, so the chunks'
 // random numbers are exercised) for chunkFrames frames and returns every
 // parameter and both loss histories.
-func runChunked(t *testing.T, workers, chunks int) (map[stream.ParamRef][]float64, map[string][]float64) {
+func runChunked(t *testing.T, mode frames.Mode, workers, chunks int) (map[stream.ParamRef][]float64, map[string][]float64) {
 	t.Helper()
 	net, err := stream.Load("../../toolkit/stream/testdata/demonstration.st_graph", stream.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	net.Agents = chunkAgents
-	s, err := frames.New(net, frames.Options{Seed: 3, Workers: workers, Drivers: map[string]stream.Driver{"mnist": newPatterns(10, 3, 5)}})
+	s, err := frames.New(net, frames.Options{Seed: 3, Workers: workers, Mode: mode, Drivers: map[string]stream.Driver{"mnist": newPatterns(10, 3, 5)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,22 +48,33 @@ const (
 )
 
 // TestChunksWorkersBitIdentical: with the rollouts split into agent
-// chunks, training gives the same bits for Workers 1, 2 and 3.
+// chunks, training gives the same bits for Workers 1, 2 and 3 (Parallel
+// mode) and for Workers 1 and 2 (Sequential mode).
 func TestChunksWorkersBitIdentical(t *testing.T) {
-	refP, refL := runChunked(t, 1, 4)
-	for _, w := range []int{2, 3} {
-		p, l := runChunked(t, w, 4)
+	for _, mode := range []frames.Mode{frames.Parallel, frames.Sequential} {
+		chunksWorkers(t, mode)
+	}
+}
+
+func chunksWorkers(t *testing.T, mode frames.Mode) {
+	refP, refL := runChunked(t, mode, 1, 4)
+	ws := []int{2, 3}
+	if mode == frames.Sequential {
+		ws = ws[:1]
+	}
+	for _, w := range ws {
+		p, l := runChunked(t, mode, w, 4)
 		for r, v := range refP {
 			for i := range v {
 				if p[r][i] != v[i] {
-					t.Fatalf("Workers %d: %v[%d] = %v, Workers 1 %v", w, r, i, p[r][i], v[i])
+					t.Fatalf("mode %d, Workers %d: %v[%d] = %v, Workers 1 %v", mode, w, r, i, p[r][i], v[i])
 				}
 			}
 		}
 		for n, v := range refL {
 			for i := range v {
 				if l[n][i] != v[i] {
-					t.Fatalf("Workers %d: %s loss at frame %d = %v, Workers 1 %v", w, n, i, l[n][i], v[i])
+					t.Fatalf("mode %d, Workers %d: %s loss at frame %d = %v, Workers 1 %v", mode, w, n, i, l[n][i], v[i])
 				}
 			}
 		}
@@ -74,8 +85,8 @@ func TestChunksWorkersBitIdentical(t *testing.T) {
 // with whole-batch rollouts (Chunks 1) to chunkTol, parameters and losses,
 // and the parameters did change.
 func TestChunksMatchWhole(t *testing.T) {
-	p1, l1 := runChunked(t, 2, 1)
-	p4, l4 := runChunked(t, 2, 4)
+	p1, l1 := runChunked(t, frames.Parallel, 2, 1)
+	p4, l4 := runChunked(t, frames.Parallel, 2, 4)
 	changed := false
 	for r, v := range p1 {
 		for i := range v {
