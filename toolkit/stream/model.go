@@ -64,7 +64,7 @@ type NeuronPool struct {
 	BatchnormMean, BatchnormStd, LayernormMean, LayernormStd string
 	Tags                                                     []string
 	// Period and Offset: the pool updates on frames t with
-	// t % Period == Offset (Period default 1).
+	// t % Period == Offset (Period 0 means the default 1).
 	Period, Offset int
 	Device         string
 	// Init maps the pool's parameters "b" and "g" to an initialiser (as

@@ -94,8 +94,8 @@ func (v *validator) poolNames() []string {
 // key; with file positions when the Net was loaded). It may be called on a
 // Net built in Go. Zero-valued strings mean the documented defaults
 // (Act "" = Id, BiasShape "" = feature, GainShape "" = false, Optimizer
-// "" = grad_desc); numbers have no implicit defaults here: Shape entries
-// and Period must be ≥ 1 (the loader fills them in).
+// "" = grad_desc); Period 0 means 1; other numbers have no implicit
+// defaults here: Shape entries must be ≥ 1 (the loader fills them in).
 //
 // Checked: unique names within each section; every referenced pool exists;
 // shapes ≥ 1; activations, bias/gain/normalisation modes, noise types,
@@ -107,7 +107,7 @@ func (v *validator) poolNames() []string {
 // id / -id inits only between equal feature counts; Init keys and
 // plasticity Params name existing parameters; Hebbian plasticities; every
 // plasticity's local rollout (Net.Rollout); interface pools; periods ≥ 1
-// and 0 ≤ offset < period.
+// (0 means 1) and 0 ≤ offset < period.
 func (n *Net) Validate() error {
 	if n == nil {
 		return errors.New("stream: Validate of a nil Net")
@@ -170,6 +170,9 @@ func (v *validator) unique() {
 }
 
 func (v *validator) period(pos Pos, kp map[string]Pos, section, item string, period, offset int) {
+	if period == 0 {
+		period = 1 // the zero value of a Net built in Go
+	}
 	if period < 1 {
 		v.add(pos, kp, section, item, "period", "", "period must be ≥ 1 (got %d)", period)
 	} else if offset < 0 || offset >= period {

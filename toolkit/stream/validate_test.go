@@ -62,7 +62,8 @@ func TestValidateGoNet(t *testing.T) {
 		{"remap missing", func(n *Net) { n.Interfaces[0].Remap["img"] = "imag" }, `interfaces.data.remap: "img" maps to neuron-pool "imag", which does not exist (did you mean "image"?)`},
 		{"huge shape", func(n *Net) { n.NeuronPools[0].Shape = [3]int{1 << 20, 1 << 20, 1} }, "more than 1073741824 values per agent"},
 		{"deep rollout", func(n *Net) { n.Plasticities[0].SourceT = 1 << 40 }, "source_t must be in [0, 1000]"},
-		{"period 0", func(n *Net) { n.NeuronPools[0].Period = 0 }, "period must be ≥ 1"},
+		{"period -1", func(n *Net) { n.NeuronPools[0].Period = -1 }, "period must be ≥ 1"},
+		{"period 0 with offset 1", func(n *Net) { n.NeuronPools[0].Period, n.NeuronPools[0].Offset = 0, 1 }, "offset must be in [0, period=1)"},
 		{"offset", func(n *Net) { n.NeuronPools[0].Period, n.NeuronPools[0].Offset = 2, 2 }, "offset must be in [0, period=2)"},
 		{"upsampling", func(n *Net) {
 			n.NeuronPools = append(n.NeuronPools, &NeuronPool{Name: "up", Shape: [3]int{2, 16, 16}, Period: 1})
