@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"image"
@@ -173,7 +172,7 @@ func NewExecutor(opt ExecutorOptions) (*Executor, error) {
 	if _, err := e.interp.Eval(cell.Prelude); err != nil {
 		return nil, fmt.Errorf("cell prelude: %w", err)
 	}
-	e.front = cell.New(importer.Default())
+	e.front = cell.New(newModuleImporter(SourceRoot()))
 	return e, nil
 }
 

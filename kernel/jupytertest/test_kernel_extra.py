@@ -396,7 +396,10 @@ def test_memory_limit_exceeded(memlimit_kernel):
 
 
 def test_stop_on_error_aborts_queued(kc):
-    codes = ['panic("first fails")', "ngAborted1 := 1", "ngAborted2 := 2"]
+    # the first cell fails only after the other two are surely queued: a
+    # request dated after the failure runs normally (as in ipykernel), so
+    # an instant failure would race with the client's sends
+    codes = ['import "time"\ntime.Sleep(300 * time.Millisecond)\npanic("first fails")', "ngAborted1 := 1", "ngAborted2 := 2"]
     ids = [kc.execute(c) for c in codes]  # sent without waiting
     replies = [get_reply(kc, i) for i in ids]
     for i in ids:

@@ -107,6 +107,7 @@ func StreamTwoPath(o StreamOptions) (*StreamResult, error) {
 	if o.Agents > 0 {
 		net.Agents = o.Agents
 	}
+	o.Agents = net.Agents
 	res := &StreamResult{Options: o}
 	if res.ShortPath, err = timeres.ShortestPath(net, "image", "prediction"); err != nil {
 		return nil, err
