@@ -151,7 +151,10 @@
 // Options.MatMul, when set, computes every synapse-pool weight product of
 // the forward passes (Sim and rollouts; c = a·b row-major, possibly from
 // several goroutines at once): an accelerator or a quantised peer can be
-// plugged in. The default and all backward products use gonum's native
+// plugged in. BackendMatMul is such a MatMul that computes each product on
+// any sim.Backend (sim.CPU, sim.CPU32, the emulated analog accelerator), so
+// the synapse-pools of a layerwise-parallel network can be hosted by any
+// neurogo backend (one model per product: a conformance path, slow). The default and all backward products use gonum's native
 // BLAS in 192×64 tiles, which it computes serially, so BLAS never starts
 // goroutines of its own and Workers = 1 runs everything on the caller's
 // goroutine. The executor does not use OpenBLAS even in binaries built
