@@ -16,14 +16,15 @@ func init() {
 		"Sequential": reflect.ValueOf(frames.Sequential),
 
 		// type definitions
-		"ChunkedHook": reflect.ValueOf((*frames.ChunkedHook)(nil)),
-		"Hook":        reflect.ValueOf((*frames.Hook)(nil)),
-		"MatMul":      reflect.ValueOf((*frames.MatMul)(nil)),
-		"Mode":        reflect.ValueOf((*frames.Mode)(nil)),
-		"Options":     reflect.ValueOf((*frames.Options)(nil)),
-		"Rollout":     reflect.ValueOf((*frames.Rollout)(nil)),
-		"Sim":         reflect.ValueOf((*frames.Sim)(nil)),
-		"Stats":       reflect.ValueOf((*frames.Stats)(nil)),
+		"BackendMatMul": reflect.ValueOf((*frames.BackendMatMul)(nil)),
+		"ChunkedHook":   reflect.ValueOf((*frames.ChunkedHook)(nil)),
+		"Hook":          reflect.ValueOf((*frames.Hook)(nil)),
+		"MatMul":        reflect.ValueOf((*frames.MatMul)(nil)),
+		"Mode":          reflect.ValueOf((*frames.Mode)(nil)),
+		"Options":       reflect.ValueOf((*frames.Options)(nil)),
+		"Rollout":       reflect.ValueOf((*frames.Rollout)(nil)),
+		"Sim":           reflect.ValueOf((*frames.Sim)(nil)),
+		"Stats":         reflect.ValueOf((*frames.Stats)(nil)),
 
 		// interface wrapper definitions
 		"_ChunkedHook": reflect.ValueOf((*_github_com_neurogo_neurogo_sim_frames_ChunkedHook)(nil)),
