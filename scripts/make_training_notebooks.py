@@ -391,6 +391,7 @@ import (
     "fmt"
     "os"
 
+    "github.com/neurogo/neurogo/display"
     "github.com/neurogo/neurogo/toolkit/stream"
     "github.com/neurogo/neurogo/train/repro"
     "github.com/neurogo/neurogo/train/timeres"
@@ -463,8 +464,19 @@ fmt.Printf("image → prediction: %d frames (short path); image → pred2: %d fr
 `repro.StreamTwoPath` streams MNIST training images (each held `hold` frames, per agent) through the network with both plasticities running in parallel with inference, then copies the trained parameters into an evaluation network (no dropout) and streams the test set, accumulating the temporal confusion matrix tCM[δt][label][prediction] (seed 001 §3.2) — for the parallel network, each of its two paths, and the layerwise-sequential execution of the same network.
 """),
 ("code", r"""
+// a progress bar, replaced in place (display updates)
+shown := false
+progress := func(phase string, done, total int) {
+    v := display.HTML(fmt.Sprintf("<progress value=\"%d\" max=\"%d\" style=\"width:40%%\"></progress> %s: frame %d / %d", done, total, phase, done, total))
+    if !shown {
+        display.Show("stream-progress", v)
+        shown = true
+    } else {
+        display.Update("stream-progress", v)
+    }
+}
 res, err := repro.StreamTwoPath(repro.StreamOptions{Agents: agents, TrainFrames: train_frames, TestFrames: test_frames,
-    Hold: hold, Threshold: threshold, Seed: int64(seed), Log: os.Stdout})
+    Hold: hold, Threshold: threshold, Seed: int64(seed), Log: os.Stdout, Progress: progress})
 if err != nil {
     panic(err)
 }
