@@ -98,10 +98,6 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo repro spiking-mnist: %v\n", err)
 		return 1
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-		return 1
-	}
 	summary := map[string]any{
 		"reproduction": "spiking-mnist", "train_images": o.Train, "test_images": o.Test, "epochs": res.Options.Epochs, "resumed_from": o.Resume,
 		"spiking_accuracy_by_step": res.SpikingAccuracyByStep, "spiking_response_time_steps": res.SpikingResponseTime,
@@ -109,24 +105,15 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 		"seconds_per_epoch": res.SecondsPerEpoch, "train_seconds": res.TrainSeconds, "test_seconds": res.TestSeconds,
 		"target_rate": 0.990, "target_spiking": 0.984,
 	}
-	b, _ := json.Marshal(summary)
-	if err := os.WriteFile(filepath.Join(*out, "results.json"), append(b, '\n'), 0o644); err != nil {
-		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-		return 1
-	}
 	hist, byStep, rateConf, spikeConf, err := res.Figures()
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo repro: figures: %v\n", err)
 		return 1
 	}
-	for name, p := range map[string]*viz.Plot{"history.png": hist, "accuracy_by_step.png": byStep, "confusion_rate.png": rateConf, "confusion_spiking.png": spikeConf} {
-		if p == nil {
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(*out, name), p.PNG(), 0o644); err != nil {
-			fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-			return 1
-		}
+	b, err := writeRepro(*out, summary, map[string]*viz.Plot{"history.png": hist, "accuracy_by_step.png": byStep, "confusion_rate.png": rateConf, "confusion_spiking.png": spikeConf})
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
+		return 1
 	}
 	if *jsonOut {
 		fmt.Fprintln(stdout, string(b))
@@ -186,21 +173,13 @@ func reproSPA(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo repro spa-memory: %v\n", err)
 		return 1
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-		return 1
-	}
-	b, _ := json.Marshal(res)
-	if err := os.WriteFile(filepath.Join(*out, "results.json"), append(b, '\n'), 0o644); err != nil {
-		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-		return 1
-	}
 	fig, err := res.Figure()
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo repro: figure: %v\n", err)
 		return 1
 	}
-	if err := os.WriteFile(filepath.Join(*out, "fig9.png"), fig.PNG(), 0o644); err != nil {
+	b, err := writeRepro(*out, res, map[string]*viz.Plot{"fig9.png": fig})
+	if err != nil {
 		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
 		return 1
 	}
@@ -214,4 +193,28 @@ func reproSPA(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "figure and results in %s\n", *out)
 	return 0
+}
+
+// writeRepro creates the output directory out and writes results as
+// out/results.json and every non-nil figure as a PNG; it returns the JSON.
+func writeRepro(out string, results any, figs map[string]*viz.Plot) ([]byte, error) {
+	b, err := json.Marshal(results)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(out, "results.json"), append(b, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	for name, p := range figs {
+		if p == nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(out, name), p.PNG(), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/neurogo/neurogo/train/repro"
+	"github.com/neurogo/neurogo/viz"
 )
 
 // nanNull turns NaN (a delay without samples) into JSON null.
@@ -65,10 +64,6 @@ func reproStream(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo repro statestream-2path: %v\n", err)
 		return 1
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-		return 1
-	}
 	summary := map[string]any{
 		"reproduction": "statestream-2path", "agents": res.Options.Agents, "train_frames": res.Options.TrainFrames,
 		"test_frames": res.Options.TestFrames, "hold": res.Options.Hold,
@@ -79,25 +74,15 @@ func reproStream(args []string, stdout, stderr io.Writer) int {
 		"train_seconds": res.TrainSeconds, "train_fps": res.TrainFPS, "test_seconds": res.TestSeconds,
 		"final_class_loss": last(res.ClassLoss), "final_deep_class_loss": last(res.DeepClassLoss),
 	}
-	b, err := json.Marshal(summary)
-	if err != nil {
-		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-		return 1
-	}
-	if err := os.WriteFile(filepath.Join(*out, "results.json"), append(b, '\n'), 0o644); err != nil {
-		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-		return 1
-	}
 	acc, tcm, rts, err := res.Figures()
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo repro: figures: %v\n", err)
 		return 1
 	}
-	for name, p := range map[string]interface{ PNG() []byte }{"fig3b.png": acc, "tcm.png": tcm, "response_times.png": rts} {
-		if err := os.WriteFile(filepath.Join(*out, name), p.PNG(), 0o644); err != nil {
-			fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
-			return 1
-		}
+	b, err := writeRepro(*out, summary, map[string]*viz.Plot{"fig3b.png": acc, "tcm.png": tcm, "response_times.png": rts})
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
+		return 1
 	}
 	if *jsonOut {
 		fmt.Fprintln(stdout, string(b))
