@@ -92,6 +92,25 @@ func (f field) mode(n *yaml.Node) (string, bool) {
 	return f.str(n)
 }
 
+// common reads the keys every item kind has — tags, period, period
+// offset and (except interfaces, device nil) device — and reports whether
+// key was one of them.
+func (f field) common(key string, n *yaml.Node, tags *[]string, period, offset *int, device *string) bool {
+	switch {
+	case key == "tags":
+		*tags, _ = f.strs(n)
+	case key == "period":
+		*period, _ = f.int(n)
+	case key == "period offset":
+		*offset, _ = f.int(n)
+	case key == "device" && device != nil:
+		*device, _ = f.str(n)
+	default:
+		return false
+	}
+	return true
+}
+
 func (f field) strs(n *yaml.Node) ([]string, bool) {
 	if n.Kind != yaml.SequenceNode {
 		f.errAt(n, "expected a list of names, got a %s", kindName(n))
@@ -268,6 +287,9 @@ func (l *loader) buildNP(it *rawItem) *NeuronPool {
 	for _, kv := range it.kvs {
 		f := l.field(secNP, it.name, kv)
 		n := kv.val
+		if f.common(kv.key, n, &p.Tags, &p.Period, &p.Offset, &p.Device) {
+			continue
+		}
 		switch kv.key {
 		case "shape":
 			if n.Kind != yaml.SequenceNode || len(n.Content) != 3 {
@@ -306,14 +328,6 @@ func (l *loader) buildNP(it *rawItem) *NeuronPool {
 				}
 				p.Init[strings.TrimPrefix(kv.key, "init ")] = s
 			}
-		case "tags":
-			p.Tags, _ = f.strs(n)
-		case "period":
-			p.Period, _ = f.int(n)
-		case "period offset":
-			p.Offset, _ = f.int(n)
-		case "device":
-			p.Device, _ = f.str(n)
 		}
 	}
 	return p
@@ -327,6 +341,9 @@ func (l *loader) buildSP(it *rawItem) *SynapsePool {
 	for _, kv := range it.kvs {
 		f := l.field(secSP, it.name, kv)
 		n := kv.val
+		if f.common(kv.key, n, &sp.Tags, &sp.Period, &sp.Offset, &sp.Device) {
+			continue
+		}
 		switch {
 		case kv.key == "source":
 			sp.Source, _ = f.strss(n)
@@ -363,14 +380,6 @@ func (l *loader) buildSP(it *rawItem) *SynapsePool {
 				}
 				sp.Init[strings.TrimSpace(strings.TrimPrefix(kv.key, "init "))] = s
 			}
-		case kv.key == "tags":
-			sp.Tags, _ = f.strs(n)
-		case kv.key == "period":
-			sp.Period, _ = f.int(n)
-		case kv.key == "period offset":
-			sp.Offset, _ = f.int(n)
-		case kv.key == "device":
-			sp.Device, _ = f.str(n)
 		}
 	}
 	// A single rf / dilation / ppp applies to every summand; a single act
@@ -416,6 +425,9 @@ func (l *loader) buildPL(it *rawItem) *Plasticity {
 	for _, kv := range it.kvs {
 		f := l.field(secPL, it.name, kv)
 		n := kv.val
+		if f.common(kv.key, n, &p.Tags, &p.Period, &p.Offset, &p.Device) {
+			continue
+		}
 		switch kv.key {
 		case "type":
 			if s, ok := f.str(n); ok {
@@ -460,14 +472,6 @@ func (l *loader) buildPL(it *rawItem) *Plasticity {
 			p.Rho, _ = f.num(n)
 		case "start_frame":
 			p.StartFrame, _ = f.int(n)
-		case "tags":
-			p.Tags, _ = f.strs(n)
-		case "period":
-			p.Period, _ = f.int(n)
-		case "period offset":
-			p.Offset, _ = f.int(n)
-		case "device":
-			p.Device, _ = f.str(n)
 		}
 	}
 	// statestream's Hebbian example writes type: hebbian with the variant
@@ -526,6 +530,9 @@ func (l *loader) buildIF(it *rawItem) *Interface {
 	for _, kv := range it.kvs {
 		f := l.field(secIF, it.name, kv)
 		n := kv.val
+		if f.common(kv.key, n, &in.Tags, &in.Period, &in.Offset, nil) {
+			continue
+		}
 		switch kv.key {
 		case "type":
 			in.Type, _ = f.str(n)
@@ -548,12 +555,6 @@ func (l *loader) buildIF(it *rawItem) *Interface {
 					in.Remap[k] = v
 				}
 			}
-		case "tags":
-			in.Tags, _ = f.strs(n)
-		case "period":
-			in.Period, _ = f.int(n)
-		case "period offset":
-			in.Offset, _ = f.int(n)
 		default:
 			in.Params[kv.key] = l.paramValue(n)
 		}
