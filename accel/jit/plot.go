@@ -1,0 +1,134 @@
+package jit
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+
+	"github.com/neurogo/neurogo/viz"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// stageColor is the colour of stage s in Plot: the Okabe–Ito series
+// colours in stage order (preprocess blue, build vermillion, execute
+// bluish green, postprocess orange).
+func stageColor(s Stage) color.RGBA { return viz.SeriesColor(int(s)) }
+
+// Plot draws the trace as a Gantt chart like seed 002 Fig 5 (right): one
+// row per resource for Execute ("chip r", top) and one row per host
+// worker lane ("host w") for Preprocess, Build and Postprocess, time
+// since the run began on the x axis in seconds, bars coloured by stage
+// with a legend. The trace must hold spans (Run with Options.Trace).
+func (t *Trace) Plot(title string) (*plot.Plot, error) {
+	if t == nil {
+		return nil, errors.New("jit: Trace.Plot: trace is nil")
+	}
+	if len(t.Spans) == 0 {
+		return nil, errors.New("jit: Trace.Plot: trace has no spans: run the graph with Options.Trace = true")
+	}
+	resources, workers := 0, 0
+	for i := range t.Spans {
+		sp := &t.Spans[i]
+		if sp.Stage < 0 || sp.Stage >= numStages {
+			return nil, fmt.Errorf("jit: Trace.Plot: Spans[%d].Stage = %d: not a stage", i, int(sp.Stage))
+		}
+		if sp.End < sp.Start {
+			return nil, fmt.Errorf("jit: Trace.Plot: Spans[%d]: End = %v: must not precede Start = %v", i, sp.End, sp.Start)
+		}
+		if sp.Stage == Execute {
+			if sp.Resource < 0 {
+				return nil, fmt.Errorf("jit: Trace.Plot: Spans[%d].Resource = %d: must be non-negative", i, sp.Resource)
+			}
+			resources = max(resources, sp.Resource+1)
+		} else {
+			if sp.Worker < 0 {
+				return nil, fmt.Errorf("jit: Trace.Plot: Spans[%d].Worker = %d: must be non-negative for a host stage", i, sp.Worker)
+			}
+			workers = max(workers, sp.Worker+1)
+		}
+	}
+
+	// Rows bottom to top: host lanes, then chips.
+	names := make([]string, 0, workers+resources)
+	for w := range workers {
+		names = append(names, fmt.Sprintf("host %d", w))
+	}
+	for q := range resources {
+		names = append(names, fmt.Sprintf("chip %d", q))
+	}
+	g := &gantt{rows: len(names)}
+	var used [numStages]bool
+	for i := range t.Spans {
+		sp := &t.Spans[i]
+		row := sp.Worker
+		if sp.Stage == Execute {
+			row = workers + sp.Resource
+		}
+		g.bars = append(g.bars, bar{x0: sp.Start.Seconds(), x1: sp.End.Seconds(), y: float64(row), c: stageColor(sp.Stage)})
+		g.xmax = max(g.xmax, sp.End.Seconds())
+		used[sp.Stage] = true
+	}
+	g.xmax = max(g.xmax, t.Wall.Seconds())
+	if g.xmax == 0 {
+		g.xmax = 1e-9
+	}
+
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "time since run start (s)"
+	p.Add(g)
+	p.NominalY(names...)
+	p.Legend.Top = true
+	for s := range Stage(numStages) {
+		if used[s] {
+			p.Legend.Add(s.String(), swatch{stageColor(s)})
+		}
+	}
+	return p, nil
+}
+
+type bar struct {
+	x0, x1, y float64
+	c         color.Color
+}
+
+// gantt is a plot.Plotter of horizontal bars, one row per unit of y.
+type gantt struct {
+	bars []bar
+	rows int
+	xmax float64
+}
+
+const (
+	barHeight   = 0.7            // fraction of a row
+	minBarWidth = vg.Length(0.5) // points, so the shortest stages stay visible
+	legendRoom  = 0.3            // extra x range on the right for the legend
+)
+
+func (g *gantt) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, b := range g.bars {
+		x0, x1 := trX(b.x0), trX(b.x1)
+		if x1-x0 < minBarWidth {
+			x1 = x0 + minBarWidth
+		}
+		y0, y1 := trY(b.y-barHeight/2), trY(b.y+barHeight/2)
+		pts := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+		c.FillPolygon(b.c, c.ClipPolygonXY(pts))
+	}
+}
+
+func (g *gantt) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, g.xmax * (1 + legendRoom), -0.5, float64(g.rows) - 0.5
+}
+
+// swatch is a legend thumbnail: a filled box.
+type swatch struct{ c color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	pts := []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}}
+	c.FillPolygon(s.c, pts)
+}
