@@ -117,8 +117,14 @@ func (g *gantt) Plot(c draw.Canvas, p *plot.Plot) {
 		y0, y1 := trY(b.y-barHeight/2), trY(b.y+barHeight/2)
 		pts := []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 		c.FillPolygon(b.c, c.ClipPolygonXY(pts))
+		if x1-x0 > 4*separator.Width {
+			// A white left edge separates back-to-back bars of one stage.
+			c.StrokeLines(separator, c.ClipLinesXY([]vg.Point{{X: x0, Y: y0}, {X: x0, Y: y1}})...)
+		}
 	}
 }
+
+var separator = draw.LineStyle{Color: color.White, Width: vg.Points(0.75)}
 
 func (g *gantt) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return 0, g.xmax * (1 + legendRoom), -0.5, float64(g.rows) - 0.5
