@@ -2,6 +2,7 @@ package jit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -84,6 +85,9 @@ func NewGraph() *Graph { return &Graph{} }
 // Add on this graph; repeated dependencies count once. Task.Resource must
 // not be negative.
 func (g *Graph) Add(t Task, deps ...ID) (ID, error) {
+	if g == nil {
+		return -1, errors.New("jit: Add: graph is nil (use NewGraph)")
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	n := len(g.nodes)
@@ -118,6 +122,9 @@ func (g *Graph) Add(t Task, deps ...ID) (ID, error) {
 
 // Len returns the number of instances.
 func (g *Graph) Len() int {
+	if g == nil {
+		return 0
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return len(g.nodes)
@@ -139,6 +146,9 @@ func (g *Graph) Run(ctx context.Context, o Options) (*Trace, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if g == nil {
+		return nil, errors.New("jit: Run: graph is nil (use NewGraph)")
+	}
 	if o.Workers < 0 {
 		return nil, fmt.Errorf("jit: Run: Options.Workers = %d: must be non-negative (0: GOMAXPROCS)", o.Workers)
 	}
@@ -150,17 +160,15 @@ func (g *Graph) Run(ctx context.Context, o Options) (*Trace, error) {
 	g.mu.Unlock()
 	n := len(nodes)
 
-	res := o.Resources
-	if res == 0 {
-		res = 1
-		for i := range nodes {
-			res = max(res, nodes[i].task.Resource+1)
-		}
-	}
+	// One queue per resource up to the largest one used: a huge
+	// Options.Resources costs nothing.
+	res := 1
 	for i := range nodes {
-		if r := nodes[i].task.Resource; r >= res {
-			return nil, fmt.Errorf("jit: Run: instance %q: Resource = %d: must be < Options.Resources (%d)", nodes[i].task.Name, r, res)
+		r := nodes[i].task.Resource
+		if o.Resources > 0 && r >= o.Resources {
+			return nil, fmt.Errorf("jit: Run: instance %q: Resource = %d: must be < Options.Resources (%d)", nodes[i].task.Name, r, o.Resources)
 		}
+		res = max(res, r+1)
 	}
 	workers := o.Workers
 	if workers == 0 {

@@ -110,6 +110,24 @@ func TestRunOptionErrors(t *testing.T) {
 	if _, err := g.Run(context.Background(), Options{}); err != nil {
 		t.Errorf("Run with default Resources: %v", err)
 	}
+	// Unused resources cost nothing (no queue or goroutine each).
+	if _, err := g.Run(context.Background(), Options{Resources: 1 << 40, Workers: 1 << 40}); err != nil {
+		t.Errorf("Run with huge Resources and Workers: %v", err)
+	}
+	var nilGraph *Graph
+	if _, err := nilGraph.Add(Task{}); err == nil || !strings.Contains(err.Error(), "jit: Add: graph is nil") {
+		t.Errorf("nil Graph Add error = %v", err)
+	}
+	if _, err := nilGraph.Run(context.Background(), Options{}); err == nil || !strings.Contains(err.Error(), "jit: Run: graph is nil") {
+		t.Errorf("nil Graph Run error = %v", err)
+	}
+	if nilGraph.Len() != 0 {
+		t.Errorf("nil Graph Len = %d", nilGraph.Len())
+	}
+	// A nil context means context.Background(); it must not panic.
+	if _, err := g.Run(nil, Options{}); err != nil {
+		t.Errorf("Run with a nil context: %v", err)
+	}
 }
 
 func TestEmptyGraph(t *testing.T) {

@@ -25,6 +25,9 @@ type Trace struct {
 
 // Total returns the summed duration of stage s over all instances.
 func (t *Trace) Total(s Stage) time.Duration {
+	if t == nil {
+		return 0
+	}
 	var d time.Duration
 	for i := range t.Spans {
 		if t.Spans[i].Stage == s {
@@ -37,6 +40,9 @@ func (t *Trace) Total(s Stage) time.Duration {
 // Busy returns the Execute time on a resource (Execute spans of one
 // resource never overlap, so this is the time the resource was busy).
 func (t *Trace) Busy(resource int) time.Duration {
+	if t == nil {
+		return 0
+	}
 	var d time.Duration
 	for i := range t.Spans {
 		if sp := &t.Spans[i]; sp.Stage == Execute && sp.Resource == resource {
@@ -49,7 +55,7 @@ func (t *Trace) Busy(resource int) time.Duration {
 // Utilisation returns Busy(resource)/Wall, the fraction of the run during
 // which the resource executed (0 for an empty run).
 func (t *Trace) Utilisation(resource int) float64 {
-	if t.Wall <= 0 {
+	if t == nil || t.Wall <= 0 {
 		return 0
 	}
 	return float64(t.Busy(resource)) / float64(t.Wall)
@@ -61,6 +67,9 @@ func (t *Trace) Utilisation(resource int) float64 {
 // the length of the intersection of the union of host spans with the union
 // of Execute spans.
 func (t *Trace) Overlap() time.Duration {
+	if t == nil {
+		return 0
+	}
 	var host, hw []interval
 	for i := range t.Spans {
 		sp := &t.Spans[i]

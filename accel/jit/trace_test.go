@@ -70,6 +70,10 @@ func TestTraceMetrics(t *testing.T) {
 	if got := (&Trace{}).Utilisation(0); got != 0 {
 		t.Errorf("Utilisation of an empty trace = %v, want 0", got)
 	}
+	var nilTrace *Trace
+	if nilTrace.Total(Execute) != 0 || nilTrace.Busy(0) != 0 || nilTrace.Utilisation(0) != 0 || nilTrace.Overlap() != 0 {
+		t.Error("a nil trace must report zeros")
+	}
 	if got := (&Trace{}).Overlap(); got != 0 {
 		t.Errorf("Overlap of an empty trace = %v, want 0", got)
 	}
