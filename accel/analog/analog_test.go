@@ -85,11 +85,17 @@ func TestBadInput(t *testing.T) {
 	}{
 		{"input 32", func() error { _, err := s.MatMul([]float64{32}, 1, []float64{1}, 1, 1, Op{}); return err }, "x[0][0]: input 32: outside the 5-bit range"},
 		{"input -1", func() error { _, err := s.MatMul([]float64{-1}, 1, []float64{1}, 1, 1, Op{}); return err }, "outside the 5-bit range"},
-		{"input NaN clamp", func() error { _, err := s.MatMul([]float64{math.NaN()}, 1, []float64{1}, 1, 1, Op{Clamp: true}); return err }, "input NaN"},
+		{"input NaN clamp", func() error {
+			_, err := s.MatMul([]float64{math.NaN()}, 1, []float64{1}, 1, 1, Op{Clamp: true})
+			return err
+		}, "input NaN"},
 		{"weight 64", func() error { _, err := s.MatMul([]float64{1}, 1, []float64{64}, 1, 1, Op{}); return err }, "w[0][0]: weight 64: outside -63..63"},
 		{"unsigned -1", func() error { _, err := s.MatMul([]float64{1}, 1, []float64{-1}, 1, 1, Op{Unsigned: true}); return err }, "outside 0..63"},
 		{"num_sends", func() error { _, err := s.MatMul([]float64{1}, 1, []float64{1}, 1, 1, Op{NumSends: 300}); return err }, "NumSends = 300: must be in 1..255"},
-		{"wait", func() error { _, err := s.MatMul([]float64{1}, 1, []float64{1}, 1, 1, Op{WaitBetweenEvents: -1}); return err }, "WaitBetweenEvents = -1"},
+		{"wait", func() error {
+			_, err := s.MatMul([]float64{1}, 1, []float64{1}, 1, 1, Op{WaitBetweenEvents: -1})
+			return err
+		}, "WaitBetweenEvents = -1"},
 		{"shape", func() error { _, err := s.MatMul([]float64{1, 2}, 1, []float64{1}, 1, 1, Op{}); return err }, "2 inputs for batch 1 × 1 rows"},
 		{"gain", func() error { _, err := New(Config{Gain: -1}); return err }, "Gain = -1: must be positive"},
 		{"noise", func() error { _, err := New(Config{Noise: math.Inf(1)}); return err }, "Noise = +Inf"},

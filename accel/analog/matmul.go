@@ -130,6 +130,30 @@ func (s *System) Configure(w []float64, rows, cols int, op Op) (*Matrix, error) 
 	return m, nil
 }
 
+// SetWeights quantises new weights into the configured matrix (same
+// shape and placement): a reconfiguration, as training with the hardware
+// in the loop does after every optimiser step.
+func (m *Matrix) SetWeights(w []float64) error {
+	p := m.plan
+	if len(w) != p.Rows*p.Cols {
+		return fmt.Errorf("analog: SetWeights: %d weights for a %d×%d matrix", len(w), p.Rows, p.Cols)
+	}
+	for k, t := range p.Tiles {
+		tc := t.Col1 - t.Col0
+		wt := m.w[k]
+		for i := t.Row0; i < t.Row1; i++ {
+			for j := t.Col0; j < t.Col1; j++ {
+				q, err := QuantizeWeight(w[i*p.Cols+j], m.op.Unsigned, m.op.Clamp)
+				if err != nil {
+					return fmt.Errorf("analog: SetWeights: w[%d][%d]: %w", i, j, err)
+				}
+				wt[(i-t.Row0)*tc+j-t.Col0] = q
+			}
+		}
+	}
+	return nil
+}
+
 // Partition returns the matrix's placement.
 func (m *Matrix) Partition() *Partition { return m.plan }
 
