@@ -160,16 +160,23 @@ func (g *Graph) Run(ctx context.Context, o Options) (*Trace, error) {
 	g.mu.Unlock()
 	n := len(nodes)
 
-	// One queue per resource up to the largest one used: a huge
-	// Options.Resources costs nothing.
-	res := 1
+	// One queue (and goroutine) per resource in use, numbered in order of
+	// first use: unused resources and large Resource numbers cost nothing.
+	queue := make([]int32, n)
+	used := map[int]int32{}
 	for i := range nodes {
 		r := nodes[i].task.Resource
 		if o.Resources > 0 && r >= o.Resources {
 			return nil, fmt.Errorf("jit: Run: instance %q: Resource = %d: must be < Options.Resources (%d)", nodes[i].task.Name, r, o.Resources)
 		}
-		res = max(res, r+1)
+		q, ok := used[r]
+		if !ok {
+			q = int32(len(used))
+			used[r] = q
+		}
+		queue[i] = q
 	}
+	res := max(1, len(used))
 	workers := o.Workers
 	if workers == 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -184,7 +191,7 @@ func (g *Graph) Run(ctx context.Context, o Options) (*Trace, error) {
 		return &Trace{Wall: time.Since(start)}, nil
 	}
 
-	r := newRun(ctx, nodes, res, o.Trace, start)
+	r := newRun(ctx, nodes, queue, res, o.Trace, start)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
@@ -241,6 +248,7 @@ func (g *Graph) Run(ctx context.Context, o Options) (*Trace, error) {
 type run struct {
 	ctx       context.Context
 	nodes     []node
+	queue     []int32 // index into hwQ of each instance's resource
 	depOff    []int32 // dependents of i: depList[depOff[i]:depOff[i+1]]
 	depList   []int32
 	trace     bool
@@ -250,7 +258,7 @@ type run struct {
 	hwCond    []sync.Cond
 	remaining []int32   // unfinished dependencies per instance
 	hostQ     []int32   // min-heap of host jobs: id<<1 (preprocess+build) or id<<1|1 (postprocess)
-	hwQ       [][]int32 // per resource, min-heap of instance IDs ready to execute
+	hwQ       [][]int32 // per resource in use, min-heap of instance IDs ready to execute
 	done      int
 	stopped   bool // first error or cancellation: no new work
 	finished  bool // every instance done
@@ -258,9 +266,9 @@ type run struct {
 	spans     []Span
 }
 
-func newRun(ctx context.Context, nodes []node, res int, trace bool, start time.Time) *run {
+func newRun(ctx context.Context, nodes []node, queue []int32, res int, trace bool, start time.Time) *run {
 	n := len(nodes)
-	r := &run{ctx: ctx, nodes: nodes, trace: trace, start: start}
+	r := &run{ctx: ctx, nodes: nodes, queue: queue, trace: trace, start: start}
 	r.hostCond.L = &r.mu
 	r.hwCond = make([]sync.Cond, res)
 	for i := range r.hwCond {
@@ -404,7 +412,7 @@ func (r *run) host(w int) {
 		case err != nil:
 			r.fail(err)
 		case !post:
-			q := t.Resource
+			q := r.queue[id]
 			r.hwQ[q] = push(r.hwQ[q], id)
 			r.hwCond[q].Signal()
 		default:
@@ -431,7 +439,7 @@ func (r *run) complete(id int32) {
 	}
 }
 
-// hardware is the single queue of resource q: it runs Execute of its
+// hardware is the single queue hwQ[q] of one resource: it runs Execute of its
 // instances one at a time, lowest ID first among the ready ones.
 func (r *run) hardware(q int) {
 	var buf [1]Span

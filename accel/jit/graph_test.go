@@ -114,6 +114,20 @@ func TestRunOptionErrors(t *testing.T) {
 	if _, err := g.Run(context.Background(), Options{Resources: 1 << 40, Workers: 1 << 40}); err != nil {
 		t.Errorf("Run with huge Resources and Workers: %v", err)
 	}
+	big := NewGraph()
+	big.Add(Task{Resource: 1 << 40, Execute: nop})
+	big.Add(Task{Resource: 7, Execute: nop}, 0)
+	tr, err := big.Run(context.Background(), Options{Trace: true})
+	if err != nil {
+		t.Fatalf("Run with Resource 1<<40: %v", err)
+	}
+	var got []int
+	for _, sp := range tr.Spans {
+		got = append(got, sp.Resource)
+	}
+	if len(got) != 2 || got[0] != 1<<40 || got[1] != 7 {
+		t.Errorf("Execute spans on resources %v, want [1<<40 7]: spans must carry the task's Resource", got)
+	}
 	var nilGraph *Graph
 	if _, err := nilGraph.Add(Task{}); err == nil || !strings.Contains(err.Error(), "jit: Add: graph is nil") {
 		t.Errorf("nil Graph Add error = %v", err)
