@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"sort"
 
 	"github.com/neurogo/neurogo/viz"
 	"gonum.org/v1/plot"
@@ -18,7 +19,8 @@ func stageColor(s Stage) color.RGBA { return viz.SeriesColor(int(s)) }
 
 // Plot draws the trace as a Gantt chart like seed 002 Fig 5 (right): one
 // row per resource for Execute ("chip r", top) and one row per host
-// worker lane ("host w") for Preprocess, Build and Postprocess, time
+// worker lane ("host w") for Preprocess, Build and Postprocess (only
+// resources and lanes that appear in the trace get a row), time
 // since the run began on the x axis in seconds, bars coloured by stage
 // with a legend. The trace must hold spans (Run with Options.Trace).
 func (t *Trace) Plot(title string) (*plot.Plot, error) {
@@ -28,7 +30,7 @@ func (t *Trace) Plot(title string) (*plot.Plot, error) {
 	if len(t.Spans) == 0 {
 		return nil, errors.New("jit: Trace.Plot: trace has no spans: run the graph with Options.Trace = true")
 	}
-	resources, workers := 0, 0
+	chips, lanes := map[int]int{}, map[int]int{}
 	for i := range t.Spans {
 		sp := &t.Spans[i]
 		if sp.Stage < 0 || sp.Stage >= numStages {
@@ -41,30 +43,38 @@ func (t *Trace) Plot(title string) (*plot.Plot, error) {
 			if sp.Resource < 0 {
 				return nil, fmt.Errorf("jit: Trace.Plot: Spans[%d].Resource = %d: must be non-negative", i, sp.Resource)
 			}
-			resources = max(resources, sp.Resource+1)
+			chips[sp.Resource] = 0
 		} else {
 			if sp.Worker < 0 {
 				return nil, fmt.Errorf("jit: Trace.Plot: Spans[%d].Worker = %d: must be non-negative for a host stage", i, sp.Worker)
 			}
-			workers = max(workers, sp.Worker+1)
+			lanes[sp.Worker] = 0
 		}
 	}
 
-	// Rows bottom to top: host lanes, then chips.
-	names := make([]string, 0, workers+resources)
-	for w := range workers {
-		names = append(names, fmt.Sprintf("host %d", w))
-	}
-	for q := range resources {
-		names = append(names, fmt.Sprintf("chip %d", q))
+	// Rows bottom to top: the host lanes, then the chips that appear.
+	var names []string
+	for _, set := range []struct {
+		rows   map[int]int
+		format string
+	}{{lanes, "host %d"}, {chips, "chip %d"}} {
+		keys := make([]int, 0, len(set.rows))
+		for k := range set.rows {
+			keys = append(keys, k)
+		}
+		sort.Ints(keys)
+		for _, k := range keys {
+			set.rows[k] = len(names)
+			names = append(names, fmt.Sprintf(set.format, k))
+		}
 	}
 	g := &gantt{rows: len(names)}
 	var used [numStages]bool
 	for i := range t.Spans {
 		sp := &t.Spans[i]
-		row := sp.Worker
+		row := lanes[sp.Worker]
 		if sp.Stage == Execute {
-			row = workers + sp.Resource
+			row = chips[sp.Resource]
 		}
 		g.bars = append(g.bars, bar{x0: sp.Start.Seconds(), x1: sp.End.Seconds(), y: float64(row), c: stageColor(sp.Stage)})
 		g.xmax = max(g.xmax, sp.End.Seconds())

@@ -189,6 +189,33 @@ func TestPlot(t *testing.T) {
 		t.Error("the plot of a real run shows no Execute bar")
 	}
 
+	// Rows: host lanes bottom to top, then chips; only those present.
+	for _, tc := range []struct {
+		name string
+		tr   *Trace
+		want []string
+	}{
+		{"hand", handTrace(), []string{"host 0", "host 1", "chip 0", "chip 1"}},
+		{"sparse", &Trace{Spans: []Span{
+			{Stage: Execute, Resource: 1 << 40, Worker: -1, End: ms},
+			{Stage: Postprocess, Worker: 5, Start: ms, End: 2 * ms},
+		}}, []string{"host 5", "chip 1099511627776"}},
+	} {
+		p, err := tc.tr.Plot(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+			if tk.Label != "" {
+				got = append(got, tk.Label)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: rows %q, want %q", tc.name, got, tc.want)
+		}
+	}
+
 	for _, tc := range []struct {
 		name string
 		tr   *Trace
