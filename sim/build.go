@@ -76,6 +76,9 @@ type config struct {
 	optSet   bool
 	parallel int
 	f32      bool
+	// Hooks
+	mm        MatMulHook
+	layerHook LayerHook
 }
 
 // Batch sets the minibatch size of a simulator (default 1): it runs that

@@ -166,6 +166,12 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 				bs[i].b = m.sigs[op.bias].off
 			}
 		}
+		if s.mm != nil {
+			r, ok, err := g.hookedDot(s, ln, bs)
+			if err != nil || ok {
+				return r, err
+			}
+		}
 		set := g.ops[0].set
 		macs := 0
 		for _, b := range bs {
@@ -208,6 +214,12 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		}
 		return runner{step: func() { rows(0, b.ny) }}, nil
 	case "EnsembleReLU":
+		if s.mm != nil {
+			r, ok, err := g.hookedEnsembles(s, ln)
+			if err != nil || ok {
+				return r, err
+			}
+		}
 		ms, maxN, err := m.ensMembers(g)
 		if err != nil {
 			return runner{}, err

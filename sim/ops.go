@@ -368,7 +368,20 @@ func (op *Op) compile(s *Simulator, ln *lane) (runner, error) {
 		for i, id := range op.aux {
 			ps[i] = view(id)
 		}
-		ex, err := op.layer.NewExec(1, uint64(op.seed)+uint64(ln.index))
+		l := op.layer
+		if s.layerHook != nil {
+			l2, err := s.layerHook(op.Tag, l, ln.index)
+			if err != nil {
+				return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
+			}
+			if l2 != nil {
+				if !sameShapes(l, l2) {
+					return runner{}, fmt.Errorf("sim: %s: LayerHook: replacement %s has other shapes or parameters than %s", op.Tag, l2.Kind(), l.Kind())
+				}
+				l = l2
+			}
+		}
+		ex, err := l.NewExec(1, uint64(op.seed)+uint64(ln.index))
 		if err != nil {
 			return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
 		}

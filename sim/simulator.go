@@ -30,6 +30,8 @@ type Simulator struct {
 	parts   [][]*lane // lanes of each worker
 	splitOK bool      // large operators may be cut across cores (one lane)
 	check   []int     // signals scanned for NaN after each step
+	mm        MatMulHook // Hooks
+	layerHook LayerHook
 	// Progress, if set, is called by Run and RunSteps after every step
 	// with the number of steps done and the total.
 	Progress func(done, total int)
@@ -66,7 +68,10 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	if cfg.batch < 1 {
 		return nil, fmt.Errorf("sim: Batch = %d: must be at least 1", cfg.batch)
 	}
-	s := &Simulator{model: m, splitOK: cfg.batch == 1 && cfg.parallel != 1}
+	if cfg.f32 && (cfg.mm != nil || cfg.layerHook != nil) {
+		return nil, errHooksF32
+	}
+	s := &Simulator{model: m, splitOK: cfg.batch == 1 && cfg.parallel != 1, mm: cfg.mm, layerHook: cfg.layerHook}
 	fed := map[*toolkit.Node]bool{}
 	for node, data := range cfg.feeds {
 		var sig = -1
