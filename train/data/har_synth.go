@@ -22,7 +22,7 @@ import (
 
 // harSynthVersion is written into the README; bump it whenever the
 // generator's output for a seed changes.
-const harSynthVersion = 1
+const harSynthVersion = 2
 
 const (
 	harRate = 50.0          // Hz
@@ -67,7 +67,8 @@ func SyntheticHAR(seed int64) (train, test *HARSet, err error) {
 // WriteSyntheticHAR writes a synthetic UCI HAR set (SyntheticHAR(seed))
 // into dir in the real layout — activity_labels.txt, train/ and test/ with
 // y_<split>.txt, subject_<split>.txt and the nine "Inertial Signals" files,
-// 128 numbers per line in UCI's "%15.7e" style with three-digit exponents —
+// 128 numbers per line in UCI's style (16 characters each, 8 significant
+// digits, three-digit exponent: "  1.8085150e-004 -2.3000000e+000") —
 // plus a README.txt whose first line says SYNTHETIC and which names the
 // generator version and seed (HAR reads it and sets Synthetic). dir is
 // created if needed; a dir holding a README.txt that is not a synthetic
@@ -78,9 +79,9 @@ func SyntheticHAR(seed int64) (train, test *HARSet, err error) {
 // seeded by seed and the subject, so subjects are generated concurrently
 // without changing the output):
 //   - per subject: step cadence 1.6–2.2 Hz, gait amplitude ×0.75–1.3,
-//     gait harmonic phases, phone-mounting rotation (about 5° per axis),
-//     standing lean, the extra lean when sitting (mean 8°, overlapping
-//     between subjects), the angle lying on the back, sway amplitudes and
+//     gait harmonic phases, phone-mounting rotation (4° per axis, standard deviation),
+//     standing lean, the extra lean when sitting (12° ± 2.5°; with the
+//     mounting and standing lean it overlaps between subjects), the angle lying on the back, sway amplitudes and
 //     accelerometer (0.015 g) and gyroscope (0.01 rad/s) biases;
 //   - walking: vertical acceleration at the step frequency with two
 //     harmonics, a heel-strike pulse, anterior-posterior acceleration at
@@ -346,9 +347,9 @@ func harSubjectTraits(r *rand.Rand) harTraits {
 	for i := range t.ph {
 		t.ph[i] = 2 * math.Pi * r.Float64()
 	}
-	t.mount = rot(deg(5)*r.NormFloat64(), deg(5)*r.NormFloat64(), deg(5)*r.NormFloat64())
+	t.mount = rot(deg(4)*r.NormFloat64(), deg(4)*r.NormFloat64(), deg(4)*r.NormFloat64())
 	t.lean = deg(2) * r.NormFloat64()
-	t.sitLean = deg(10) + deg(2.5)*r.NormFloat64()
+	t.sitLean = deg(12) + deg(2.5)*r.NormFloat64()
 	t.sitRol = deg(2) * r.NormFloat64()
 	t.layPitch = deg(90) + deg(8)*r.NormFloat64()
 	t.layRoll = deg(12) * r.NormFloat64()
