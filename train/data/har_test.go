@@ -203,6 +203,10 @@ func TestHARCorrupt(t *testing.T) {
 			l[0] += " 1.0"
 			return l
 		}), ErrCorrupt, []string{"total_acc_x_train.txt:1", "129 numbers"}},
+		{"long line", edit(sig("test", "body_acc_z"), func(l []string) []string {
+			l[1] = strings.Repeat(" 1.5", 20000) // longer than the 64 KiB read buffer
+			return l
+		}), ErrCorrupt, []string{"body_acc_z_test.txt:2", "20000 numbers: want 128"}},
 		{"line count mismatch", edit(sig("train", "total_acc_z"), func(l []string) []string {
 			return l[:2]
 		}), ErrCorrupt, []string{"total_acc_z_train.txt", "2 lines", "y_train.txt has 3", "line counts must match"}},
