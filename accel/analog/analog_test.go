@@ -200,8 +200,8 @@ func TestCalibrationRecoversFixedPattern(t *testing.T) {
 		noiseTol = 0.1  // relative error of the measured noise
 		colTol   = 0.04 // absolute error of the column gains (sd of the estimate)
 	)
+	const satTol = 0.15 // relative error of the fitted saturation scale
 	cfg := ChipConfig(7)
-	cfg.Saturation = 0
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +210,10 @@ func TestCalibrationRecoversFixedPattern(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("gain %.5f (config %.5f), noise %.3f (config %.1f), residual %.3f", c.Gain, cfg.Gain, c.Noise, cfg.Noise, c.Residual)
+	t.Logf("gain %.5f (config %.5f), noise %.3f (config %.1f), saturation %.0f (config %.0f), residual %.3f", c.Gain, cfg.Gain, c.Noise, cfg.Noise, c.Saturation, cfg.Saturation, c.Residual)
+	if math.Abs(c.Saturation/cfg.Saturation-1) > satTol {
+		t.Errorf("saturation %v, want %v", c.Saturation, cfg.Saturation)
+	}
 	var meanG float64
 	for a := range s.Arrays() {
 		for j := range ArrayCols {
@@ -240,7 +243,7 @@ func TestCalibrationRecoversFixedPattern(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	rows, cols, batch := 128, 256, 300
 	x := randInts(rng, batch*rows, 0, 31)
-	w := randInts(rng, rows*cols, -8, 8)
+	w := randInts(rng, rows*cols, -20, 20)
 	ideal := reference(x, w, batch, rows, cols, 128, cfg.Gain, 1)
 	errOf := func() float64 {
 		y, err := s.MatMul(x, batch, w, rows, cols, Op{})

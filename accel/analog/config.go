@@ -91,6 +91,7 @@ type System struct {
 	offset [][]float64 // [array][column] fixed-pattern offset (LSB)
 	// corrections from Calibrate, nil until used
 	corrGain, corrOffset [][]float64
+	corrSat              float64
 }
 
 // New validates cfg and draws the system's fixed pattern.

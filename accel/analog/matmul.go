@@ -96,6 +96,7 @@ type Matrix struct {
 	w     [][]float32 // per tile, (Row1-Row0)×(Col1-Col0) row-major
 	seed  uint64
 	calls atomic.Uint64
+	pool  sync.Pool // *scratch
 }
 
 // Configure quantises the rows×cols weights w (row-major, hardware units)
@@ -198,6 +199,19 @@ func (m *Matrix) Apply(x []float64, batch int, y []float64) error {
 	if batch*p.Rows*p.Cols < 1<<18 {
 		workers = 1
 	}
+	if workers == 1 {
+		sc, _ := m.pool.Get().(*scratch)
+		if sc == nil {
+			sc = newScratch(p)
+		}
+		defer m.pool.Put(sc)
+		for c := range chunks {
+			if err := m.applyChunk(sc, x, y, c*batchChunk, min(batch, (c+1)*batchChunk), call, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var firstErr error
 	var mu sync.Mutex
 	var next atomic.Int64
@@ -206,7 +220,11 @@ func (m *Matrix) Apply(x []float64, batch int, y []float64) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc := newScratch(p)
+			sc, _ := m.pool.Get().(*scratch)
+			if sc == nil {
+				sc = newScratch(p)
+			}
+			defer m.pool.Put(sc)
 			for {
 				c := int(next.Add(1) - 1)
 				if c >= chunks {
@@ -325,8 +343,9 @@ func (s *System) accumulate(sum []float64, out []int8, nb, cols int, t Tile) {
 			}
 			continue
 		}
+		S := s.corrSat
 		for j, v := range ob {
-			sb[j] += (float64(v)-co[j])*cg[j] - 0.5
+			sb[j] += (unsaturate(float64(v)+0.5, S)-co[j])*cg[j] - 0.5
 		}
 	}
 }

@@ -41,6 +41,14 @@ func Exact() Tolerances { return Tolerances{Filter: 1e-8, Repeat: 0, Decode: 0.1
 // RMSE 0.1.
 func Single() Tolerances { return Tolerances{Filter: 1e-6, Repeat: 0, Decode: 0.1, Round: 0x1p-23} }
 
+// Analog returns the tolerances of an emulated analog backend (package
+// accel/analog): the digital parts (filters, probes, time) exact, runs
+// repeatable (the noise restarts at Reset and is seeded), and the
+// communication channel within RMSE 0.15 — its decoders and encoders
+// multiply with 5-bit inputs, 6-bit weights, 8-bit results and 2 LSB
+// of noise per product.
+func Analog() Tolerances { return Tolerances{Filter: 1e-8, Repeat: 0, Decode: 0.15, Round: 0x1p-52} }
+
 // Run runs every conformance check against backends made by newBackend.
 func Run(t *testing.T, newBackend sim.NewBackend, tol Tolerances) {
 	t.Run("LowpassDelay", func(t *testing.T) { lowpassDelay(t, newBackend, tol) })

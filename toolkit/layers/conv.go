@@ -88,7 +88,7 @@ func (s Conv1D) Build(in []int, seed int64) (Layer, error) {
 		}
 		return nil, errf(kind, "Kernel", s.Kernel, "larger than the padded input (%d)", g.W)
 	}
-	l := &convLayer{base: base{kind: kind, in: []int{in[0], in[1]}, out: []int{g.OW, g.F}}, g: g, noBias: s.NoBias}
+	l := &convLayer{base: base{kind: kind, in: []int{in[0], in[1]}, out: []int{g.OW, g.F}, spec: s}, g: g, noBias: s.NoBias}
 	k := g.KW * g.C
 	l.params = append(l.params, Param{Name: "kernel", Shape: []int{g.KW, g.C, g.F}, Value: glorotUniform(k*g.F, k, g.KW*g.F, seed), Trainable: true})
 	if !s.NoBias {
@@ -139,7 +139,7 @@ func (s Conv2D) Build(in []int, seed int64) (Layer, error) {
 		}
 		return nil, errf(kind, "Kernel", s.Kernel, "larger than the padded input (%d, %d)", g.H, g.W)
 	}
-	l := &convLayer{base: base{kind: kind, in: []int{in[0], in[1], in[2]}, out: []int{g.OH, g.OW, g.F}}, g: g, noBias: s.NoBias}
+	l := &convLayer{base: base{kind: kind, in: []int{in[0], in[1], in[2]}, out: []int{g.OH, g.OW, g.F}, spec: s}, g: g, noBias: s.NoBias}
 	k := g.KH * g.KW * g.C
 	l.params = append(l.params, Param{Name: "kernel", Shape: []int{g.KH, g.KW, g.C, g.F},
 		Value: glorotUniform(k*g.F, k, g.KH*g.KW*g.F, seed), Trainable: true})

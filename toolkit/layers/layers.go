@@ -198,9 +198,23 @@ type base struct {
 	kind    string
 	in, out []int
 	params  []Param
+	spec    Spec // what Build was given (Dense, Conv1D, Conv2D)
 }
 
 func (l *base) Kind() string    { return l.kind }
+
+// SpecOf returns the Spec a Dense, Conv1D or Conv2D layer was built from
+// (with the input shape it gives the layer's whole geometry), or false for
+// other layers: executors that lower layers onto other hardware (package
+// accel) read it.
+func SpecOf(l Layer) (Spec, bool) {
+	if b, ok := l.(interface{ specOf() Spec }); ok && b.specOf() != nil {
+		return b.specOf(), true
+	}
+	return nil, false
+}
+
+func (l *base) specOf() Spec { return l.spec }
 func (l *base) InShape() []int  { return append([]int(nil), l.in...) }
 func (l *base) OutShape() []int { return append([]int(nil), l.out...) }
 func (l *base) Params() []Param {
