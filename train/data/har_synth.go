@@ -89,7 +89,7 @@ func SyntheticHAR(seed int64) (train, test *HARSet, err error) {
 //     (yaw and roll at the stride, pitch at the step frequency) giving the
 //     gyroscope signal and a moving gravity direction; cadence and
 //     amplitude wander slowly (Ornstein–Uhlenbeck, 3 % and 8 %);
-//     upstairs: cadence ×0.8–0.9, stronger vertical and forward push,
+//     upstairs: cadence ×0.78–0.88, stronger vertical and forward push,
 //     forward lean; downstairs: cadence ×1.05–1.18, sharp impacts, backward
 //     lean;
 //   - sitting, standing, laying: gravity along the posture's up direction
@@ -392,7 +392,6 @@ func harSubjectWindows(seed int64, subject int, counts [harClasses]int) (windows
 
 // gait holds the per-activity gait parameters (amplitudes in g and rad).
 type gait struct {
-	cadence                float64 // cadence factor
 	av, h2, h3, aap, aml   float64 // vertical, its 2nd/3rd step harmonics, AP, ML
 	imp, kappa             float64 // heel-strike pulse amplitude and sharpness
 	yaw, roll, pitch, lean float64 // pelvic rotation amplitudes; extra lean
