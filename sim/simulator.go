@@ -20,16 +20,16 @@ import (
 // With Batch(n) it runs n independent copies (lanes) of the model; Data
 // returns lane 0 and DataBatch all lanes as [batch][samples][dims].
 type Simulator struct {
-	model   *Model
-	lanes   []*lane
-	mu      sync.Mutex // guards err (operators on parallel lanes fail concurrently)
-	err     error
-	failed  atomic.Bool
-	closed  bool
-	workers int       // goroutines that step lanes in RunSteps (see Parallel)
-	parts   [][]*lane // lanes of each worker
-	splitOK bool      // large operators may be cut across cores (one lane)
-	check   []int     // signals scanned for NaN after each step
+	model     *Model
+	lanes     []*lane
+	mu        sync.Mutex // guards err (operators on parallel lanes fail concurrently)
+	err       error
+	failed    atomic.Bool
+	closed    bool
+	workers   int        // goroutines that step lanes in RunSteps (see Parallel)
+	parts     [][]*lane  // lanes of each worker
+	splitOK   bool       // large operators may be cut across cores (one lane)
+	check     []int      // signals scanned for NaN after each step
 	mm        MatMulHook // Hooks
 	layerHook LayerHook
 	// Progress, if set, is called by Run and RunSteps after every step

@@ -201,7 +201,7 @@ type base struct {
 	spec    Spec // what Build was given (Dense, Conv1D, Conv2D)
 }
 
-func (l *base) Kind() string    { return l.kind }
+func (l *base) Kind() string { return l.kind }
 
 // SpecOf returns the Spec a Dense, Conv1D or Conv2D layer was built from
 // (with the input shape it gives the layer's whole geometry), or false for
@@ -214,7 +214,7 @@ func SpecOf(l Layer) (Spec, bool) {
 	return nil, false
 }
 
-func (l *base) specOf() Spec { return l.spec }
+func (l *base) specOf() Spec    { return l.spec }
 func (l *base) InShape() []int  { return append([]int(nil), l.in...) }
 func (l *base) OutShape() []int { return append([]int(nil), l.out...) }
 func (l *base) Params() []Param {
