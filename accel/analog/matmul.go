@@ -115,18 +115,10 @@ func (s *System) Configure(w []float64, rows, cols int, op Op) (*Matrix, error) 
 	}
 	m := &Matrix{sys: s, op: op, plan: plan, w: make([][]float32, len(plan.Tiles)), seed: uint64(s.cfg.Seed)*0x9e3779b97f4a7c15 + 1}
 	for k, t := range plan.Tiles {
-		tc := t.Col1 - t.Col0
-		wt := make([]float32, (t.Row1-t.Row0)*tc)
-		for i := t.Row0; i < t.Row1; i++ {
-			for j := t.Col0; j < t.Col1; j++ {
-				q, err := QuantizeWeight(w[i*cols+j], op.Unsigned, op.Clamp)
-				if err != nil {
-					return nil, fmt.Errorf("analog: Configure: w[%d][%d]: %w", i, j, err)
-				}
-				wt[(i-t.Row0)*tc+j-t.Col0] = q
-			}
-		}
-		m.w[k] = wt
+		m.w[k] = make([]float32, (t.Row1-t.Row0)*(t.Col1-t.Col0))
+	}
+	if err := m.quantizeWeights(w); err != nil {
+		return nil, fmt.Errorf("analog: Configure: %w", err)
 	}
 	return m, nil
 }
@@ -139,16 +131,33 @@ func (m *Matrix) SetWeights(w []float64) error {
 	if len(w) != p.Rows*p.Cols {
 		return fmt.Errorf("analog: SetWeights: %d weights for a %d×%d matrix", len(w), p.Rows, p.Cols)
 	}
+	if err := m.quantizeWeights(w); err != nil {
+		return fmt.Errorf("analog: SetWeights: %w", err)
+	}
+	return nil
+}
+
+// quantizeWeights fills the tiles from w (rows×cols): in-range values by
+// a fast path, the rest by QuantizeWeight's rules.
+func (m *Matrix) quantizeWeights(w []float64) error {
+	p := m.plan
+	lo := m.op.weightMin() - 0.5
 	for k, t := range p.Tiles {
 		tc := t.Col1 - t.Col0
 		wt := m.w[k]
 		for i := t.Row0; i < t.Row1; i++ {
-			for j := t.Col0; j < t.Col1; j++ {
-				q, err := QuantizeWeight(w[i*p.Cols+j], m.op.Unsigned, m.op.Clamp)
-				if err != nil {
-					return fmt.Errorf("analog: SetWeights: w[%d][%d]: %w", i, j, err)
+			src := w[i*p.Cols+t.Col0 : i*p.Cols+t.Col1]
+			dst := wt[(i-t.Row0)*tc : (i-t.Row0+1)*tc]
+			for j, v := range src {
+				if v > lo && v < WeightMax+0.5 {
+					dst[j] = float32(math.Round(v))
+					continue
 				}
-				wt[(i-t.Row0)*tc+j-t.Col0] = q
+				q, err := QuantizeWeight(v, m.op.Unsigned, m.op.Clamp)
+				if err != nil {
+					return fmt.Errorf("w[%d][%d]: %w", i, t.Col0+j, err)
+				}
+				dst[j] = q
 			}
 		}
 	}

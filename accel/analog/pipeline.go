@@ -3,7 +3,9 @@ package analog
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/neurogo/neurogo/accel/jit"
@@ -46,15 +48,22 @@ const (
 	eventBytes   = 2
 )
 
+// runChunk is the number of input vectors per execution instance of
+// Run: a multiple of batchChunk, so that the noise streams (per call,
+// tile and 128 vectors) are those of Apply.
+const runChunk = 4 * batchChunk
+
 // Run multiplies the batch×rows inputs x with the configured matrix like
 // Apply, but as hxtorch executes it (seed 002 §3.2, Figs 2, 4, 5): a
-// dependency graph of execution instances run just in time — per row
-// split an instance quantising its inputs; per tile an instance that
-// builds the tile's instruction stream, executes it on the tile's chip
-// and accumulates the decoded 8-bit results into its column split; per
-// column split an instance saturating the digital sums into y. Host
-// stages of independent instances overlap with execution on the chips.
-// Run returns what the stages took and how much data moved.
+// dependency graph of execution instances run just in time. The batch is
+// cut into runs of 512 vectors; per run and row split an instance
+// quantises the inputs; per run and tile an instance builds the tile's
+// instruction stream and executes it on the tile's chip; per run and
+// column split an instance decodes the 8-bit results of its tiles, sums
+// them digitally (correcting calibrated columns) and saturates the sums
+// into y. Host stages of independent instances overlap with execution on
+// the chips. Run returns what the stages took and how much data moved;
+// its results equal Apply's (same noise streams, same summation order).
 func (m *Matrix) Run(ctx context.Context, x []float64, batch int, y []float64, o PipelineOptions) (*PipelineStats, error) {
 	p := m.plan
 	if batch <= 0 || len(x) != batch*p.Rows || len(y) != batch*p.Cols {
@@ -62,105 +71,220 @@ func (m *Matrix) Run(ctx context.Context, x []float64, batch int, y []float64, o
 	}
 	call := m.calls.Add(1)
 	g := jit.NewGraph()
-	// per row split: quantised inputs, batch × rows of the split
-	xq := make([][]uint8, p.RowSplits)
-	qid := make([]jit.ID, p.RowSplits)
-	for r := range p.RowSplits {
-		r0 := r * p.RowsPerArray
-		r1 := min(p.Rows, r0+p.RowsPerArray)
-		id, err := g.Add(jit.Task{Name: fmt.Sprintf("quantise[%d]", r), Preprocess: func() error {
-			tr := r1 - r0
-			q := make([]uint8, batch*tr)
-			for b := range batch {
-				row := x[b*p.Rows+r0 : b*p.Rows+r1]
-				for i, v := range row {
-					u, err := QuantizeInput(v, m.op.Clamp)
-					if err != nil {
-						return fmt.Errorf("x[%d][%d]: %w", b, r0+i, err)
+	var inBytes, outBytes atomic.Int64
+	for b0 := 0; b0 < batch; b0 += runChunk {
+		b1 := min(batch, b0+runChunk)
+		nb := b1 - b0
+		// per row split: quantised inputs, nb × rows of the split
+		xq := make([][]uint8, p.RowSplits)
+		qid := make([]jit.ID, p.RowSplits)
+		for r := range p.RowSplits {
+			r0 := r * p.RowsPerArray
+			r1 := min(p.Rows, r0+p.RowsPerArray)
+			id, err := g.Add(jit.Task{Name: fmt.Sprintf("quantise[%d] %d..%d", r, b0, b1), Preprocess: func() error {
+				tr := r1 - r0
+				q := getBytes(nb * tr)
+				for b := range nb {
+					if err := quantizeRow(q[b*tr:(b+1)*tr], x[(b0+b)*p.Rows+r0:(b0+b)*p.Rows+r1], m.op.Clamp); err != nil {
+						return fmt.Errorf("x[%d]%w", b0+b, err)
 					}
-					q[b*tr+i] = u
 				}
-			}
-			xq[r] = q
-			return nil
-		}})
-		if err != nil {
-			return nil, err
-		}
-		qid[r] = id
-	}
-	sums := make([][]float64, p.ColSplits) // batch × split width
-	locks := make([]sync.Mutex, p.ColSplits)
-	for c := range p.ColSplits {
-		w := min(p.Cols, (c+1)*p.ColsPerArray) - c*p.ColsPerArray
-		sums[c] = make([]float64, batch*w)
-	}
-	tilesOf := make([][]jit.ID, p.ColSplits)
-	var inBytes, outBytes int64
-	var bytesMu sync.Mutex
-	for k, t := range p.Tiles {
-		var stream []byte
-		var out []int8
-		tr, tc := t.Row1-t.Row0, t.Col1-t.Col0
-		id, err := g.Add(jit.Task{
-			Name:     fmt.Sprintf("mm[%d,%d]", t.RowSplit, t.ColSplit),
-			Resource: t.Chip,
-			Build: func() error {
-				stream = buildStream(stream[:0], xq[t.RowSplit], batch, tr, k, m.op)
-				bytesMu.Lock()
-				inBytes += int64(len(stream))
-				outBytes += int64(batch * tc)
-				bytesMu.Unlock()
+				xq[r] = q
 				return nil
-			},
-			Execute: func() error {
-				out = make([]int8, batch*tc)
-				if o.MockPartner {
-					// the partner answers with a result block of the right
-					// size; reading the stream's length is all it does
-					if len(stream) < streamHeader {
-						return fmt.Errorf("empty instruction stream")
-					}
-					return nil
+			}})
+			if err != nil {
+				return nil, err
+			}
+			qid[r] = id
+		}
+		left := make([]atomic.Int32, p.RowSplits) // tiles still reading a row split's inputs
+		for _, t := range p.Tiles {
+			left[t.RowSplit].Add(1)
+		}
+		// column split major, so that only one column split's results
+		// wait for their digital sum at a time
+		for c := range p.ColSplits {
+			c0 := c * p.ColsPerArray
+			w := min(p.Cols, c0+p.ColsPerArray) - c0
+			outs := make([][]int8, p.RowSplits)
+			var tiles []jit.ID
+			for r := range p.RowSplits {
+				k := r*p.ColSplits + c
+				t := p.Tiles[k]
+				var stream []byte
+				tr, tc := t.Row1-t.Row0, t.Col1-t.Col0
+				id, err := g.Add(jit.Task{
+					Name:     fmt.Sprintf("mm[%d,%d] %d..%d", t.RowSplit, t.ColSplit, b0, b1),
+					Resource: t.Chip,
+					Build: func() error {
+						stream = buildStream(getBytes(streamHeader + nb*(vectorHeader+eventBytes*tr))[:0], xq[r], nb, tr, k, m.op)
+						if left[r].Add(-1) == 0 {
+							putBytes(xq[r])
+							xq[r] = nil
+						}
+						inBytes.Add(int64(len(stream)))
+						outBytes.Add(int64(nb * tc))
+						return nil
+					},
+					Execute: func() error {
+						outs[r] = getInt8s(nb * tc)
+						defer func() { putBytes(stream); stream = nil }()
+						if o.MockPartner {
+							// the partner answers with a result block of the
+							// right size; reading the stream's length is all
+							// it does (content-agnostic)
+							if len(stream) < streamHeader {
+								return fmt.Errorf("empty instruction stream")
+							}
+							return nil
+						}
+						return m.executeStream(stream, outs[r], nb, tr, tc, k, t.Array, call, b0/batchChunk)
+					},
+				}, qid[r])
+				if err != nil {
+					return nil, err
 				}
-				return m.executeStream(stream, out, batch, tr, tc, k, t.Array, call)
-			},
-			Postprocess: func() error {
-				locks[t.ColSplit].Lock()
-				m.sys.accumulate(sums[t.ColSplit], out, batch, tc, Tile{Col0: 0, Col1: tc, Array: t.Array})
-				locks[t.ColSplit].Unlock()
-				out, stream = nil, nil
-				return nil
-			},
-		}, qid[t.RowSplit])
-		if err != nil {
-			return nil, err
-		}
-		tilesOf[t.ColSplit] = append(tilesOf[t.ColSplit], id)
-	}
-	for c := range p.ColSplits {
-		c0 := c * p.ColsPerArray
-		w := min(p.Cols, c0+p.ColsPerArray) - c0
-		if _, err := g.Add(jit.Task{Name: fmt.Sprintf("sum[%d]", c), Postprocess: func() error {
-			for b := range batch {
-				finish(y[b*p.Cols+c0:b*p.Cols+c0+w], sums[c][b*w:(b+1)*w])
+				tiles = append(tiles, id)
 			}
-			return nil
-		}}, tilesOf[c]...); err != nil {
-			return nil, err
+			// decode: the digital sum over the row splits (corrected per
+			// column with a calibration), saturated into y
+			if _, err := g.Add(jit.Task{Name: fmt.Sprintf("sum[%d] %d..%d", c, b0, b1), Postprocess: func() error {
+				m.decode(y, outs, nb, b0, c, c0, w)
+				for r := range outs {
+					putInt8s(outs[r])
+					outs[r] = nil
+				}
+				return nil
+			}}, tiles...); err != nil {
+				return nil, err
+			}
 		}
 	}
 	tr, err := g.Run(ctx, jit.Options{Workers: o.Workers, Resources: m.sys.cfg.Chips, Trace: true})
 	if err != nil {
 		return nil, fmt.Errorf("analog: Run: %w", err)
 	}
-	st := &PipelineStats{Wall: tr.Wall, Instances: g.Len(), InputBytes: inBytes, OutputBytes: outBytes,
+	st := &PipelineStats{Wall: tr.Wall, Instances: g.Len(), InputBytes: inBytes.Load(), OutputBytes: outBytes.Load(),
 		Preprocess: tr.Total(jit.Preprocess), Build: tr.Total(jit.Build), Execute: tr.Total(jit.Execute), Postprocess: tr.Total(jit.Postprocess),
 		MACs: int64(batch) * int64(p.Rows) * int64(p.Cols)}
 	if o.Trace {
 		st.Trace = tr
 	}
 	return st, nil
+}
+
+// decode sums the row splits' 8-bit results of column split c for nb
+// vectors starting at b0 and writes the saturated sums to y.
+func (m *Matrix) decode(y []float64, outs [][]int8, nb, b0, c, c0, w int) {
+	p := m.plan
+	calibrated := m.sys.corrGain != nil
+	if !calibrated {
+		acc := getInt32s(w)
+		for b := range nb {
+			clear(acc)
+			for _, o := range outs {
+				for j, v := range o[b*w : (b+1)*w] {
+					acc[j] += int32(v)
+				}
+			}
+			yb := y[(b0+b)*p.Cols+c0 : (b0+b)*p.Cols+c0+w]
+			for j, v := range acc {
+				yb[j] = float64(min(max(v, OutputMin), OutputMax))
+			}
+		}
+		putInt32s(acc)
+		return
+	}
+	sum := getFloats(nb * w)
+	for r, o := range outs {
+		m.sys.accumulate(sum, o, nb, w, Tile{Col0: 0, Col1: w, Array: p.Tiles[r*p.ColSplits+c].Array})
+	}
+	for b := range nb {
+		finish(y[(b0+b)*p.Cols+c0:(b0+b)*p.Cols+c0+w], sum[b*w:(b+1)*w])
+	}
+	putFloats(sum)
+}
+
+// quantizeRow converts one input vector to hardware inputs: a fast path
+// for values already in range, QuantizeInput's rules for the rest.
+func quantizeRow(q []uint8, x []float64, clamp bool) error {
+	for i, v := range x {
+		if v >= 0 && v < InputMax+0.5 {
+			q[i] = uint8(v + 0.5) // round half up = math.Round for v ≥ 0
+			continue
+		}
+		u, err := QuantizeInput(v, clamp)
+		if err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+		q[i] = u
+	}
+	return nil
+}
+
+// buffer pools of Run (per size class: powers of two)
+var (
+	bytePools  [40]sync.Pool
+	int8Pools  [40]sync.Pool
+	floatPools [40]sync.Pool
+	int32Pools [40]sync.Pool
+)
+
+func getInt32s(n int) []int32 {
+	if b, ok := int32Pools[class(n)].Get().([]int32); ok {
+		return b[:n]
+	}
+	return make([]int32, n, 1<<class(n))
+}
+
+func putInt32s(b []int32) {
+	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
+		int32Pools[class(cap(b))].Put(b[:0])
+	}
+}
+
+func class(n int) int { return bits.Len(uint(max(n-1, 0))) }
+
+func getBytes(n int) []byte {
+	if b, ok := bytePools[class(n)].Get().([]byte); ok {
+		return b[:n]
+	}
+	return make([]byte, n, 1<<class(n))
+}
+
+func putBytes(b []byte) {
+	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
+		bytePools[class(cap(b))].Put(b[:0]) //nolint:staticcheck // slices are small headers
+	}
+}
+
+func getInt8s(n int) []int8 {
+	if b, ok := int8Pools[class(n)].Get().([]int8); ok {
+		return b[:n]
+	}
+	return make([]int8, n, 1<<class(n))
+}
+
+func putInt8s(b []int8) {
+	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
+		int8Pools[class(cap(b))].Put(b[:0])
+	}
+}
+
+// getFloats returns n zeros.
+func getFloats(n int) []float64 {
+	if b, ok := floatPools[class(n)].Get().([]float64); ok {
+		b = b[:n]
+		clear(b)
+		return b
+	}
+	return make([]float64, n, 1<<class(n))
+}
+
+func putFloats(b []float64) {
+	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
+		floatPools[class(cap(b))].Put(b[:0])
+	}
 }
 
 // buildStream encodes one tile's run: header, then per vector a marker
@@ -170,26 +294,28 @@ func buildStream(s []byte, xq []uint8, batch, tr, tile int, op Op) []byte {
 	if cap(s) < need {
 		s = make([]byte, 0, need)
 	}
-	s = append(s, 'B', 'S', 'S', '2', byte(tile), byte(tile>>8), byte(tile>>16), byte(tile>>24),
-		byte(op.NumSends), byte(op.WaitBetweenEvents), byte(op.WaitBetweenEvents>>8), byte(tr), byte(tr>>8), 0, 0, 0)
+	s = s[:need]
+	copy(s, []byte{'B', 'S', 'S', '2', byte(tile), byte(tile >> 8), byte(tile >> 16), byte(tile >> 24),
+		byte(op.NumSends), byte(op.WaitBetweenEvents), byte(op.WaitBetweenEvents >> 8), byte(tr), byte(tr >> 8), 0, 0, 0})
+	k := streamHeader
 	for b := range batch {
-		at := len(s)
-		s = append(s, 0, 0)
-		n := 0
+		at := k
+		k += vectorHeader
 		for i, v := range xq[b*tr : (b+1)*tr] {
 			if v != 0 {
-				s = append(s, byte(i), v)
-				n++
+				s[k], s[k+1] = byte(i), v
+				k += eventBytes
 			}
 		}
+		n := (k - at - vectorHeader) / eventBytes
 		s[at], s[at+1] = byte(n), byte(n>>8)
 	}
-	return s
+	return s[:k]
 }
 
 // executeStream is the emulated chip's side: it decodes the events into
 // dense inputs and runs the tile.
-func (m *Matrix) executeStream(s []byte, out []int8, batch, tr, tc, k, array int, call uint64) error {
+func (m *Matrix) executeStream(s []byte, out []int8, batch, tr, tc, k, array int, call uint64, chunk0 int) error {
 	if len(s) < streamHeader {
 		return fmt.Errorf("instruction stream of %d bytes: shorter than its header", len(s))
 	}
@@ -217,7 +343,7 @@ func (m *Matrix) executeStream(s []byte, out []int8, batch, tr, tc, k, array int
 				pos += eventBytes
 			}
 		}
-		ns := newNoise(m.seed, call, uint64(k), uint64(c))
+		ns := newNoise(m.seed, call, uint64(k), uint64(chunk0+c))
 		m.sys.emulate(out[c*batchChunk*tc:(c*batchChunk+nb)*tc], acc[:nb*tc], xf[:nb*tr], m.w[k], nb, tr, tc, array, m.op.NumSends, &ns)
 	}
 	return nil

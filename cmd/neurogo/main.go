@@ -247,8 +247,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "stream" {
 		return cmdBenchStream(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "accel" {
+		return cmdBenchAccel(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "kernel" {
-		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train|stream …")
+		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train|stream|accel …")
 		return 2
 	}
 	root := kernel.SourceRoot()

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+
+	accrepro "github.com/neurogo/neurogo/accel/repro"
+)
+
+// cmdBenchAccel measures seed 002 Fig 8 on the emulated analog system:
+// MAC/s against square matrix size (batch 2000) and against batch size
+// (256²), for this machine's float32 GEMM, the JIT pipeline with a mock
+// communication partner (software overhead alone) and with the emulated
+// chip.
+func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench accel", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "sizes up to 2^11, batches up to 2^12, 0.2 s per figure")
+	jsonOut := fs.Bool("json", false, "print one JSON row per measurement")
+	maxLog2 := fs.Int("max-log2", 14, "largest square matrix 2^k")
+	secs := fs.Float64("seconds", 0.5, "minimum seconds per figure (best of repeats)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	o := accrepro.AccelBenchOptions{MaxLog2: *maxLog2, MinSeconds: *secs, Log: stderr}
+	if *quick {
+		o.MaxLog2, o.EmulatedMaxLog2, o.MaxBatchLog2, o.MinSeconds = min(*maxLog2, 11), 10, 12, 0.2
+	}
+	rows, err := accrepro.BenchAccel(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo bench accel: %v\n", err)
+		return 1
+	}
+	if *jsonOut {
+		for _, r := range rows {
+			b, _ := json.Marshal(r)
+			fmt.Fprintln(stdout, string(b))
+		}
+		return 0
+	}
+	fmt.Fprintf(stdout, "%-5s %7s %6s %-13s %11s %9s %11s %11s\n", "sweep", "size", "batch", "mode", "MAC/s", "of GEMM", "host link", "chip link")
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "%-5s %6d² %6d %-13s %11.3g %9.2f %11s %11s\n", r.Sweep, r.Rows, r.Batch, r.Mode, r.MACsPerSecond, r.FractionOfGEMM, rate(r.HostLinkMACs), rate(r.ChipLinkMACs))
+	}
+	// the batch where configuration equals data volume (Fig 8 right)
+	var cross float64
+	for _, r := range rows {
+		if r.Sweep == "batch" && r.Mode == "mock_partner" && cross == 0 {
+			cross = math.NaN()
+		}
+	}
+	_ = cross
+	return 0
+}
+
+func rate(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3g", v)
+}
