@@ -215,3 +215,55 @@ func gemmRate(x, w []float64, batch, n int, minSec float64) float64 {
 	}
 	return float64(batch) * float64(n) * float64(n) / best
 }
+
+// AccelSummary condenses BenchAccel's rows into the figures the issue
+// names.
+type AccelSummary struct {
+	// MinFractionOneChip is the smallest FractionOfGEMM of the mock
+	// partner pipeline over square matrices at least one chip large
+	// (signed: 128 rows × 512 columns = 256² weights).
+	MinFractionOneChip float64 `json:"min_fraction_of_gemm_one_chip"`
+	// ModelCrossoverBatch is the batch at which the static configuration
+	// volume equals the data volume at 256² (the cost model), and
+	// MeasuredCrossoverBatch the batch at which the measured pipeline
+	// time (mock partner) equals the configuration time (log-log
+	// interpolation in the batch sweep; 0 if not bracketed).
+	ModelCrossoverBatch    float64 `json:"model_crossover_batch"`
+	MeasuredCrossoverBatch float64 `json:"measured_crossover_batch"`
+}
+
+// SummarizeAccel computes the AccelSummary of rows.
+func SummarizeAccel(rows []AccelRow) AccelSummary {
+	s := AccelSummary{MinFractionOneChip: math.NaN()}
+	for _, r := range rows {
+		if r.Sweep == "size" && r.Mode == "mock_partner" && r.Rows*r.Cols >= 256*256 {
+			if math.IsNaN(s.MinFractionOneChip) || r.FractionOfGEMM < s.MinFractionOneChip {
+				s.MinFractionOneChip = r.FractionOfGEMM
+			}
+		}
+	}
+	sys, _ := analog.New(analog.MockConfig())
+	if p, err := sys.Partition(256, 256, false); err == nil {
+		s.ModelCrossoverBatch = p.CrossoverBatch(float64(analog.InputMax) / (analog.InputMax + 1))
+	}
+	var prev *AccelRow
+	for i := range rows {
+		r := &rows[i]
+		if r.Sweep != "batch" || r.Mode != "mock_partner" {
+			continue
+		}
+		data := r.Seconds - r.ConfigureSeconds
+		if prev != nil {
+			d0 := prev.Seconds - prev.ConfigureSeconds
+			c0, c1 := prev.ConfigureSeconds, r.ConfigureSeconds
+			if d0 < c0 && data >= c1 && d0 > 0 && data > 0 {
+				// log(data/config) crosses 0 between the two batches
+				f0, f1 := math.Log(d0/c0), math.Log(data/c1)
+				t := f0 / (f0 - f1)
+				s.MeasuredCrossoverBatch = math.Exp(math.Log(float64(prev.Batch)) + t*(math.Log(float64(r.Batch))-math.Log(float64(prev.Batch))))
+			}
+		}
+		prev = r
+	}
+	return s
+}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 
 	accrepro "github.com/neurogo/neurogo/accel/repro"
 )
@@ -34,25 +33,25 @@ func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo bench accel: %v\n", err)
 		return 1
 	}
+	sum := accrepro.SummarizeAccel(rows)
 	if *jsonOut {
 		for _, r := range rows {
 			b, _ := json.Marshal(r)
 			fmt.Fprintln(stdout, string(b))
 		}
+		b, _ := json.Marshal(struct {
+			Sweep string `json:"sweep"`
+			accrepro.AccelSummary
+		}{"summary", sum})
+		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
 	fmt.Fprintf(stdout, "%-5s %7s %6s %-13s %11s %9s %11s %11s\n", "sweep", "size", "batch", "mode", "MAC/s", "of GEMM", "host link", "chip link")
 	for _, r := range rows {
 		fmt.Fprintf(stdout, "%-5s %6d² %6d %-13s %11.3g %9.2f %11s %11s\n", r.Sweep, r.Rows, r.Batch, r.Mode, r.MACsPerSecond, r.FractionOfGEMM, rate(r.HostLinkMACs), rate(r.ChipLinkMACs))
 	}
-	// the batch where configuration equals data volume (Fig 8 right)
-	var cross float64
-	for _, r := range rows {
-		if r.Sweep == "batch" && r.Mode == "mock_partner" && cross == 0 {
-			cross = math.NaN()
-		}
-	}
-	_ = cross
+	fmt.Fprintf(stdout, "\nmock partner (software overhead alone), matrices ≥ one chip (256²): at least %.2f of float32 GEMM\n", sum.MinFractionOneChip)
+	fmt.Fprintf(stdout, "256²: configuration = data at batch %.0f (volume model), %.0f (measured configuration vs pipeline time)\n", sum.ModelCrossoverBatch, sum.MeasuredCrossoverBatch)
 	return 0
 }
 
