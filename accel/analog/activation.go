@@ -15,8 +15,9 @@ type ReLU struct{}
 // ConvertingReLU is hxtorch's ConvertingReLU: it turns an 8-bit analog
 // result into the next layer's 5-bit input, y = min(floor(max(x, 0)/2^Shift), 31)
 // (a right shift by Shift bits, default 1). Backward passes the gradient
-// scaled by 2^−Shift where 0 < x < 32·2^Shift (straight through the
-// floor).
+// scaled by 2^−Shift where 0 < x < 31·2^Shift (straight through the
+// floor; zero where the output is clamped at 0 or 31, so that training
+// does not push an analog result that is already saturated).
 type ConvertingReLU struct{ Shift int }
 
 // Build implements layers.Spec.
@@ -99,7 +100,7 @@ func (e *actExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dPa
 		return fmt.Errorf("analog: %s: dOut/dIn have %d/%d values, want %d", e.a.kind, len(dOut), len(dIn), len(in))
 	}
 	div := math.Ldexp(1, e.a.shift)
-	top := (InputMax + 1) * div
+	top := InputMax * div // from here on the output is 31 whatever x is
 	for i, v := range in {
 		if v > 0 && (!e.a.convert || v < top) {
 			dIn[i] += dOut[i] / div

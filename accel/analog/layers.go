@@ -37,8 +37,13 @@ type Linear struct {
 	System                      *System
 	Bias                        bool
 	// InitStd is the output standard deviation (LSB) the init rule aims
-	// at (0: 32, a quarter of the 8-bit range); see InitBound.
-	InitStd float64
+	// at (0: 32, a quarter of the 8-bit range), for inputs whose mean
+	// square is InputMeanSquare (0: ½·31²/3, inputs uniform on 0..31 and
+	// half of them zero); see InitBound.
+	InitStd, InputMeanSquare float64
+	// OutputScale multiplies the digital result (0: 1): host
+	// postprocessing, e.g. to read 8-bit results as logits.
+	OutputScale float64
 }
 
 // Conv1d is hxtorch's Conv1d on (L, C) inputs: valid padding, stride
@@ -50,7 +55,8 @@ type Conv1d struct {
 	NumSends, WaitBetweenEvents int
 	System                      *System
 	Bias                        bool
-	InitStd                     float64
+	InitStd, InputMeanSquare    float64
+	OutputScale                 float64
 }
 
 // Conv2d is hxtorch's Conv2d on (H, W, C) inputs: valid padding, strides
@@ -61,7 +67,8 @@ type Conv2d struct {
 	NumSends, WaitBetweenEvents int
 	System                      *System
 	Bias                        bool
-	InitStd                     float64
+	InitStd, InputMeanSquare    float64
+	OutputScale                 float64
 }
 
 // ExpandedConv1d is Conv1d with Expansions kernel positions placed side
@@ -77,18 +84,21 @@ type ExpandedConv1d struct {
 	NumSends, WaitBetweenEvents int
 	System                      *System
 	Bias                        bool
-	InitStd                     float64
+	InitStd, InputMeanSquare    float64
+	OutputScale                 float64
 }
 
 // InitBound is the init rule of the analog layers: weights are drawn
-// uniformly from ±a with a chosen so that, for inputs uniform on 0..31 of
-// which half are zero (after a ReLU), the output y = Gain·num_sends·Σ x·w
-// of fan-in D has standard deviation std LSB:
-// Var(y) = (Gain·n)²·D·E[x²]·a²/3 with E[x²] = ½·31²/3, so
+// uniformly from ±a with a chosen so that, for inputs whose mean square
+// is ex2 (0: ½·31²/3, inputs uniform on 0..31 of which half are zero
+// after a ReLU), the output y = Gain·num_sends·Σ x·w of fan-in D has
+// standard deviation std LSB: Var(y) = (Gain·n)²·D·E[x²]·a²/3, so
 // a = std·√3 / (Gain·n·√(D·E[x²])), capped at 63. A capped bound means
 // the layer cannot reach std: raise num_sends.
-func InitBound(fanIn int, gain float64, numSends int, std float64) float64 {
-	ex2 := 0.5 * InputMax * InputMax / 3
+func InitBound(fanIn int, gain float64, numSends int, std, ex2 float64) float64 {
+	if ex2 <= 0 {
+		ex2 = 0.5 * InputMax * InputMax / 3
+	}
 	a := std * math.Sqrt(3) / (gain * float64(numSends) * math.Sqrt(float64(fanIn)*ex2))
 	return math.Min(a, WeightMax)
 }
@@ -113,10 +123,10 @@ type geom struct {
 }
 
 type common struct {
-	units, sends, wait int
-	sys                *System
-	bias               bool
-	initStd            float64
+	units, sends, wait     int
+	sys                    *System
+	bias                   bool
+	initStd, ex2, outScale float64
 }
 
 func (c common) check(kind string) error {
@@ -126,8 +136,13 @@ func (c common) check(kind string) error {
 	if c.wait < 0 || c.wait > 1023 {
 		return fmt.Errorf("analog: %s.WaitBetweenEvents = %d: must be in 0..1023", kind, c.wait)
 	}
-	if c.initStd < 0 || math.IsNaN(c.initStd) || math.IsInf(c.initStd, 0) {
-		return fmt.Errorf("analog: %s.InitStd = %v: must be ≥ 0 and finite", kind, c.initStd)
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"InitStd", c.initStd}, {"InputMeanSquare", c.ex2}, {"OutputScale", c.outScale}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("analog: %s.%s = %v: must be ≥ 0 and finite", kind, f.name, f.v)
+		}
 	}
 	return nil
 }
@@ -147,12 +162,12 @@ func (s Linear) Build(in []int, seed int64) (layers.Layer, error) {
 	g.scatter = func(dcol, dx []float64) { add(dx, dcol) }
 	g.matrix = func(k, w []float64) { copy(w, k) }
 	g.grad = func(dw, dk []float64) { add(dk, dw) }
-	return build(g, common{s.Units, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd}, seed)
+	return build(g, common{s.Units, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd, s.InputMeanSquare, s.OutputScale}, seed)
 }
 
 // Build implements layers.Spec.
 func (s Conv1d) Build(in []int, seed int64) (layers.Layer, error) {
-	return conv1d("analog.Conv1d", in, s.Filters, s.Kernel, s.Stride, 1, common{s.Filters, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd}, seed)
+	return conv1d("analog.Conv1d", in, s.Filters, s.Kernel, s.Stride, 1, common{s.Filters, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd, s.InputMeanSquare, s.OutputScale}, seed)
 }
 
 // Build implements layers.Spec.
@@ -169,7 +184,7 @@ func (s ExpandedConv1d) Build(in []int, seed int64) (layers.Layer, error) {
 			e++
 		}
 	}
-	return conv1d("analog.ExpandedConv1d", in, s.Filters, s.Kernel, s.Stride, max(e, 1), common{s.Filters, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd}, seed)
+	return conv1d("analog.ExpandedConv1d", in, s.Filters, s.Kernel, s.Stride, max(e, 1), common{s.Filters, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd, s.InputMeanSquare, s.OutputScale}, seed)
 }
 
 func conv1d(kind string, in []int, filters, k, stride, e int, c common, seed int64) (layers.Layer, error) {
@@ -278,7 +293,7 @@ func (s Conv2d) Build(in []int, seed int64) (layers.Layer, error) {
 	}
 	g.matrix = func(k, w []float64) { copy(w, k) }
 	g.grad = func(dw, dk []float64) { add(dk, dw) }
-	return build(g, common{s.Filters, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd}, seed)
+	return build(g, common{s.Filters, s.NumSends, s.WaitBetweenEvents, s.System, s.Bias, s.InitStd, s.InputMeanSquare, s.OutputScale}, seed)
 }
 
 func add(dst, src []float64) {
@@ -306,6 +321,9 @@ func build(g *geom, c common, seed int64) (layers.Layer, error) {
 	if c.initStd == 0 {
 		c.initStd = 32
 	}
+	if c.outScale == 0 {
+		c.outScale = 1
+	}
 	gain := DefaultGain
 	if c.sys != nil {
 		gain = c.sys.cfg.Gain
@@ -313,7 +331,7 @@ func build(g *geom, c common, seed int64) (layers.Layer, error) {
 			return nil, fmt.Errorf("analog: %s: %w", g.kind, err)
 		}
 	}
-	a := InitBound(g.fanIn, gain, op.NumSends, c.initStd)
+	a := InitBound(g.fanIn, gain, op.NumSends, c.initStd, c.ex2)
 	n := layers.Size(g.kernelShape)
 	k := make([]float64, n)
 	st := uint64(seed)
@@ -321,6 +339,20 @@ func build(g *geom, c common, seed int64) (layers.Layer, error) {
 		st += 0x9e3779b97f4a7c15
 		u := float64(mix64(st)>>11) / (1 << 53)
 		k[i] = (2*u - 1) * a
+	}
+	// zero sum per output: the unsigned inputs' mean (about 15.5 for
+	// inputs spread over 0..31) then adds no offset, which would otherwise
+	// switch whole filters on or off behind the next ReLU
+	F := g.kernelShape[len(g.kernelShape)-1]
+	for f := range F {
+		mean := 0.0
+		for i := f; i < n; i += F {
+			mean += k[i]
+		}
+		mean /= float64(n / F)
+		for i := f; i < n; i += F {
+			k[i] = math.Max(-WeightMax, math.Min(WeightMax, k[i]-mean))
+		}
 	}
 	l := &mmLayer{g: g, c: c, op: op}
 	l.params = append(l.params, layers.Param{Name: "kernel", Shape: append([]int(nil), g.kernelShape...), Value: k, Trainable: true})
@@ -375,6 +407,8 @@ func (l *mmLayer) NewExec(maxBatch int, seed uint64) (layers.Exec, error) {
 		}
 		m.Reseed(int64(seed))
 		e.m = m
+		e.sat = make([]bool, maxBatch*g.P*m.Partition().RowSplits*g.F)
+		e.dyr = make([]float64, maxBatch*g.P*g.F)
 	}
 	return e, nil
 }
@@ -384,6 +418,11 @@ type mmExec struct {
 	maxBatch                int
 	m                       *Matrix
 	col, w, y, dy, dcol, dw []float64
+	// on a system: the saturation flags of the last Forward (rows ×
+	// row splits × F) and the masked gradient of one row split
+	sat   []bool
+	dyr   []float64
+	satOK bool
 }
 
 func (e *mmExec) check(params [][]float64, in, out []float64, batch int) error {
@@ -424,9 +463,11 @@ func (e *mmExec) Forward(params [][]float64, in, out []float64, batch int, train
 		if err := e.m.SetWeights(e.w); err != nil {
 			return fmt.Errorf("analog: %s: %w", g.kind, err)
 		}
-		if err := e.m.Apply(col, rows, y); err != nil {
+		R := e.m.Partition().RowSplits
+		if err := e.m.ApplyMasked(col, rows, y, e.sat[:rows*R*g.F]); err != nil {
 			return fmt.Errorf("analog: %s: %w", g.kind, err)
 		}
+		e.satOK = true
 	} else {
 		blas64.Implementation().Dgemm(blas.NoTrans, blas.NoTrans, rows, g.F, g.D, e.l.Scale(), col, g.D, e.w, g.F, 0, y, g.F)
 	}
@@ -436,6 +477,11 @@ func (e *mmExec) Forward(params [][]float64, in, out []float64, batch int, train
 			g.outMap(yb, ob)
 		} else {
 			copy(ob, yb)
+		}
+		if k := e.l.outScale(); k != 1 {
+			for i := range ob {
+				ob[i] *= k
+			}
 		}
 		if e.l.c.bias {
 			u := e.l.c.units
@@ -477,8 +523,11 @@ func (e *mmExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dPar
 			copy(db, do)
 		}
 	}
-	s := e.l.Scale()
+	s := e.l.Scale() * e.l.outScale()
 	bl := blas64.Implementation()
+	if e.m != nil && e.satOK {
+		return e.maskedBackward(params, in, dOut, dIn, dParams, batch, col, dy, s)
+	}
 	if dParams != nil && dParams[0] != nil {
 		bl.Dgemm(blas.Trans, blas.NoTrans, g.D, g.F, rows, s, col, g.D, dy, g.F, 0, e.dw, g.F)
 		g.grad(e.dw, dParams[0])
@@ -498,3 +547,64 @@ func (e *mmExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dPar
 	}
 	return nil
 }
+
+// maskedBackward is Backward on a system: per row split r of the
+// matrix, the gradient of the outputs whose partial result (or total)
+// saturated in the last Forward is dropped (the clamp's derivative is
+// zero), dW[rows r] = s·col_rᵀ·(dy⊙M_r), dcol_r = s·(dy⊙M_r)·W_rᵀ.
+func (e *mmExec) maskedBackward(params [][]float64, in, dOut, dIn []float64, dParams [][]float64, batch int, col, dy []float64, s float64) error {
+	g := e.l.g
+	rows := batch * g.P
+	p := e.m.Partition()
+	R := p.RowSplits
+	bl := blas64.Implementation()
+	wantW := dParams != nil && dParams[0] != nil
+	if wantW {
+		clear(e.dw)
+	}
+	dcol := e.dcol[:rows*g.D]
+	clear(dcol)
+	dyr := e.dyr[:rows*g.F]
+	for r := range R {
+		r0, r1 := r*p.RowsPerArray, min(g.D, (r+1)*p.RowsPerArray)
+		for i := range rows {
+			flags := e.sat[(i*R+r)*g.F : (i*R+r+1)*g.F]
+			src, dst := dy[i*g.F:(i+1)*g.F], dyr[i*g.F:(i+1)*g.F]
+			for j, f := range flags {
+				if f {
+					dst[j] = 0
+				} else {
+					dst[j] = src[j]
+				}
+			}
+		}
+		if wantW {
+			// rows r0..r1 of dW: col[:, r0:r1]ᵀ · dyr
+			bl.Dgemm(blas.Trans, blas.NoTrans, r1-r0, g.F, rows, s, col[r0:], g.D, dyr, g.F, 0, e.dw[r0*g.F:], g.F)
+		}
+		if dIn != nil {
+			// dcol[:, r0:r1] = dyr · W[r0:r1, :]ᵀ
+			bl.Dgemm(blas.NoTrans, blas.Trans, rows, r1-r0, g.F, s, dyr, g.F, e.w[r0*g.F:], g.F, 0, dcol[r0:], g.D)
+		}
+	}
+	if wantW {
+		g.grad(e.dw, dParams[0])
+	}
+	if e.l.c.bias && dParams != nil && dParams[1] != nil {
+		u := e.l.c.units
+		outSize := layers.Size(g.out)
+		for i, v := range dOut[:batch*outSize] {
+			dParams[1][i%u] += v
+		}
+	}
+	if dIn != nil {
+		inSize := layers.Size(g.in)
+		for b := range batch {
+			g.scatter(dcol[b*g.P*g.D:(b+1)*g.P*g.D], dIn[b*inSize:(b+1)*inSize])
+		}
+	}
+	return nil
+}
+
+// outScale is the digital postprocessing factor (OutputScale).
+func (l *mmLayer) outScale() float64 { return l.c.outScale }

@@ -105,7 +105,9 @@ func TestLayerGradients(t *testing.T) {
 		in   []int
 	}{
 		{"Linear bias", Linear{Units: 3, Bias: true, NumSends: 4}, []int{5}},
+		{"Linear 3 row splits", Linear{Units: 4, InitStd: 4}, []int{300}},
 		{"Conv1d", Conv1d{Filters: 2, Kernel: 3, Stride: 2}, []int{9, 2}},
+		{"Conv1d 3 row splits", Conv1d{Filters: 3, Kernel: 40, Stride: 5, InitStd: 4}, []int{60, 8}},
 		{"ExpandedConv1d", ExpandedConv1d{Filters: 2, Kernel: 3, Stride: 2, Expansions: 2}, []int{10, 2}},
 		{"Conv2d", Conv2d{Filters: 2, Kernel: [2]int{2, 2}, Strides: [2]int{1, 2}}, []int{4, 5, 2}},
 		{"ConvertingReLU", ConvertingReLU{Shift: 2}, []int{6}},
@@ -174,7 +176,7 @@ func TestLayerGradients(t *testing.T) {
 			if tc.name == "ConvertingReLU" {
 				for i, v := range in {
 					want := 0.0
-					if v > 0 && v < 32*4 {
+					if v > 0 && v < 31*4 {
 						want = wts[i] / 4
 					}
 					if dIn[i] != want {
@@ -217,6 +219,13 @@ func TestLayerGradients(t *testing.T) {
 				for i := range dIn {
 					if math.Abs(dIn[i]-dIn2[i]) > 1e-12 {
 						t.Fatalf("on a system dIn[%d] = %v, ideal %v", i, dIn2[i], dIn[i])
+					}
+				}
+				for k := range dPs {
+					for i := range dPs[k] {
+						if math.Abs(dPs[k][i]-dPs2[k][i]) > 1e-12 {
+							t.Fatalf("on a system d%s[%d] = %v, ideal %v", l.Params()[k].Name, i, dPs2[k][i], dPs[k][i])
+						}
 					}
 				}
 				_ = mm

@@ -192,7 +192,19 @@ const batchChunk = 128
 // batch×cols results (LSB, digitally summed over row splits and, with a
 // calibration, corrected per column) to y.
 func (m *Matrix) Apply(x []float64, batch int, y []float64) error {
+	return m.ApplyMasked(x, batch, y, nil)
+}
+
+// ApplyMasked is Apply that also reports saturation: sat (batch ×
+// RowSplits × Cols, or nil) is set true where the partial result of row
+// split r for column j clamped at −128 or 127, or where the digital sum
+// of column j did (then for every r). A straight-through backward pass
+// masks its gradient there (the clamp's derivative is zero).
+func (m *Matrix) ApplyMasked(x []float64, batch int, y []float64, sat []bool) error {
 	p := m.plan
+	if sat != nil && len(sat) != batch*p.RowSplits*p.Cols {
+		return fmt.Errorf("analog: ApplyMasked: %d saturation flags for batch %d × %d row splits × %d columns", len(sat), batch, p.RowSplits, p.Cols)
+	}
 	if batch <= 0 {
 		return fmt.Errorf("analog: Apply: batch = %d: must be positive", batch)
 	}
@@ -215,7 +227,7 @@ func (m *Matrix) Apply(x []float64, batch int, y []float64) error {
 		}
 		defer m.pool.Put(sc)
 		for c := range chunks {
-			if err := m.applyChunk(sc, x, y, c*batchChunk, min(batch, (c+1)*batchChunk), call, c); err != nil {
+			if err := m.applyChunk(sc, x, y, sat, c*batchChunk, min(batch, (c+1)*batchChunk), call, c); err != nil {
 				return err
 			}
 		}
@@ -240,7 +252,7 @@ func (m *Matrix) Apply(x []float64, batch int, y []float64) error {
 					return
 				}
 				b0, b1 := c*batchChunk, min(batch, (c+1)*batchChunk)
-				if err := m.applyChunk(sc, x, y, b0, b1, call, c); err != nil {
+				if err := m.applyChunk(sc, x, y, sat, b0, b1, call, c); err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = err
@@ -273,7 +285,7 @@ func newScratch(p *Partition) *scratch {
 	}
 }
 
-func (m *Matrix) applyChunk(sc *scratch, x, y []float64, b0, b1 int, call uint64, chunk int) error {
+func (m *Matrix) applyChunk(sc *scratch, x, y []float64, sat []bool, b0, b1 int, call uint64, chunk int) error {
 	p := m.plan
 	nb := b1 - b0
 	xq := sc.xq[:nb*p.Rows]
@@ -296,12 +308,59 @@ func (m *Matrix) applyChunk(sc *scratch, x, y []float64, b0, b1 int, call uint64
 				dst[i] = float32(v)
 			}
 		}
+		if m.sys.cfg.Software {
+			// the software model: exact products, no digitisation
+			acc := sc.acc[:nb*tc]
+			blas32.Implementation().Sgemm(blas.NoTrans, blas.NoTrans, nb, tc, tr, 1, xf, tr, m.w[k], tc, 0, acc, tc)
+			g0 := m.sys.cfg.Gain * float64(m.op.NumSends)
+			for b := range nb {
+				sb := sum[b*p.Cols+t.Col0 : b*p.Cols+t.Col1]
+				for j, v := range acc[b*tc : (b+1)*tc] {
+					sb[j] += g0 * float64(v)
+				}
+			}
+			continue
+		}
 		out := sc.out[:nb*tc]
 		ns := newNoise(m.seed, call, uint64(k), uint64(chunk))
 		m.sys.emulate(out, sc.acc[:nb*tc], xf, m.w[k], nb, tr, tc, t.Array, m.op.NumSends, &ns)
 		m.sys.accumulate(sum, out, nb, p.Cols, t)
+		if sat != nil {
+			R := p.RowSplits
+			for b := range nb {
+				row := sat[((b0+b)*R+t.RowSplit)*p.Cols+t.Col0:]
+				for j, v := range out[b*tc : (b+1)*tc] {
+					row[j] = v == OutputMin || v == OutputMax
+				}
+			}
+		}
+	}
+	if m.sys.cfg.Software {
+		// one Gaussian noise draw per output (seed 002 §4.2: noise added
+		// to the output of each layer); nothing saturates
+		ns := newNoise(m.seed, call, ^uint64(0), uint64(chunk))
+		sigma := m.sys.cfg.Noise
+		for i, v := range sum {
+			if sigma > 0 {
+				v += sigma * ns.norm()
+			}
+			y[b0*p.Cols+i] = v
+		}
+		return nil
 	}
 	finish(y[b0*p.Cols:b1*p.Cols], sum)
+	if sat != nil {
+		R := p.RowSplits
+		for b := range nb {
+			for j, v := range sum[b*p.Cols : (b+1)*p.Cols] {
+				if v <= OutputMin || v >= OutputMax {
+					for r := range R {
+						sat[((b0+b)*R+r)*p.Cols+j] = true
+					}
+				}
+			}
+		}
+	}
 	return nil
 }
 

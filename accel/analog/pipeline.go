@@ -69,6 +69,9 @@ func (m *Matrix) Run(ctx context.Context, x []float64, batch int, y []float64, o
 	if batch <= 0 || len(x) != batch*p.Rows || len(y) != batch*p.Cols {
 		return nil, fmt.Errorf("analog: Run: %d inputs and %d outputs for batch %d of a %d×%d matrix", len(x), len(y), batch, p.Rows, p.Cols)
 	}
+	if m.sys.cfg.Software {
+		return nil, fmt.Errorf("analog: Run: a software-model system (Config.Software) has no instruction streams; use Apply")
+	}
 	call := m.calls.Add(1)
 	g := jit.NewGraph()
 	var inBytes, outBytes atomic.Int64

@@ -22,10 +22,16 @@ reproductions of the seed papers' figures:
   statestream-2path  seed 001 Fig. 3b: the two-path layerwise-parallel MNIST network
                   trained with its plasticities; accuracy vs delay since onset,
                   temporal confusion matrices, response times, vs layerwise-sequential
+  har-analog      seed 002 §4.2 / Fig. 9: human activity recognition on the emulated
+                  BrainScaleS-2 chip — software training with quantisation and noise,
+                  the chip without retraining, one epoch with the hardware in the loop
 
 flags (spa-memory): --quick, --neurons 5,10,15,20, --seeds N, --train N, --test N, --epochs E, --out DIR, --json
 flags (statestream-2path): --quick, --agents N, --train-frames N, --test-frames N, --hold N,
   --workers N, --seed S, --out DIR, --json
+flags (har-analog): --quick, --data DIR, --synthetic, --write-synthetic DIR, --data-seed S,
+  --train N, --test N, --epochs E, --hil-epochs E, --batch B, --lr R, --hil-lr R,
+  --chip-seed S, --seed S, --out DIR, --json
 flags (spiking-mnist):
   --quick            6 000 training and 1 000 test images, 2 epochs (a few minutes)
   --train N --test N subsets (0: all 60 000 / 10 000)
@@ -52,6 +58,8 @@ func cmdRepro(args []string, stdout, stderr io.Writer) int {
 		return reproSPA(args[1:], stdout, stderr)
 	case "statestream-2path":
 		return reproStream(args[1:], stdout, stderr)
+	case "har-analog":
+		return reproHAR(args[1:], stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "neurogo repro: unknown reproduction %q\n%s", args[0], reproUsage)
 	return 2
