@@ -267,3 +267,47 @@ func TestMockLinearNearIdeal(t *testing.T) {
 		t.Errorf("RMS deviation %.2f LSB, want ≈ 2.04 (the configured noise)", rms)
 	}
 }
+
+// Where a partial result saturated on the chip, the straight-through
+// gradient is dropped for that row split (the clamp's derivative is 0).
+func TestSaturationMasksGradient(t *testing.T) {
+	sys, _ := New(Config{Gain: 0.01}) // no noise: exact saturation pattern
+	l, err := Linear{Units: 2, System: sys}.Build([]int{256}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, _ := l.NewExec(1, 1)
+	in := make([]float64, 256)
+	for i := range in {
+		in[i] = 31
+	}
+	k := make([]float64, 512)
+	for i := 0; i < 128; i++ {
+		k[i*2] = 63 // unit 0, rows 0..127: 0.01·31·63·128 = 2500 LSB: saturates
+		k[i*2+1] = 1
+	}
+	for i := 128; i < 256; i++ {
+		k[i*2] = 1 // unit 0, rows 128..255: small
+		k[i*2+1] = 1
+	}
+	out := make([]float64, 2)
+	if err := ex.Forward([][]float64{k}, in, out, 1, true); err != nil {
+		t.Fatal(err)
+	}
+	if out[0] != OutputMax {
+		t.Fatalf("unit 0 = %v, want the clamp 127", out[0])
+	}
+	dk := make([]float64, 512)
+	if err := ex.Backward([][]float64{k}, in, out, []float64{1, 1}, nil, [][]float64{dk}, 1); err != nil {
+		t.Fatal(err)
+	}
+	// unit 0's total saturated: no gradient at all; unit 1 (≈ 80 LSB) passes everywhere
+	for i := 0; i < 256; i++ {
+		if dk[i*2] != 0 {
+			t.Fatalf("dk[%d][0] = %v, want 0 (saturated)", i, dk[i*2])
+		}
+		if want := 0.01 * 31; math.Abs(dk[i*2+1]-want) > 1e-12 {
+			t.Fatalf("dk[%d][1] = %v, want %v", i, dk[i*2+1], want)
+		}
+	}
+}

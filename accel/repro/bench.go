@@ -15,6 +15,7 @@ import (
 
 	"github.com/neurogo/neurogo/accel/analog"
 	"github.com/neurogo/neurogo/accel/jit"
+	"github.com/neurogo/neurogo/viz"
 )
 
 // AccelRow is one measurement of BenchAccel (one JSON row of
@@ -266,4 +267,60 @@ func SummarizeAccel(rows []AccelRow) AccelSummary {
 		prev = r
 	}
 	return s
+}
+
+// AccelFigures draws Fig 8 of seed 002 from BenchAccel's rows: MAC/s
+// against the number of matrix elements at the size sweep's batch (left)
+// and against the batch size at 256² (right), for the float32 GEMM, the
+// pipeline with the mock partner and with the emulated chip, and the
+// rates the link model gives for the 1 Gbit/s host link and the 8 Gbit/s
+// chip I/O.
+func AccelFigures(rows []AccelRow) (bySize, byBatch *viz.Plot, err error) {
+	series := func(sweep string, x func(AccelRow) float64) []viz.Series {
+		var out []viz.Series
+		for _, m := range []struct{ mode, label string }{
+			{"gemm_float32", "float32 GEMM (this machine)"},
+			{"mock_partner", "pipeline, mock partner (overhead only)"},
+			{"emulated", "pipeline, emulated chip"},
+		} {
+			s := viz.Series{Label: m.label}
+			for _, r := range rows {
+				if r.Sweep == sweep && r.Mode == m.mode {
+					s.X = append(s.X, x(r))
+					s.Y = append(s.Y, r.MACsPerSecond)
+				}
+			}
+			if len(s.X) > 0 {
+				out = append(out, s)
+			}
+		}
+		for _, l := range []struct {
+			label string
+			host  bool
+		}{{"host link 1 Gbit/s (model)", true}, {"chip I/O 8 Gbit/s (model)", false}} {
+			s := viz.Series{Label: l.label, Dashed: true}
+			for _, r := range rows {
+				if r.Sweep == sweep && r.Mode == "mock_partner" {
+					s.X = append(s.X, x(r))
+					if l.host {
+						s.Y = append(s.Y, r.HostLinkMACs)
+					} else {
+						s.Y = append(s.Y, r.ChipLinkMACs)
+					}
+				}
+			}
+			if len(s.X) > 0 {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	bySize, err = viz.Line(series("size", func(r AccelRow) float64 { return float64(r.Rows * r.Cols) }), viz.LineOptions{
+		Frame: viz.Frame{Title: "MAC rate vs matrix size (square, batch 2000)", XLabel: "matrix elements", YLabel: "MAC/s"}, LogX: true, LogY: true, Markers: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	byBatch, err = viz.Line(series("batch", func(r AccelRow) float64 { return float64(r.Batch) }), viz.LineOptions{
+		Frame: viz.Frame{Title: "MAC rate vs batch size (256²)", XLabel: "batch size", YLabel: "MAC/s"}, LogX: true, LogY: true, Markers: true})
+	return bySize, byBatch, err
 }

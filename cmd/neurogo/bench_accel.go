@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	accrepro "github.com/neurogo/neurogo/accel/repro"
 )
@@ -18,6 +20,7 @@ func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench accel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "sizes up to 2^11, batches up to 2^12, 0.2 s per figure")
+	figs := fs.String("figures", "", "write fig8_size.png and fig8_batch.png to this directory")
 	jsonOut := fs.Bool("json", false, "print one JSON row per measurement")
 	maxLog2 := fs.Int("max-log2", 14, "largest square matrix 2^k")
 	secs := fs.Float64("seconds", 0.5, "minimum seconds per figure (best of repeats)")
@@ -34,6 +37,22 @@ func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	sum := accrepro.SummarizeAccel(rows)
+	if *figs != "" {
+		a, b, err := accrepro.AccelFigures(rows)
+		if err == nil {
+			err = os.MkdirAll(*figs, 0o755)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(*figs, "fig8_size.png"), a.PNG(), 0o644)
+		}
+		if err == nil {
+			err = os.WriteFile(filepath.Join(*figs, "fig8_batch.png"), b.PNG(), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "neurogo bench accel: figures: %v\n", err)
+			return 1
+		}
+	}
 	if *jsonOut {
 		for _, r := range rows {
 			b, _ := json.Marshal(r)

@@ -31,7 +31,8 @@ flags (statestream-2path): --quick, --agents N, --train-frames N, --test-frames 
   --workers N, --seed S, --out DIR, --json
 flags (har-analog): --quick, --data DIR, --synthetic, --write-synthetic DIR, --data-seed S,
   --train N, --test N, --epochs E, --hil-epochs E, --batch B, --lr R, --hil-lr R,
-  --chip-seed S, --seed S, --out DIR, --json
+  --chip-seed S, --gain-spread G, --offset-spread O, --saturation S, --noise N, --seed S,
+  --out DIR, --json
 flags (spiking-mnist):
   --quick            6 000 training and 1 000 test images, 2 epochs (a few minutes)
   --train N --test N subsets (0: all 60 000 / 10 000)

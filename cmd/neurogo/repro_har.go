@@ -31,6 +31,11 @@ func reproHAR(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&o.HILLR, "hil-lr", 0, "hardware-in-the-loop learning rate (0: 0.003)")
 	fs.Int64Var(&o.ChipSeed, "chip-seed", 0, "seed of the emulated chip's fixed pattern (0: 1)")
 	fs.Int64Var(&o.Seed, "seed", 0, "seed of initialisation and shuffling")
+	chip := analog.ChipConfig(0)
+	fs.Float64Var(&chip.GainSpread, "gain-spread", chip.GainSpread, "emulated chip: fixed-pattern column gain spread (relative)")
+	fs.Float64Var(&chip.OffsetSpread, "offset-spread", chip.OffsetSpread, "emulated chip: fixed-pattern column offset spread (LSB)")
+	fs.Float64Var(&chip.Saturation, "saturation", chip.Saturation, "emulated chip: membrane saturation scale (LSB, 0: linear)")
+	fs.Float64Var(&chip.Noise, "noise", chip.Noise, "emulated chip: trial-to-trial noise (LSB)")
 	out := fs.String("out", "", "output directory (default repro-out/har-analog)")
 	jsonOut := fs.Bool("json", false, "print results as JSON")
 	if err := fs.Parse(args); err != nil {
@@ -58,6 +63,11 @@ func reproHAR(args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		*out = filepath.Join("repro-out", "har-analog")
 	}
+	chip.Seed = o.ChipSeed
+	if chip.Seed == 0 {
+		chip.Seed = 1
+	}
+	o.Chip = &chip
 	o.Log = stderr
 	res, err := accrepro.HAR(o)
 	if err != nil {

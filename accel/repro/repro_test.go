@@ -1,0 +1,70 @@
+package repro
+
+import (
+	"math"
+	"testing"
+)
+
+func TestHARSmall(t *testing.T) {
+	r, err := HAR(HAROptions{Synthetic: true, Train: 800, Test: 300, Epochs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Synthetic {
+		t.Error("synthetic data not flagged")
+	}
+	for _, s := range []HARStage{r.Software, r.Chip, r.HIL} {
+		n := 0
+		for _, row := range s.Confusion {
+			for _, c := range row {
+				n += c
+			}
+		}
+		if n != 300 {
+			t.Errorf("%s: confusion holds %d windows, want 300", s.Name, n)
+		}
+		if !(s.Accuracy >= 0 && s.Accuracy <= 1) || len(s.Recall) != 6 {
+			t.Errorf("%s: accuracy %v, %d recalls", s.Name, s.Accuracy, len(s.Recall))
+		}
+		t.Logf("%s: %.3f", s.Name, s.Accuracy)
+	}
+	// 3 epochs on 800 windows already beat chance (1/6) clearly
+	if r.Software.Accuracy < 0.4 {
+		t.Errorf("software accuracy %.3f after 3 epochs: not learning", r.Software.Accuracy)
+	}
+	a, b, c, err := r.Figures()
+	if err != nil || a == nil || b == nil || c == nil {
+		t.Fatalf("figures: %v", err)
+	}
+	if len(a.PNG()) == 0 {
+		t.Error("empty PNG")
+	}
+}
+
+func TestBenchAccelSmall(t *testing.T) {
+	rows, err := BenchAccel(AccelBenchOptions{MaxLog2: 8, EmulatedMaxLog2: 6, Batch: 200, MaxBatchLog2: 5, MinSeconds: 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// size sweep: 9 sizes × gemm + mock, 7 of them also emulated; batch sweep: 6 × 3
+	if want := 9*2 + 7 + 6*3; len(rows) != want {
+		t.Fatalf("%d rows, want %d", len(rows), want)
+	}
+	for _, r := range rows {
+		if !(r.MACsPerSecond > 0) || math.IsInf(r.MACsPerSecond, 0) || !(r.FractionOfGEMM > 0) {
+			t.Errorf("row %+v: rates must be positive and finite", r)
+		}
+		if r.Mode != "gemm_float32" && !(r.HostLinkMACs > 0 && r.ChipLinkMACs > 8*r.HostLinkMACs*0.99) {
+			t.Errorf("row %+v: link rates (the chip link is 8× the host link)", r)
+		}
+	}
+	a, b, err := AccelFigures(rows)
+	if err != nil || len(a.PNG()) == 0 || len(b.PNG()) == 0 {
+		t.Fatalf("figures: %v", err)
+	}
+	s := SummarizeAccel(rows)
+	t.Logf("summary %+v", s)
+	if !(s.ModelCrossoverBatch > 50 && s.ModelCrossoverBatch < 500) {
+		t.Errorf("model crossover batch %v", s.ModelCrossoverBatch)
+	}
+}
