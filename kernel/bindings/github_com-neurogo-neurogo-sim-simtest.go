@@ -11,6 +11,7 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/sim/simtest/simtest"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Analog": reflect.ValueOf(simtest.Analog),
 		"Exact":  reflect.ValueOf(simtest.Exact),
 		"Run":    reflect.ValueOf(simtest.Run),
 		"Single": reflect.ValueOf(simtest.Single),

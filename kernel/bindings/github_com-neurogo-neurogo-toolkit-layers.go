@@ -11,7 +11,8 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/toolkit/layers/layers"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Size": reflect.ValueOf(layers.Size),
+		"Size":   reflect.ValueOf(layers.Size),
+		"SpecOf": reflect.ValueOf(layers.SpecOf),
 
 		// type definitions
 		"AvgPool":   reflect.ValueOf((*layers.AvgPool)(nil)),

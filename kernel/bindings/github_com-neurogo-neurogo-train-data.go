@@ -21,8 +21,11 @@ func init() {
 		"FashionMNISTClasses": reflect.ValueOf(data.FashionMNISTClasses),
 		"FashionMNISTDir":     reflect.ValueOf(constant.MakeFromLiteral("\"/usr/share/datasets/fashion-mnist\"", token.STRING, 0)),
 		"FindFashionMNIST":    reflect.ValueOf(data.FindFashionMNIST),
+		"FindHAR":             reflect.ValueOf(data.FindHAR),
 		"FindMNIST":           reflect.ValueOf(data.FindMNIST),
 		"Float":               reflect.ValueOf(data.Float),
+		"HAR":                 reflect.ValueOf(data.HAR),
+		"HARChannels":         reflect.ValueOf(data.HARChannels),
 		"Int":                 reflect.ValueOf(data.Int),
 		"Load":                reflect.ValueOf(data.Load),
 		"LoadIDX":             reflect.ValueOf(data.LoadIDX),
@@ -33,12 +36,15 @@ func init() {
 		"OneHot":              reflect.ValueOf(data.OneHot),
 		"ReadIDX":             reflect.ValueOf(data.ReadIDX),
 		"Short":               reflect.ValueOf(data.Short),
+		"SyntheticHAR":        reflect.ValueOf(data.SyntheticHAR),
 		"UByte":               reflect.ValueOf(data.UByte),
 		"WriteIDX":            reflect.ValueOf(data.WriteIDX),
+		"WriteSyntheticHAR":   reflect.ValueOf(data.WriteSyntheticHAR),
 
 		// type definitions
 		"Batch":   reflect.ValueOf((*data.Batch)(nil)),
 		"Dataset": reflect.ValueOf((*data.Dataset)(nil)),
+		"HARSet":  reflect.ValueOf((*data.HARSet)(nil)),
 		"IDX":     reflect.ValueOf((*data.IDX)(nil)),
 		"IDXType": reflect.ValueOf((*data.IDXType)(nil)),
 	}
