@@ -1,7 +1,18 @@
-// Package accel holds emulated analog accelerators behind sim.Backend:
-// quantised vector-matrix multiplication with noise and fixed-pattern
-// models, partitioning onto synapse arrays, and a just-in-time execution
-// graph (seed 002, BrainScaleS-2 / hxtorch).
+// Package accel holds neurogo's emulated analog accelerator (seed 002,
+// BrainScaleS-2 in PyTorch via hxtorch), in three packages:
 //
-// Status: arrives with issue 7; only the package boundary exists so far.
+//   - accel/analog: the chip's matrix-multiplication mode (5-bit inputs,
+//     6-bit signed weights, 8-bit results, noise, fixed pattern,
+//     saturation), partitioning onto synapse arrays and chips,
+//     calibration, the JIT pipeline, analog layers (Linear, Conv1d,
+//     Conv2d, ExpandedConv1d, ReLU, ConvertingReLU) for training with the
+//     hardware in the loop, and a sim.Backend that runs a model's dense
+//     products and layer nodes on the emulated chip;
+//   - accel/jit: the just-in-time execution graph (instances of
+//     preprocess → build → execute → postprocess, overlapping on host
+//     goroutines) and its traces;
+//   - accel/repro: the paper's measurements — Fig. 8 (`neurogo bench
+//     accel`) and the human-activity-recognition experiment of §4.2 and
+//     Fig. 9 (`neurogo repro har-analog`); an application package that
+//     ties analog to train.
 package accel

@@ -34,7 +34,7 @@ var bench_batch = 2000  // batch of the size sweep (Fig. 8 left)
 var max_batch_log2 = 12 // largest batch of the 256² sweep (Fig. 8 right)
 var bench_seconds = 0.2 // minimum time per figure (best of repeats)
 var channel_steps = 1000
-"""),
+""", P),
 ("markdown", r"""
 ## One vector–matrix multiplication
 
@@ -187,7 +187,7 @@ gantt, err := st.Trace.Plot("JIT execution of a 1024² matmul (batch 1024)")
 if err != nil {
     panic(err)
 }
-gantt
+viz.FromGonum(gantt, viz.Frame{Width: 720, Height: 300})
 """),
 ("markdown", r"""
 ## MAC rates (Fig. 8)
@@ -284,7 +284,7 @@ var epochs = 50
 var hil_epochs = 1
 var seed = 0
 var chip_seed = 1
-"""),
+""", P),
 ("code", r"""
 import (
     "fmt"

@@ -309,3 +309,14 @@ func (cleanTicks) Ticks(min, max float64) []plot.Tick {
 	}
 	return ts
 }
+
+// FromGonum wraps a gonum plot (one of your own, or one a neurogo package
+// returns, e.g. accel/jit's Trace.Plot) as a *Plot, so that it renders as
+// a cell's result and gets PNG and SVG output; fr gives the size (zero:
+// the defaults). A nil plot gives nil.
+func FromGonum(p *plot.Plot, fr Frame) *Plot {
+	if p == nil {
+		return nil
+	}
+	return newPlot("Gonum", fr, gonumDraw(p))
+}

@@ -47,7 +47,7 @@ func (s *System) Partition(rows, cols int, unsigned bool) (*Partition, error) {
 	p.ColSplits = (cols + p.ColsPerArray - 1) / p.ColsPerArray
 	n := p.RowSplits * p.ColSplits
 	if s.cfg.NoReuse && n > s.arrays {
-		return nil, fmt.Errorf("analog: Partition: %d×%d weights need %d synapse arrays (%d row × %d column splits of %d×%d); the system has %d (%d chips × %d arrays) and Config.NoReuse forbids reusing them: add chips or allow reuse",
+		return nil, fmt.Errorf("analog: Partition: %d×%d weights need %d synapse arrays (%d row × %d column splits of %d×%d); the system has %d (%d chip(s) × %d arrays) and Config.NoReuse forbids reusing them: add chips or allow reuse",
 			rows, cols, n, p.RowSplits, p.ColSplits, p.RowsPerArray, p.ColsPerArray, s.arrays, s.cfg.Chips, s.cfg.ArraysPerChip)
 	}
 	p.Tiles = make([]Tile, 0, n)

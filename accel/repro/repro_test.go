@@ -3,6 +3,12 @@ package repro
 import (
 	"math"
 	"testing"
+
+	"github.com/neurogo/neurogo/accel/analog"
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/layers"
+	"github.com/neurogo/neurogo/train"
 )
 
 func TestHARSmall(t *testing.T) {
@@ -66,5 +72,51 @@ func TestBenchAccelSmall(t *testing.T) {
 	t.Logf("summary %+v", s)
 	if !(s.ModelCrossoverBatch > 50 && s.ModelCrossoverBatch < 500) {
 		t.Errorf("model crossover batch %v", s.ModelCrossoverBatch)
+	}
+}
+
+// Pretrained float weights load into the analog layers: the same
+// parameter state (kernel shapes), keyed by the layer node's label.
+func TestFloatWeightsLoadIntoAnalogLayers(t *testing.T) {
+	build := func(spec layers.Spec) (*toolkit.Network, *toolkit.Node, *toolkit.Probe) {
+		net := toolkit.New("n", 3)
+		in := net.Const("in", make([]float64, 20)...)
+		l, err := net.Layer("dense", in, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return net, in, net.Probe("out", l, "")
+	}
+	fnet, fin, fout := build(layers.Dense{Units: 4, NoBias: true})
+	fm, err := train.New(fnet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := fm.Params()
+	scaled, factor := analog.ScaleWeights(p.Layers["dense"]["kernel"])
+	p.Layers["dense"]["kernel"] = scaled
+	anet, ain, aout := build(analog.Linear{Units: 4})
+	am, err := train.New(anet, sim.WithParams(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, 20)
+	for i := range x {
+		x[i] = float64(i % 7)
+	}
+	xa, _ := train.ArrayFromRows([][]float64{x}, 1)
+	fp, err := fm.Predict(map[*toolkit.Node]*train.Array{fin: xa}, train.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ap, err := am.Predict(map[*toolkit.Node]*train.Array{ain: xa}, train.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := analog.DefaultGain * factor // the ideal analog layer computes gain·(scaled W)ᵀx
+	for j, v := range fp[fout].At(0, 0) {
+		if got := ap[aout].At(0, 0)[j]; math.Abs(got-s*v) > 1e-9 {
+			t.Fatalf("output %d: analog %v, float·gain·factor %v", j, got, s*v)
+		}
 	}
 }
