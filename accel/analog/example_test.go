@@ -13,8 +13,9 @@ func ExampleSystem_MatMul() {
 	if err != nil {
 		panic(err)
 	}
-	x := []float64{31, 10, 0} // one input vector, 5-bit
-	w := []float64{ // 3×2 weights, signed 6-bit
+	// one input vector (5-bit) and 3×2 weights (signed 6-bit)
+	x := []float64{31, 10, 0}
+	w := []float64{
 		63, -63,
 		20, 20,
 		-5, 5,
