@@ -59,16 +59,14 @@ type Config struct {
 	Saturation float64
 	// Seed draws the fixed pattern and seeds the trial-to-trial noise.
 	Seed int64
-	// Software makes the system the software model of the chip that
-	// training in software uses (seed 002 §4.2: "the weights and inputs
-	// were already quantized and scaled to the dynamic range of the
-	// hardware, and Gaussian noise was added to the output of each
-	// layer"): inputs and weights quantised as on the chip, the product
+	// Software makes the system a continuous software model of the chip:
+	// inputs and weights quantised as on the chip, the product
 	// Gain·num_sends·Σ x·w exact, Noise added once per output, no
 	// digitisation (no floor, no clamp, no row chunks) and no fixed
-	// pattern. Measured: training through the digitised mock with Adam
-	// rises and then falls back towards chance within a few epochs on the
-	// HAR model, training through this model does not.
+	// pattern — the wording of seed 002 §4.2 ("the weights and inputs were
+	// already quantized and scaled to the dynamic range of the hardware,
+	// and Gaussian noise was added to the output of each layer"). The mock
+	// (MockConfig) digitises as the chip does.
 	Software bool
 	// NoReuse refuses operations that need more synapse arrays than the
 	// system has, instead of reusing arrays over several runs (temporal
@@ -82,9 +80,9 @@ type Config struct {
 // and noise runs (seed 002 §4.2).
 func MockConfig() Config { return Config{Gain: DefaultGain, Noise: DefaultNoise} }
 
-// SoftwareConfig is the software model of the chip for training with
-// quantisation and noise (Config.Software): the mock's gain and 2 LSB of
-// Gaussian noise per output.
+// SoftwareConfig is the continuous software model of the chip
+// (Config.Software): the mock's gain and 2 LSB of Gaussian noise per
+// output, no digitisation.
 func SoftwareConfig() Config { return Config{Gain: DefaultGain, Noise: DefaultNoise, Software: true} }
 
 // ChipConfig is an emulated chip drawn from seed: the mock model plus

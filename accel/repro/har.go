@@ -324,8 +324,8 @@ func HAR(o HAROptions) (*HARResult, error) {
 	}
 	res.Plan = plan
 	logf("plan: num_sends %v, input mean squares %.3v", plan.NumSends, plan.InputMeanSquare)
-	// (a) software training with quantisation and noise
-	mock, err := analog.New(analog.SoftwareConfig())
+	// (a) software training with quantisation and noise: hxtorch's mock
+	mock, err := analog.New(analog.MockConfig())
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +349,7 @@ func HAR(o HAROptions) (*HARResult, error) {
 		train.FitOptions{Epochs: o.Epochs, BatchSize: o.Batch, Seed: o.Seed, Callbacks: append(epochLog(logf, "a"), o.Callbacks...)}); err != nil {
 		return res, err
 	}
-	if res.Software, err = evalHAR("software, quantised + noise", m, sw, tx, ty); err != nil {
+	if res.Software, err = evalHAR("software (mock: quantised, noise)", m, sw, tx, ty); err != nil {
 		return res, err
 	}
 	logf("(a) software: test accuracy %.1f %%", 100*res.Software.Accuracy)
@@ -394,10 +394,7 @@ func HAR(o HAROptions) (*HARResult, error) {
 }
 
 // compileHAR compiles with Adam, its rate decaying from lr to 0 over
-// steps on a cosine: with quantised forward passes a constant rate ends
-// in an unstable phase where training accuracy falls again (measured:
-// Adam 0.01 peaks after 2 epochs, then falls to 30 %), the decay keeps
-// the late steps small.
+// steps on a cosine, inside WeightClamp (weights stay within ±63).
 // onlyLayers trains the layers' kernels only. The connections between
 // layer nodes carry scalar transforms that the trainer would otherwise
 // learn (NengoDL trains connection weights): scaled by a learnt 0.97 the
