@@ -118,6 +118,26 @@ type LineOptions struct {
 	LogX, LogY bool
 	// Markers draws a dot at every point of Line.
 	Markers bool
+	// Legend places the legend: "" or "top right" (default), "top left",
+	// "bottom right", "bottom left".
+	Legend string
+}
+
+// placeLegend applies LineOptions.Legend.
+func placeLegend(p *plot.Plot, where string) error {
+	switch where {
+	case "", "top right":
+		p.Legend.Top, p.Legend.Left = true, false
+	case "top left":
+		p.Legend.Top, p.Legend.Left = true, true
+	case "bottom right":
+		p.Legend.Top, p.Legend.Left = false, false
+	case "bottom left":
+		p.Legend.Top, p.Legend.Left = false, true
+	default:
+		return errf("Line", "opts.Legend", where, `must be "", "top right", "top left", "bottom right" or "bottom left"`)
+	}
+	return nil
 }
 
 // Line plots series as lines (with error bars where Series.Err is set),
@@ -129,6 +149,9 @@ func Line(series []Series, opts LineOptions) (*Plot, error) {
 	}
 	p := newGonum(opts.Frame, "", "x", "y")
 	logAxes(p, opts.LogX, opts.LogY)
+	if err := placeLegend(p, opts.Legend); err != nil {
+		return nil, err
+	}
 	for k, s := range series {
 		pts := xys(s.X, s.Y)
 		l, err := plotter.NewLine(pts)
