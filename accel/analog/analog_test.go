@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 // reference computes the documented model without noise for an ideal
@@ -264,5 +265,16 @@ func TestCalibrationRecoversFixedPattern(t *testing.T) {
 	t.Logf("RMS deviation from the ideal chip: %.2f LSB uncalibrated, %.2f calibrated", before, after)
 	if !(after < 0.8*before) {
 		t.Errorf("calibration did not reduce the deviation: %.2f → %.2f", before, after)
+	}
+}
+
+func TestChipTime(t *testing.T) {
+	s, _ := New(Config{Chips: 2})
+	m, _ := s.Configure(make([]float64, 256*512), 256, 512, Op{NumSends: 2, WaitBetweenEvents: 3})
+	// 4 tiles (2 row × 2 column splits) on 4 arrays: chip 0 holds tiles 0, 1 (arrays 0, 1), chip 1 tiles 2, 3
+	got := m.ChipTime(10, 0.5)
+	per := 10 * (0.5*128*float64(EventCycle)*2*4 + float64(ReadoutTime)) // one tile
+	if want := time.Duration(2 * per); got != want {
+		t.Errorf("ChipTime = %v, want %v", got, want)
 	}
 }

@@ -1,6 +1,10 @@
 package analog
 
-import "github.com/neurogo/neurogo/accel/jit"
+import (
+	"time"
+
+	"github.com/neurogo/neurogo/accel/jit"
+)
 
 // ConfigBytes is the static configuration a partition uploads: every
 // synapse of every tile written as one byte (6-bit weight and its sign
@@ -44,4 +48,34 @@ func (p *Partition) CrossoverBatch(density float64) float64 {
 func (p *Partition) LinkRate(batch int, density float64, link jit.Link) float64 {
 	macs := float64(batch) * float64(p.Rows) * float64(p.Cols)
 	return macs / link.Seconds(float64(p.ConfigBytes()+p.DataBytes(batch, density)))
+}
+
+// Timing model of one emulated chip (seed 002 §3.5, §4.1): events leave
+// the FPGA at its 125 MHz clock, one every 1 + WaitBetweenEvents cycles,
+// every input repeated NumSends times; after each vector the membranes
+// are read out in parallel and reset (ReadoutTime).
+const (
+	EventCycle  = 8 * time.Nanosecond
+	ReadoutTime = 1500 * time.Nanosecond
+)
+
+// ChipTime is the time the emulated system's chips would spend on batch
+// input vectors with a fraction density of non-zero inputs: per tile and
+// vector NumSends·(1+WaitBetweenEvents)·events cycles plus a read-out,
+// tiles of one chip one after the other, chips in parallel. With the
+// data volume and the links (LinkRate) it bounds what a real setup
+// reaches.
+func (m *Matrix) ChipTime(batch int, density float64) time.Duration {
+	p := m.plan
+	perChip := make([]float64, m.sys.cfg.Chips)
+	cycle := float64(EventCycle) * float64(m.op.NumSends) * float64(1+m.op.WaitBetweenEvents)
+	for _, t := range p.Tiles {
+		events := density * float64(t.Row1-t.Row0)
+		perChip[t.Chip] += float64(batch) * (events*cycle + float64(ReadoutTime))
+	}
+	longest := 0.0
+	for _, v := range perChip {
+		longest = max(longest, v)
+	}
+	return time.Duration(longest)
 }

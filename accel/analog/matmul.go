@@ -20,7 +20,7 @@ type Op struct {
 	// analog result grows with it while the read-out noise does not.
 	NumSends int
 	// WaitBetweenEvents is the pause between successive input events in
-	// FPGA clock cycles (0..1023). It enters the timing model (ChipTime);
+	// FPGA clock cycles (0..1023). It enters the timing model (Matrix.ChipTime);
 	// the emulation's arithmetic does not depend on it.
 	WaitBetweenEvents int
 	// Unsigned uses weights 0..63 and 256 rows per synapse array instead

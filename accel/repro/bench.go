@@ -51,6 +51,9 @@ type AccelRow struct {
 	// and data through the 1 Gbit/s host link or the 8 Gbit/s chip I/O).
 	HostLinkMACs float64 `json:"host_link_macs_per_second,omitempty"`
 	ChipLinkMACs float64 `json:"chip_link_macs_per_second,omitempty"`
+	// ChipTimeMACs is the rate the chips' own timing model allows
+	// (Matrix.ChipTime, num_sends 1, no wait between events).
+	ChipTimeMACs float64 `json:"chip_time_macs_per_second,omitempty"`
 }
 
 // AccelBenchOptions sizes BenchAccel.
@@ -144,7 +147,8 @@ func BenchAccel(o AccelBenchOptions) ([]AccelRow, error) {
 					ExecuteSeconds: st.Execute.Seconds(), PostprocessSeconds: st.Postprocess.Seconds(),
 					ArrayUtilisation: p.Utilisation(), ChipBusy: st.Trace.Utilisation(0),
 					HostLinkMACs: p.LinkRate(batch, density(x), jit.HostLink()),
-					ChipLinkMACs: p.LinkRate(batch, density(x), jit.ChipLink())}
+					ChipLinkMACs: p.LinkRate(batch, density(x), jit.ChipLink()),
+					ChipTimeMACs: macs / m.ChipTime(batch, density(x)).Seconds()}
 				r.FractionOfGEMM = r.MACsPerSecond / gemm
 				if best == nil || r.Seconds < best.Seconds {
 					best = &r
