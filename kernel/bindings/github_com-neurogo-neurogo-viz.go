@@ -17,6 +17,7 @@ func init() {
 		"DefaultHeight":          reflect.ValueOf(constant.MakeFromLiteral("400", token.INT, 0)),
 		"DefaultLiveInterval":    reflect.ValueOf(viz.DefaultLiveInterval),
 		"DefaultWidth":           reflect.ValueOf(constant.MakeFromLiteral("640", token.INT, 0)),
+		"FromGonum":              reflect.ValueOf(viz.FromGonum),
 		"Grid":                   reflect.ValueOf(viz.Grid),
 		"Heatmap":                reflect.ValueOf(viz.Heatmap),
 		"Histogram":              reflect.ValueOf(viz.Histogram),
