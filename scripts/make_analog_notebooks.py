@@ -1,21 +1,9 @@
 # Generates notebooks/07-08 (the emulated analog accelerator, seed 002) from
 # their sources here: python3 scripts/make_analog_notebooks.py
-import json, sys, os
+import os, sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-def nb(cells):
-    out = []
-    for kind, src, *meta in cells:
-        c = {"cell_type": kind, "id": "c%02d" % len(out), "metadata": meta[0] if meta else {}, "source": src.strip("\n").splitlines(keepends=True)}
-        if kind == "code":
-            c["execution_count"] = None
-            c["outputs"] = []
-        out.append(c)
-    return {"cells": out, "metadata": {"kernelspec": {"display_name": "Go (neurogo)", "language": "go", "name": "neurogo"},
-            "language_info": {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}}, "nbformat": 4, "nbformat_minor": 5}
-
-P = {"tags": ["parameters"]}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nbgen import P, nb, write
 
 nb07 = nb([
 ("markdown", r"""
@@ -329,6 +317,4 @@ fmt.Println("ok")
 ])
 
 for name, n in [("07-analog-accelerator.ipynb", nb07), ("08-har-analog.ipynb", nb08)]:
-    with open(os.path.join(os.path.dirname(__file__), "..", "notebooks", name), "w") as f:
-        json.dump(n, f, indent=1, ensure_ascii=False)
-        f.write("\n")
+    write(name, n)

@@ -1,19 +1,9 @@
 # Generates notebooks/03-06 (the training tutorials and reproductions) from
 # their sources here: python3 scripts/make_training_notebooks.py
-import json, sys
+import os, sys
 
-def nb(cells):
-    out = []
-    for kind, src, *meta in cells:
-        c = {"cell_type": kind, "id": "c%02d" % len(out), "metadata": meta[0] if meta else {}, "source": src.strip("\n").splitlines(keepends=True)}
-        if kind == "code":
-            c["execution_count"] = None
-            c["outputs"] = []
-        out.append(c)
-    return {"cells": out, "metadata": {"kernelspec": {"display_name": "Go (neurogo)", "language": "go", "name": "neurogo"},
-            "language_info": {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}}, "nbformat": 4, "nbformat_minor": 5}
-
-P = {"tags": ["parameters"]}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from nbgen import P, nb, write
 
 nb03 = nb([
 ("markdown", r"""
@@ -513,6 +503,5 @@ fmt.Println("ok")
 ])
 
 for name, n in [("03-training-a-nengo-model.ipynb", nb03), ("04-spiking-mnist.ipynb", nb04), ("05-spa-memory.ipynb", nb05), ("06-layerwise-parallel-networks.ipynb", nb06)]:
-    json.dump(n, open("/work/main/notebooks/" + name, "w"), indent=1, ensure_ascii=False)
-    open("/work/main/notebooks/" + name, "a").write("\n")
+    write(name, n)
 print("ok")

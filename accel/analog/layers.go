@@ -444,6 +444,20 @@ func (e *mmExec) check(params [][]float64, in, out []float64, batch int) error {
 	return nil
 }
 
+// lower writes the batch's lowered inputs (rows × D) into e.col and the
+// kernel's matrix into e.w.
+func (e *mmExec) lower(params [][]float64, in []float64, batch int) (rows int, col []float64) {
+	g := e.l.g
+	inSize := layers.Size(g.in)
+	rows = batch * g.P
+	col = e.col[:rows*g.D]
+	for b := range batch {
+		g.gather(in[b*inSize:(b+1)*inSize], col[b*g.P*g.D:(b+1)*g.P*g.D])
+	}
+	g.matrix(params[0], e.w)
+	return rows, col
+}
+
 // Forward implements layers.Exec: lower, multiply on the system (or
 // ideally without one), map to the output, add the digital bias.
 func (e *mmExec) Forward(params [][]float64, in, out []float64, batch int, training bool) error {
@@ -451,13 +465,8 @@ func (e *mmExec) Forward(params [][]float64, in, out []float64, batch int, train
 		return err
 	}
 	g := e.l.g
-	inSize, outSize := layers.Size(g.in), layers.Size(g.out)
-	rows := batch * g.P
-	col := e.col[:rows*g.D]
-	for b := range batch {
-		g.gather(in[b*inSize:(b+1)*inSize], col[b*g.P*g.D:(b+1)*g.P*g.D])
-	}
-	g.matrix(params[0], e.w)
+	outSize := layers.Size(g.out)
+	rows, col := e.lower(params, in, batch)
 	y := e.y[:rows*g.F]
 	if e.m != nil {
 		if err := e.m.SetWeights(e.w); err != nil {
@@ -508,12 +517,7 @@ func (e *mmExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dPar
 	if dParams != nil && len(dParams) != len(params) {
 		return fmt.Errorf("analog: %s: %d gradient arrays, want %d", g.kind, len(dParams), len(params))
 	}
-	rows := batch * g.P
-	col := e.col[:rows*g.D]
-	for b := range batch {
-		g.gather(in[b*inSize:(b+1)*inSize], col[b*g.P*g.D:(b+1)*g.P*g.D])
-	}
-	g.matrix(params[0], e.w)
+	rows, col := e.lower(params, in, batch)
 	dy := e.dy[:rows*g.F]
 	for b := range batch {
 		db, do := dy[b*g.P*g.F:(b+1)*g.P*g.F], dOut[b*outSize:(b+1)*outSize]

@@ -2,6 +2,7 @@ package analog
 
 import (
 	"math"
+	"slices"
 	"math/rand/v2"
 	"testing"
 
@@ -56,10 +57,10 @@ func TestIdealLayersEqualFloatLayers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := al.Params()[0].Shape, fl.Params()[0].Shape; !equalInts(got, want) {
+			if got, want := al.Params()[0].Shape, fl.Params()[0].Shape; !slices.Equal(got, want) {
 				t.Fatalf("kernel shape %v, float layer's %v", got, want)
 			}
-			if !equalInts(al.OutShape(), fl.OutShape()) {
+			if !slices.Equal(al.OutShape(), fl.OutShape()) {
 				t.Fatalf("out shape %v, float layer's %v", al.OutShape(), fl.OutShape())
 			}
 			batch := 3
@@ -80,17 +81,6 @@ func TestIdealLayersEqualFloatLayers(t *testing.T) {
 	}
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // Backward of every analog layer is the exact gradient of the ideal
 // operation (finite differences), and on a system the same software

@@ -225,69 +225,45 @@ func quantizeRow(q []uint8, x []float64, clamp bool) error {
 	return nil
 }
 
-// buffer pools of Run (per size class: powers of two)
-var (
-	bytePools  [40]sync.Pool
-	int8Pools  [40]sync.Pool
-	floatPools [40]sync.Pool
-	int32Pools [40]sync.Pool
-)
-
-func getInt32s(n int) []int32 {
-	if b, ok := int32Pools[class(n)].Get().([]int32); ok {
-		return b[:n]
-	}
-	return make([]int32, n, 1<<class(n))
-}
-
-func putInt32s(b []int32) {
-	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
-		int32Pools[class(cap(b))].Put(b[:0])
-	}
-}
+// sizedPool recycles Run's buffers in power-of-two size classes.
+type sizedPool[T any] struct{ classes [40]sync.Pool }
 
 func class(n int) int { return bits.Len(uint(max(n-1, 0))) }
 
-func getBytes(n int) []byte {
-	if b, ok := bytePools[class(n)].Get().([]byte); ok {
+// get returns a buffer of length n (contents undefined).
+func (p *sizedPool[T]) get(n int) []T {
+	if b, ok := p.classes[class(n)].Get().([]T); ok {
 		return b[:n]
 	}
-	return make([]byte, n, 1<<class(n))
+	return make([]T, n, 1<<class(n))
 }
 
-func putBytes(b []byte) {
+func (p *sizedPool[T]) put(b []T) {
 	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
-		bytePools[class(cap(b))].Put(b[:0]) //nolint:staticcheck // slices are small headers
+		p.classes[class(cap(b))].Put(b[:0]) //nolint:staticcheck // slice headers are small
 	}
 }
 
-func getInt8s(n int) []int8 {
-	if b, ok := int8Pools[class(n)].Get().([]int8); ok {
-		return b[:n]
-	}
-	return make([]int8, n, 1<<class(n))
-}
+var (
+	bytePool  sizedPool[byte]
+	int8Pool  sizedPool[int8]
+	int32Pool sizedPool[int32]
+	floatPool sizedPool[float64]
+)
 
-func putInt8s(b []int8) {
-	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
-		int8Pools[class(cap(b))].Put(b[:0])
-	}
-}
+func getBytes(n int) []byte   { return bytePool.get(n) }
+func putBytes(b []byte)       { bytePool.put(b) }
+func getInt8s(n int) []int8   { return int8Pool.get(n) }
+func putInt8s(b []int8)       { int8Pool.put(b) }
+func getInt32s(n int) []int32 { return int32Pool.get(n) }
+func putInt32s(b []int32)     { int32Pool.put(b) }
+func putFloats(b []float64)   { floatPool.put(b) }
 
 // getFloats returns n zeros.
 func getFloats(n int) []float64 {
-	if b, ok := floatPools[class(n)].Get().([]float64); ok {
-		b = b[:n]
-		clear(b)
-		return b
-	}
-	return make([]float64, n, 1<<class(n))
-}
-
-func putFloats(b []float64) {
-	if cap(b) > 0 && cap(b) == 1<<class(cap(b)) {
-		floatPools[class(cap(b))].Put(b[:0])
-	}
+	b := floatPool.get(n)
+	clear(b)
+	return b
 }
 
 // buildStream encodes one tile's run: header, then per vector a marker
