@@ -2,8 +2,8 @@ package analog
 
 import (
 	"math"
-	"slices"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/neurogo/neurogo/toolkit/layers"
@@ -80,7 +80,6 @@ func TestIdealLayersEqualFloatLayers(t *testing.T) {
 		})
 	}
 }
-
 
 // Backward of every analog layer is the exact gradient of the ideal
 // operation (finite differences), and on a system the same software
