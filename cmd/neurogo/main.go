@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,18 @@ import (
 )
 
 func main() {
+	// NEUROGO_CPUPROFILE=FILE writes a CPU profile of the whole command
+	// (go tool pprof bin/neurogo FILE), e.g. of a bench or repro run.
+	if path := os.Getenv("NEUROGO_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			code := run(os.Args[1:], os.Stdout, os.Stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+		fmt.Fprintf(os.Stderr, "neurogo: NEUROGO_CPUPROFILE=%s: cannot profile: %v\n", path, err)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
