@@ -41,6 +41,32 @@
 // measure_mock_parameter does, and fits every column's gain and offset;
 // SetCalibration corrects them in postprocessing.
 //
+// # Execution, layers, backend
+//
+// Matrix.Run executes an operation as hxtorch does (§3.2, Figs. 2, 4, 5):
+// a jit.Graph of execution instances — quantise per row split, per tile
+// build the instruction stream and execute it on the tile's chip, decode
+// and sum per column split — whose host stages overlap with execution;
+// PipelineOptions.MockPartner replaces the chip by a fast mock
+// communication partner (the software overhead alone). ConfigBytes,
+// DataBytes, CrossoverBatch, LinkRate and Matrix.ChipTime are the cost,
+// link and timing models.
+//
+// Linear, Conv1d, Conv2d and ExpandedConv1d (Fig. 7) are toolkit/layers
+// specs with the float layers' parameter shapes; their forward pass runs
+// on a System (MockConfig in software, an emulated chip for
+// hardware-in-the-loop training), their backward pass is the software
+// model straight through, scaled by gain·num_sends, with gradients
+// dropped where a result saturated (§3.1). ReLU and ConvertingReLU convert
+// between layers; InitBound, ScaleWeights and FitInputScale scale; the
+// optimiser wrapper WeightClamp keeps kernels within ±63.
+//
+// NewBackend is a sim.Backend: the CPU simulator runs the model, its dense
+// products and Dense/Conv layer nodes run on an emulated, calibrated chip
+// (sim.Hooks), with scales from a range-finding run; Select and
+// SelectLayer choose per connection, Placement reports. It passes
+// sim/simtest with simtest.Analog.
+//
 // The arithmetic: the exact integer sums Σ x·w of a tile are computed as
 // one float32 GEMM (exact, |Σ| < 2²⁴); the column model is applied
 // element-wise. Trial-to-trial noise is drawn per (call, tile, batch
