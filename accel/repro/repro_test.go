@@ -9,6 +9,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/train"
+	"github.com/neurogo/neurogo/train/data"
 )
 
 func TestHARSmall(t *testing.T) {
@@ -118,5 +119,34 @@ func TestFloatWeightsLoadIntoAnalogLayers(t *testing.T) {
 		if got := ap[aout].At(0, 0)[j]; math.Abs(got-s*v) > 1e-9 {
 			t.Fatalf("output %d: analog %v, float·gain·factor %v", j, got, s*v)
 		}
+	}
+}
+
+// The reproduction reads the UCI layout from a directory (here one the
+// synthetic generator wrote, which the loader recognises as synthetic).
+func TestHARFromDirectory(t *testing.T) {
+	dir := t.TempDir() // the full layout: 190 MB, about a second
+
+	if err := data.WriteSyntheticHAR(dir, 5); err != nil {
+		t.Fatal(err)
+	}
+	r, err := HAR(HAROptions{DataDir: dir, Train: 300, Test: 120, Epochs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Synthetic {
+		t.Error("a layout written by WriteSyntheticHAR must be reported as synthetic")
+	}
+	n := 0
+	for _, row := range r.HIL.Confusion {
+		for _, c := range row {
+			n += c
+		}
+	}
+	if n != 120 {
+		t.Errorf("%d test windows scored, want 120", n)
+	}
+	if _, err := HAR(HAROptions{DataDir: t.TempDir(), Epochs: 1}); err == nil {
+		t.Error("an empty directory: no error")
 	}
 }
