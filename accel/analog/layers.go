@@ -269,27 +269,24 @@ func (s Conv2d) Build(in []int, seed int64) (layers.Layer, error) {
 	oh, ow := (H-kh)/sh+1, (W-kw)/sw+1
 	D := kh * kw * C
 	g := &geom{kind: kind, in: []int{H, W, C}, out: []int{oh, ow, s.Filters}, P: oh * ow, D: D, F: s.Filters, kernelShape: []int{kh, kw, C, s.Filters}, fanIn: D}
-	g.gather = func(x, col []float64) {
+	// each kernel row ky of output position (oy, ox) is kw·C contiguous
+	// values of the input and of the column row: gather copies them,
+	// scatter (its adjoint) adds them back
+	segments := func(f func(colOff, xOff int)) {
 		for oy := range oh {
 			for ox := range ow {
-				row := col[(oy*ow+ox)*D:]
 				for ky := range kh {
-					src := ((oy*sh+ky)*W + ox*sw) * C
-					copy(row[ky*kw*C:(ky+1)*kw*C], x[src:src+kw*C])
+					f((oy*ow+ox)*D+ky*kw*C, ((oy*sh+ky)*W+ox*sw)*C)
 				}
 			}
 		}
 	}
+	n := kw * C
+	g.gather = func(x, col []float64) {
+		segments(func(c, i int) { copy(col[c:c+n], x[i:i+n]) })
+	}
 	g.scatter = func(dcol, dx []float64) {
-		for oy := range oh {
-			for ox := range ow {
-				row := dcol[(oy*ow+ox)*D:]
-				for ky := range kh {
-					dst := ((oy*sh+ky)*W + ox*sw) * C
-					add(dx[dst:dst+kw*C], row[ky*kw*C:(ky+1)*kw*C])
-				}
-			}
-		}
+		segments(func(c, i int) { add(dx[i:i+n], dcol[c:c+n]) })
 	}
 	g.matrix = func(k, w []float64) { copy(w, k) }
 	g.grad = func(dw, dk []float64) { add(dk, dw) }
