@@ -225,26 +225,22 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			return runner{}, err
 		}
 		amp := g.ops[0].value
-		scratch := make([]float64, maxN)
-		return runner{step: func() {
-			for _, mb := range ms {
-				a := scratch[:mb.n]
-				x := d[mb.x : mb.x+mb.nx]
-				enc, bias := d[mb.enc:mb.enc+mb.n*mb.nx], d[mb.bias:mb.bias+mb.n]
-				// J = bias + E·x, as the encoder product computes it
-				if mb.nx == 1 {
-					vec.AxpyTo(a, bias, enc, x[0])
-				} else {
-					for i := range a {
-						a[i] = bias[i] + vec.Dot(enc[i*mb.nx:(i+1)*mb.nx], x)
-					}
-				}
-				vec.Relu(a, a, amp) // the neurons
-				for k, bl := range mb.decs {
-					decodeInto(d, bl, a, mb.set[k])
-				}
-			}
-		}}, nil
+		run := func(ms []ensMember) func() {
+			scratch := make([]float64, maxN)
+			return func() { ensembles(d, ms, scratch, amp) }
+		}
+		neuronsTotal := 0
+		for _, mb := range ms {
+			neuronsTotal += mb.n
+		}
+		if len(ms) > 1 && neuronsTotal >= splitNeurons && s.canSplit() {
+			// ensembles write disjoint outputs (fuseEnsembles): two
+			// halves of about equal work, two cores
+			lo, hi := splitEnsembles(ms)
+			sp := newSplitter(run(lo), run(hi))
+			return runner{step: sp.run}, nil
+		}
+		return runner{step: run(ms)}, nil
 	case "SimNeurons":
 		if len(g.ops) == 1 || !m.contiguousSlots(g) {
 			return g.each(s, ln)
@@ -408,6 +404,10 @@ type ensMember struct {
 	x, nx, enc, n, bias int
 	decs                []block
 	set                 []bool
+	// rows lists the decoder rows one by one for one-dimensional
+	// ensembles of at least two neurons (vec.EnsDot2's fused pass; a
+	// one-neuron ensemble decodes through decodeInto's axpy form)
+	rows []decRow
 }
 
 // ensMembers lays out an EnsembleReLU group's members and returns the
@@ -433,10 +433,117 @@ func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
 			mb.decs = append(mb.decs, bl)
 			mb.set = append(mb.set, dop.set)
 		}
+		if mb.nx == 1 && mb.n >= 2 {
+			for k, bl := range mb.decs {
+				for r := range bl.ny {
+					rw := decRow{a: bl.a + r*bl.nx, y: bl.y + r, b: -1, set: mb.set[k]}
+					if bl.b >= 0 {
+						rw.b = bl.b + r
+					}
+					mb.rows = append(mb.rows, rw)
+				}
+			}
+		}
 		maxN = max(maxN, bs.n)
 		ms = append(ms, mb)
 	}
 	return ms, maxN, nil
+}
+
+// ensembles runs a fused EnsembleReLU group's members: per ensemble
+// J = bias + E·x (as the encoder product computes it), a = amp·max(J, 0)
+// (the neurons) in scratch, then its decoder products.
+func ensembles(d []float64, ms []ensMember, scratch []float64, amp float64) {
+	for _, mb := range ms {
+		a := scratch[:mb.n]
+		x := d[mb.x : mb.x+mb.nx]
+		enc, bias := d[mb.enc:mb.enc+mb.n*mb.nx], d[mb.bias:mb.bias+mb.n]
+		if mb.nx == 1 && len(mb.rows) > 0 {
+			// one pass: rates and the first two decoder rows
+			r := mb.rows
+			var d2 []float64
+			if len(r) > 1 {
+				d2 = d[r[1].a : r[1].a+mb.n]
+			}
+			s1, s2 := vec.EnsDot2(a, bias, enc, x[0], amp, d[r[0].a:r[0].a+mb.n], d2)
+			r[0].put(d, s1)
+			if len(r) > 1 {
+				r[1].put(d, s2)
+			}
+			for k := 2; k < len(r); k++ {
+				r[k].put(d, vec.Dot(d[r[k].a:r[k].a+mb.n], a))
+			}
+			continue
+		}
+		switch {
+		case mb.nx == 1:
+			vec.AxpyRelu(a, bias, enc, x[0], amp)
+		case mb.nx == 2:
+			// vec.Dot's order for fewer than 16 terms: from +0, in order
+			x0, x1 := x[0], x[1]
+			enc = enc[:2*len(a)]
+			for i := range a {
+				acc := 0.0
+				acc += float64(enc[2*i] * x0)
+				acc += float64(enc[2*i+1] * x1)
+				a[i] = bias[i] + acc
+			}
+			vec.Relu(a, a, amp)
+		default:
+			for i := range a {
+				a[i] = bias[i] + vec.Dot(enc[i*mb.nx:(i+1)*mb.nx], x)
+			}
+			vec.Relu(a, a, amp)
+		}
+		for k, bl := range mb.decs {
+			decodeInto(d, bl, a, mb.set[k])
+		}
+	}
+}
+
+// decRow is one output of a fused ensemble's decoders: y = d[a:a+n]·rates,
+// written as decodeInto writes a row: y = d[b] + acc with a bias, y = acc
+// when set, y += acc otherwise.
+type decRow struct {
+	a, y, b int
+	set     bool
+}
+
+func (r decRow) put(d []float64, acc float64) {
+	switch {
+	case r.b >= 0:
+		d[r.y] = d[r.b] + acc
+	case r.set:
+		d[r.y] = acc
+	default:
+		d[r.y] += acc
+	}
+}
+
+// ensWork is a member's multiply-adds per step (encoders and decoders).
+func ensWork(mb ensMember) int {
+	w := mb.n * (mb.nx + 1)
+	for _, bl := range mb.decs {
+		w += bl.nx * bl.ny
+	}
+	return w
+}
+
+// splitEnsembles cuts a fused group's members into two lists of about
+// equal work.
+func splitEnsembles(ms []ensMember) (lo, hi []ensMember) {
+	total := 0
+	for _, mb := range ms {
+		total += ensWork(mb)
+	}
+	acc := 0
+	for i, mb := range ms {
+		if acc >= total/2 && i > 0 {
+			return ms[:i:i], ms[i:]
+		}
+		acc += ensWork(mb)
+	}
+	return ms[: len(ms)-1 : len(ms)-1], ms[len(ms)-1:]
 }
 
 // decodeInto runs one dot-product block whose input is the slice x (not

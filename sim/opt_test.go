@@ -219,7 +219,7 @@ func TestNodeFunctionsNotConcurrent(t *testing.T) {
 // TestSplitOperatorsIdentical: large operators cut across cores (one
 // lane) give exactly the uncut result.
 func TestSplitOperatorsIdentical(t *testing.T) {
-	defer sim.SetSplitThresholds(1<<16, 1<<14)()
+	defer sim.SetSplitThresholds(1<<8, 1<<7)()
 	integ, err := networks.BenchIntegrator(32, 600, 1) // 19 200 neurons in one merged group
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +231,26 @@ func TestSplitOperatorsIdentical(t *testing.T) {
 	for _, e := range pes.AllEnsembles() {
 		e.NEvalPoints = 500
 	}
-	for name, net := range map[string]*toolkit.Network{"integrator": integ, "pes": pes} {
+	nets := map[string]*toolkit.Network{"integrator": integ, "pes": pes}
+	// rectified-linear benchmark models at a size where, with the
+	// thresholds lowered below, the fused ensemble groups and the
+	// dot-product groups are cut (EnsembleReLU halves, DotInc rows)
+	for name, mk := range networks.Benchmarks() {
+		if name == "pes" {
+			continue
+		}
+		for _, npd := range []int{13, 40} { // fused rows below and above 16 neurons
+			n, err := mk(12, npd, 6)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range n.AllEnsembles() {
+				e.NeuronType = neurons.NewRectifiedLinear()
+			}
+			nets[fmt.Sprintf("%s/relu/npd%d", name, npd)] = n
+		}
+	}
+	for name, net := range nets {
 		t.Run(name, func(t *testing.T) {
 			want := probeAllPar(t, net, 1)
 			got := probeAllPar(t, net, 0)

@@ -2,65 +2,136 @@ package sim
 
 import (
 	"runtime"
-	"sync"
+	"sync/atomic"
 )
 
-// Intra-step parallelism: a large merged operator (a dot-product group
-// with many multiply-adds, a big neuron group) is cut into two halves by
-// rows or by neurons; the second half runs on a worker of a process-wide
-// pool while the caller runs the first. Rows and neurons are independent,
-// so the result is the same as in one piece. Used only for simulators
-// with one lane (batched lanes already use the cores, see Parallel).
-// Handing work to a parked worker costs several µs on these machines (a
-// futex wake-up), so only operators far larger than that are cut: measured
-// with 2¹⁶ multiply-adds and 2¹⁴ neurons, cconv and basal_ganglia at D=192
-// ran 30–45 % slower split, while pes (1.9 M weights) ran 1.5× faster.
+// Intra-step parallelism: a large merged operator (a dot-product group,
+// a fused ensemble group, a big neuron group) is cut into two halves by
+// rows, ensembles or neurons; the second half is offered to a worker of a
+// process-wide pool while the caller runs the first. Rows, ensembles and
+// neurons are independent, so the result is the same as in one piece.
+// Used only for simulators with one lane (batched lanes already use the
+// cores, see Parallel).
+//
+// A futex wake-up costs several µs on these machines, more than most
+// operators take, so the worker spins on an atomic slot between jobs
+// (yielding its thread now and then) and parks only after spinBudget
+// idle polls, about a millisecond: while a simulation runs, hand-over
+// and join cost a few hundred ns, two cache-line transfers. The caller
+// never blocks on a busy worker: if the slot is taken (another simulator
+// is using the worker) or the worker has not picked the half up by the
+// time the first half is done, the caller runs it itself, so a split
+// never waits for a worker that is busy elsewhere.
 
 var (
-	splitMACs    = 1 << 19 // dot-product groups with at least this many multiply-adds
-	splitNeurons = 1 << 17 // neuron groups with at least this many neurons
+	splitMACs    = 1 << 13 // dot-product groups with at least this many multiply-adds
+	splitNeurons = 1 << 12 // neuron and fused-ensemble groups with at least this many neurons
 )
 
+// spinBudget is the number of idle polls before a worker parks.
+const spinBudget = 1 << 16
+
 var pool struct {
-	once sync.Once
-	jobs chan func()
+	started atomic.Bool
+	offer   atomic.Pointer[splitter]
+	parked  atomic.Int32 // workers asleep on wake
+	wake    chan struct{}
 }
 
 func startPool() {
-	pool.jobs = make(chan func())
-	for range runtime.GOMAXPROCS(0) - 1 {
-		go func() {
-			for f := range pool.jobs {
-				f()
-			}
-		}()
+	if pool.started.Swap(true) {
+		return
+	}
+	n := runtime.GOMAXPROCS(0) - 1
+	pool.wake = make(chan struct{}, max(n, 1))
+	for range n {
+		go worker()
 	}
 }
 
-// splitter runs first() here and second() on a pool worker, and returns
-// when both are done. It allocates nothing per call.
+// splitter states
+const (
+	spIdle    = 0
+	spOffered = 1
+	spTaken   = 2
+	spDone    = 3
+)
+
+// splitter runs first() here and second() on a pool worker (or here, if
+// no worker takes it in time), and returns when both are done. It
+// allocates nothing per call.
 type splitter struct {
-	wg     sync.WaitGroup
-	job    func()
+	state  atomic.Int32
 	first  func()
 	second func()
 }
 
 func newSplitter(first, second func()) *splitter {
-	pool.once.Do(startPool)
-	sp := &splitter{first: first, second: second}
-	sp.job = func() {
-		sp.second()
-		sp.wg.Done()
-	}
-	return sp
+	startPool()
+	return &splitter{first: first, second: second}
 }
 
 func (sp *splitter) run() {
-	sp.wg.Add(1)
-	pool.jobs <- sp.job
+	sp.state.Store(spOffered)
+	if !pool.offer.CompareAndSwap(nil, sp) {
+		// the worker's slot is busy (another simulator): run both here
+		sp.state.Store(spIdle)
+		sp.first()
+		sp.second()
+		return
+	}
+	if pool.parked.Load() > 0 {
+		select {
+		case pool.wake <- struct{}{}:
+		default:
+		}
+	}
 	sp.first()
-	sp.wg.Wait()
+	if sp.state.CompareAndSwap(spOffered, spTaken) {
+		// not picked up: withdraw the offer and run the half here
+		pool.offer.CompareAndSwap(sp, nil)
+		sp.second()
+		sp.state.Store(spIdle)
+		return
+	}
+	for i := 0; sp.state.Load() != spDone; i++ {
+		if i&1023 == 1023 {
+			runtime.Gosched()
+		}
+	}
+	sp.state.Store(spIdle)
+}
+
+// worker takes offered halves; it spins between jobs and parks after
+// spinBudget idle polls.
+func worker() {
+	idle := 0
+	for {
+		if sp := pool.offer.Load(); sp != nil {
+			if sp.state.CompareAndSwap(spOffered, spTaken) {
+				pool.offer.CompareAndSwap(sp, nil)
+				sp.second()
+				sp.state.Store(spDone)
+			} else {
+				pool.offer.CompareAndSwap(sp, nil)
+			}
+			idle = 0
+			continue
+		}
+		idle++
+		if idle&255 == 0 {
+			runtime.Gosched()
+		}
+		if idle < spinBudget {
+			continue
+		}
+		pool.parked.Add(1)
+		if pool.offer.Load() == nil {
+			<-pool.wake
+		}
+		pool.parked.Add(-1)
+		idle = 0
+	}
 }
 
 // canSplit reports whether a simulator may cut operators across cores.

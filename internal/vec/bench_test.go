@@ -23,3 +23,34 @@ func BenchmarkAxpy(b *testing.B) {
 		Axpy(bY, bA, 0.5)
 	}
 }
+
+func BenchmarkAxpyRelu156(b *testing.B) {
+	out, bb, a := make([]float64, 156), make([]float64, 156), make([]float64, 156)
+	for b.Loop() {
+		AxpyRelu(out, bb, a, 0.3, 1.5)
+	}
+}
+
+func BenchmarkAxpyToRelu156(b *testing.B) {
+	out, bb, a := make([]float64, 156), make([]float64, 156), make([]float64, 156)
+	for b.Loop() {
+		AxpyTo(out, bb, a, 0.3)
+		Relu(out, out, 1.5)
+	}
+}
+
+func BenchmarkEnsDot2_52(b *testing.B) {
+	a, bb, e, d1, d2 := make([]float64, 52), make([]float64, 52), make([]float64, 52), make([]float64, 52), make([]float64, 52)
+	for b.Loop() {
+		EnsDot2(a, bb, e, 0.3, 1.5, d1, d2)
+	}
+}
+
+func BenchmarkEnsUnfused52(b *testing.B) {
+	a, bb, e, d1, d2 := make([]float64, 52), make([]float64, 52), make([]float64, 52), make([]float64, 52), make([]float64, 52)
+	for b.Loop() {
+		AxpyRelu(a, bb, e, 0.3, 1.5)
+		bY[0] = Dot(d1, a)
+		bY[1] = Dot(d2, a)
+	}
+}

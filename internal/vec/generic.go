@@ -73,6 +73,22 @@ func dotGo(a, x []float64) float64 {
 	return acc
 }
 
+func axpyReluGo(out, b, a []float64, s, amp float64) {
+	b, a = b[:len(out)], a[:len(out)]
+	for i := range out {
+		out[i] = amp * max(b[i]+float64(a[i]*s), 0)
+	}
+}
+
+func ensDot2Go(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
+	axpyReluGo(a, bias, enc, x, amp)
+	s1 = dotGo(d1[:len(a)], a)
+	if d2 != nil {
+		s2 = dotGo(d2[:len(a)], a)
+	}
+	return s1, s2
+}
+
 func axpyToGo(y, b, a []float64, s float64) {
 	b, a = b[:len(y)], a[:len(y)]
 	for i := range y {

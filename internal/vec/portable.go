@@ -14,6 +14,12 @@ func dot(a, x []float64) float64         { return dotGo(a, x) }
 
 func axpyTo(y, b, a []float64, s float64) { axpyToGo(y, b, a, s) }
 
+func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
+	return ensDot2Go(a, bias, enc, x, amp, d1, d2)
+}
+
+func axpyRelu(out, b, a []float64, s, amp float64) { axpyReluGo(out, b, a, s, amp) }
+
 func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, voltage, refractory) }
 
 // ClearUpper is a no-op without vector code (see the simd build).

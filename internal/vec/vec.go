@@ -23,6 +23,19 @@ func Dot(a, x []float64) float64 { return dot(a, x) }
 // AxpyTo sets y[i] = b[i] + a[i]·s. b and a must be at least len(y) long.
 func AxpyTo(y, b, a []float64, s float64) { axpyTo(y, b, a, s) }
 
+// AxpyRelu sets out[i] = amp·max(b[i] + a[i]·s, 0): AxpyTo then Relu in
+// one pass, with the same result. b and a must be at least len(out) long.
+func AxpyRelu(out, b, a []float64, s, amp float64) { axpyRelu(out, b, a, s, amp) }
+
+// EnsDot2 runs a one-dimensional rectified-linear ensemble and its first
+// decoder rows in one pass: it sets a[i] = amp·max(bias[i] + enc[i]·x, 0)
+// (AxpyRelu) and returns Dot(d1, a) and Dot(d2, a) (0 for a nil d2), each
+// summed in Dot's order, so the results equal the three calls'. bias, enc,
+// d1 and a non-nil d2 must be at least len(a) long.
+func EnsDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
+	return ensDot2(a, bias, enc, x, amp, d1, d2)
+}
+
 // LIF steps leaky integrate-and-fire neurons by dt as Nengo's LIF.step
 // does (seed 000's reference neuron): the voltage decays towards J over
 // the part of the step outside the refractory period, a neuron whose

@@ -44,6 +44,27 @@ func TestMatchesPortable(t *testing.T) {
 		AxpyTo(g, y, a, 0.3)
 		axpyToGo(w, y, a, 0.3)
 		same("AxpyTo", g, w)
+		AxpyRelu(g, y, a, 0.3, 2.5)
+		axpyToGo(w, y, a, 0.3)
+		reluGo(w, w, 2.5)
+		same("AxpyRelu vs AxpyTo+Relu", g, w)
+		for _, two := range []bool{false, true} {
+			var d2 []float64
+			if two {
+				d2 = x
+			}
+			s1, s2 := EnsDot2(g, y, a, 0.3, 2.5, a, d2)
+			axpyReluGo(w, y, a, 0.3, 2.5)
+			same("EnsDot2 rates", g, w)
+			w1, w2 := Dot(a, w), 0.0
+			if two {
+				w2 = Dot(x, w)
+			}
+			same("EnsDot2 sums", []float64{s1, s2}, []float64{w1, w2})
+		}
+		AxpyRelu(g, x, a, -0.7, 1.5)
+		axpyReluGo(w, x, a, -0.7, 1.5)
+		same("AxpyRelu", g, w)
 		copy(g, y)
 		copy(w, y)
 		MulInc(g, a, x)
