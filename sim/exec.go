@@ -83,7 +83,19 @@ func (m *Model) runs(ops []*Op, withA bool) []run {
 
 // block is one dot product of a DotInc group: y[0:ny] (+)= A[ny×nx]·x.
 // With b ≥ 0 (and set) it is y = B + A·x, B at offset b.
-type block struct{ a, x, nx, y, ny, b int }
+type block struct {
+	a, x, nx, y, ny, b int
+	// pairs: the output overlaps neither the input nor the weights, so
+	// two rows may be summed before either is written (vec.Dot2)
+	pairs bool
+}
+
+// withPairs sets b.pairs.
+func (b block) withPairs() block {
+	apart := func(p, n, q, m int) bool { return p+n <= q || q+m <= p }
+	b.pairs = apart(b.y, b.ny, b.x, b.nx) && apart(b.y, b.ny, b.a, b.nx*b.ny)
+	return b
+}
 
 // compileGroup makes a group executable on one lane.
 func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
@@ -165,6 +177,7 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			if op.hasBias {
 				bs[i].b = m.sigs[op.bias].off
 			}
+			bs[i] = bs[i].withPairs()
 		}
 		if s.mm != nil {
 			r, ok, err := g.hookedDot(s, ln, bs)
@@ -366,17 +379,27 @@ func dotBlocks(d []float64, bs []block, set bool) {
 		default:
 			x := d[b.x : b.x+b.nx]
 			a := d[b.a : b.a+b.ny*b.nx]
-			for i := range y {
-				acc := vec.Dot(a[i*b.nx:(i+1)*b.nx], x)
-				if b.b >= 0 {
+			put := func(i int, acc float64) {
+				switch {
+				case b.b >= 0:
 					y[i] = d[b.b+i] + acc
-					continue
-				}
-				if set {
+				case set:
 					y[i] = acc
-				} else {
+				default:
 					y[i] += acc
 				}
+			}
+			i := 0
+			if b.pairs {
+				// two rows per pass over x (the same sums: vec.Dot2)
+				for ; i+1 < b.ny; i += 2 {
+					s1, s2 := vec.Dot2(a[i*b.nx:(i+1)*b.nx], a[(i+1)*b.nx:(i+2)*b.nx], x)
+					put(i, s1)
+					put(i+1, s2)
+				}
+			}
+			for ; i < b.ny; i++ {
+				put(i, vec.Dot(a[i*b.nx:(i+1)*b.nx], x))
 			}
 		}
 	}

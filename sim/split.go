@@ -3,6 +3,9 @@ package sim
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
+
+	"github.com/neurogo/neurogo/internal/vec"
 )
 
 // Intra-step parallelism: a large merged operator (a dot-product group,
@@ -15,8 +18,8 @@ import (
 //
 // A futex wake-up costs several µs on these machines, more than most
 // operators take, so the worker spins on an atomic slot between jobs
-// (yielding its thread now and then) and parks only after spinBudget
-// idle polls, about a millisecond: while a simulation runs, hand-over
+// (yielding its thread now and then) and parks only after spinFor
+// without work: while a simulation runs, hand-over
 // and join cost a few hundred ns, two cache-line transfers. The caller
 // never blocks on a busy worker: if the slot is taken (another simulator
 // is using the worker) or the worker has not picked the half up by the
@@ -28,8 +31,8 @@ var (
 	splitNeurons = 1 << 12 // neuron and fused-ensemble groups with at least this many neurons
 )
 
-// spinBudget is the number of idle polls before a worker parks.
-const spinBudget = 1 << 16
+// spinFor is how long an idle worker polls before it parks.
+const spinFor = 2 * time.Millisecond
 
 var pool struct {
 	started atomic.Bool
@@ -103,13 +106,15 @@ func (sp *splitter) run() {
 }
 
 // worker takes offered halves; it spins between jobs and parks after
-// spinBudget idle polls.
+// spinFor without one.
 func worker() {
 	idle := 0
+	last := time.Now()
 	for {
 		if sp := pool.offer.Load(); sp != nil {
 			if sp.state.CompareAndSwap(spOffered, spTaken) {
 				pool.offer.CompareAndSwap(sp, nil)
+				vec.ClearUpper() // see stepLane
 				sp.second()
 				sp.state.Store(spDone)
 			} else {
@@ -119,10 +124,15 @@ func worker() {
 			continue
 		}
 		idle++
-		if idle&255 == 0 {
-			runtime.Gosched()
+		if idle&255 != 0 {
+			continue
 		}
-		if idle < spinBudget {
+		runtime.Gosched()
+		now := time.Now()
+		if idle == 256 {
+			last = now // the first check after a job
+		}
+		if now.Sub(last) < spinFor {
 			continue
 		}
 		pool.parked.Add(1)

@@ -54,3 +54,16 @@ func BenchmarkEnsUnfused52(b *testing.B) {
 		bY[1] = Dot(d2, a)
 	}
 }
+
+func BenchmarkMatVec388x192(b *testing.B) {
+	m, x, y := make([]float64, 388*192), make([]float64, 192), make([]float64, 388)
+	for i := range m {
+		m[i] = float64(i%7) * 0.1
+	}
+	for b.Loop() {
+		for r := range 388 {
+			y[r] = Dot(m[r*192:(r+1)*192], x)
+		}
+	}
+	b.ReportMetric(388*192/float64(b.Elapsed().Nanoseconds())*float64(b.N), "MAC/ns")
+}

@@ -11,6 +11,9 @@ func scale(y, a []float64, s float64)    { scaleGo(y, a, s) }
 func mulInc(y, a, x []float64)           { mulIncGo(y, a, x) }
 func add(y, x []float64)                 { addGo(y, x) }
 func dot(a, x []float64) float64         { return dotGo(a, x) }
+func dot2(a, b, x []float64) (float64, float64) {
+	return dotGo(a, x), dotGo(b[:len(a)], x)
+}
 
 func axpyTo(y, b, a []float64, s float64) { axpyToGo(y, b, a, s) }
 

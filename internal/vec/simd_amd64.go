@@ -117,6 +117,41 @@ func dot(a, x []float64) float64 {
 	return acc
 }
 
+// dot2 is dot for two rows at once, each with dot's partial sums.
+func dot2(a, b, x []float64) (float64, float64) {
+	if !avx2 || len(a) < 16 {
+		return dotGo(a, x), dotGo(b[:len(a)], x)
+	}
+	n := len(a) &^ 15
+	b, x = b[:len(a)], x[:len(a)]
+	var v0, v1, v2, v3, w0, w1, w2, w3 archsimd.Float64x4
+	for j := 0; j < n; j += 16 {
+		x0 := archsimd.LoadFloat64x4Slice(x[j : j+4])
+		v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(x0))
+		w0 = w0.Add(archsimd.LoadFloat64x4Slice(b[j : j+4]).Mul(x0))
+		x1 := archsimd.LoadFloat64x4Slice(x[j+4 : j+8])
+		v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).Mul(x1))
+		w1 = w1.Add(archsimd.LoadFloat64x4Slice(b[j+4 : j+8]).Mul(x1))
+		x2 := archsimd.LoadFloat64x4Slice(x[j+8 : j+12])
+		v2 = v2.Add(archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).Mul(x2))
+		w2 = w2.Add(archsimd.LoadFloat64x4Slice(b[j+8 : j+12]).Mul(x2))
+		x3 := archsimd.LoadFloat64x4Slice(x[j+12 : j+16])
+		v3 = v3.Add(archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).Mul(x3))
+		w3 = w3.Add(archsimd.LoadFloat64x4Slice(b[j+12 : j+16]).Mul(x3))
+	}
+	var t, u [4]float64
+	v0.Add(v1).Add(v2.Add(v3)).Store(&t)
+	w0.Add(w1).Add(w2.Add(w3)).Store(&u)
+	archsimd.ClearAVXUpperBits()
+	s1 := (t[0] + t[1]) + (t[2] + t[3])
+	s2 := (u[0] + u[1]) + (u[2] + u[3])
+	for j := n; j < len(a); j++ {
+		s1 += float64(a[j] * x[j])
+		s2 += float64(b[j] * x[j])
+	}
+	return s1, s2
+}
+
 func axpyTo(y, b, a []float64, s float64) {
 	if !avx2 {
 		axpyToGo(y, b, a, s)

@@ -20,6 +20,10 @@ func Add(y, x []float64) { add(y, x) }
 // len(x) must be at least len(a).
 func Dot(a, x []float64) float64 { return dot(a, x) }
 
+// Dot2 returns Dot(a, x) and Dot(b, x), computed together (x is loaded
+// once for both rows). len(b) must equal len(a), len(x) at least len(a).
+func Dot2(a, b, x []float64) (float64, float64) { return dot2(a, b, x) }
+
 // AxpyTo sets y[i] = b[i] + a[i]·s. b and a must be at least len(y) long.
 func AxpyTo(y, b, a []float64, s float64) { axpyTo(y, b, a, s) }
 
