@@ -191,9 +191,13 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			macs += b.nx * b.ny
 		}
 		if macs >= splitMACs && s.canSplit() {
-			lo, hi := splitBlocks(bs)
-			sp := newSplitter(func() { dotBlocks(d, lo, set) }, func() { dotBlocks(d, hi, set) })
-			return runner{step: sp.run}, nil
+			var chunks []func()
+			for _, part := range splitBlocks(bs, chunkCount(macs, splitMACs/2)) {
+				if len(part) > 0 {
+					chunks = append(chunks, func() { dotBlocks(d, part, set) })
+				}
+			}
+			return runner{step: newSplitter(chunks...).run}, nil
 		}
 		return runner{step: func() { dotBlocks(d, bs, set) }}, nil
 	case "DotIncPES":
@@ -221,9 +225,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			}
 		}
 		if b.nx*b.ny >= splitMACs && b.ny > 1 && s.canSplit() {
-			h := b.ny / 2
-			sp := newSplitter(func() { rows(0, h) }, func() { rows(h, b.ny) })
-			return runner{step: sp.run}, nil
+			var chunks []func()
+			for _, r := range ranges(b.ny, min(b.ny, chunkCount(b.nx*b.ny, splitMACs/2))) {
+				chunks = append(chunks, func() { rows(r[0], r[1]) })
+			}
+			return runner{step: newSplitter(chunks...).run}, nil
 		}
 		return runner{step: func() { rows(0, b.ny) }}, nil
 	case "EnsembleReLU":
@@ -249,9 +255,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		if len(ms) > 1 && neuronsTotal >= splitNeurons && s.canSplit() {
 			// ensembles write disjoint outputs (fuseEnsembles): two
 			// halves of about equal work, two cores
-			lo, hi := splitEnsembles(ms)
-			sp := newSplitter(run(lo), run(hi))
-			return runner{step: sp.run}, nil
+			var chunks []func()
+			for _, part := range splitEnsembles(ms, min(len(ms), chunkCount(neuronsTotal, splitNeurons/2))) {
+				chunks = append(chunks, run(part))
+			}
+			return runner{step: newSplitter(chunks...).run}, nil
 		}
 		return runner{step: run(ms)}, nil
 	case "SimNeurons":
@@ -272,9 +280,8 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
 		nt, dt, tag := first.neuron, m.Dt, g.tag()
 		if len(J) >= splitNeurons && s.canSplit() {
-			// neurons are independent: two halves, two cores (only
+			// neurons are independent: chunks on two cores (only
 			// deterministic types merge, so the rng is not drawn from)
-			h := len(J) / 2
 			half := func(lo, hi int) func() {
 				st2 := neurons.State{Names: st.Names, Vars: make([][]float64, len(st.Vars))}
 				for i, v := range st.Vars {
@@ -287,8 +294,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 					}
 				}
 			}
-			sp := newSplitter(half(0, h), half(h, len(J)))
-			return runner{step: sp.run}, nil
+			var chunks []func()
+			for _, r := range ranges(len(J), chunkCount(len(J), splitNeurons/2)) {
+				chunks = append(chunks, half(r[0], r[1]))
+			}
+			return runner{step: newSplitter(chunks...).run}, nil
 		}
 		return runner{step: func() {
 			if err := nt.Step(dt, J, out, st, rng); err != nil {
@@ -391,9 +401,19 @@ func dotBlocks(d []float64, bs []block, set bool) {
 			}
 			i := 0
 			if b.pairs {
-				// two rows per pass over x (the same sums: vec.Dot2)
+				// four and two rows per pass over x (the same sums:
+				// vec.Dot4, vec.Dot2)
+				nx := b.nx
+				for ; i+3 < b.ny; i += 4 {
+					r := a[i*nx : (i+4)*nx]
+					s0, s1, s2, s3 := vec.Dot4(r[:nx], r[nx:2*nx], r[2*nx:3*nx], r[3*nx:], x)
+					put(i, s0)
+					put(i+1, s1)
+					put(i+2, s2)
+					put(i+3, s3)
+				}
 				for ; i+1 < b.ny; i += 2 {
-					s1, s2 := vec.Dot2(a[i*b.nx:(i+1)*b.nx], a[(i+1)*b.nx:(i+2)*b.nx], x)
+					s1, s2 := vec.Dot2(a[i*nx:(i+1)*nx], a[(i+1)*nx:(i+2)*nx], x)
 					put(i, s1)
 					put(i+1, s2)
 				}
@@ -552,21 +572,25 @@ func ensWork(mb ensMember) int {
 	return w
 }
 
-// splitEnsembles cuts a fused group's members into two lists of about
-// equal work.
-func splitEnsembles(ms []ensMember) (lo, hi []ensMember) {
+// splitEnsembles cuts a fused group's members into k non-empty lists
+// (k ≤ len(ms)) of about equal work.
+func splitEnsembles(ms []ensMember, k int) [][]ensMember {
 	total := 0
 	for _, mb := range ms {
 		total += ensWork(mb)
 	}
-	acc := 0
+	var parts [][]ensMember
+	acc, start := 0, 0
 	for i, mb := range ms {
-		if acc >= total/2 && i > 0 {
-			return ms[:i:i], ms[i:]
-		}
 		acc += ensWork(mb)
+		p := len(parts)
+		left := len(ms) - (i + 1) // members after this one
+		if p < k-1 && (acc >= total*(p+1)/k || left == k-1-p) && left >= k-1-p {
+			parts = append(parts, ms[start:i+1:i+1])
+			start = i + 1
+		}
 	}
-	return ms[: len(ms)-1 : len(ms)-1], ms[len(ms)-1:]
+	return append(parts, ms[start:])
 }
 
 // decodeInto runs one dot-product block whose input is the slice x (not

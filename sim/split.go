@@ -9,27 +9,37 @@ import (
 )
 
 // Intra-step parallelism: a large merged operator (a dot-product group,
-// a fused ensemble group, a big neuron group) is cut into two halves by
-// rows, ensembles or neurons; the second half is offered to a worker of a
-// process-wide pool while the caller runs the first. Rows, ensembles and
-// neurons are independent, so the result is the same as in one piece.
-// Used only for simulators with one lane (batched lanes already use the
-// cores, see Parallel).
+// a fused ensemble group, a big neuron group) is cut into chunks by rows,
+// ensembles or neurons, which the caller and a worker of a process-wide
+// pool claim from opposite ends (the caller from the front, the worker
+// from the back) until they meet. Rows, ensembles and neurons are
+// independent, so the result is the same as in one piece. Used only for
+// simulators with one lane (batched lanes already use the cores, see
+// Parallel).
 //
 // A futex wake-up costs several µs on these machines, more than most
 // operators take, so the worker spins on an atomic slot between jobs
 // (yielding its thread now and then) and parks only after spinFor
-// without work: while a simulation runs, hand-over
-// and join cost a few hundred ns, two cache-line transfers. The caller
-// never blocks on a busy worker: if the slot is taken (another simulator
-// is using the worker) or the worker has not picked the half up by the
-// time the first half is done, the caller runs it itself, so a split
-// never waits for a worker that is busy elsewhere.
+// without work: while a simulation runs, hand-over and join cost a few
+// hundred ns. Claiming from the ends keeps each core on the same rows
+// step after step (its caches keep them), and the caller never waits for
+// more than the chunk the worker is running: if the worker is busy
+// elsewhere or its thread is descheduled (another process on the core),
+// the caller claims the rest itself.
 
 var (
 	splitMACs    = 1 << 13 // dot-product groups with at least this many multiply-adds
 	splitNeurons = 1 << 12 // neuron and fused-ensemble groups with at least this many neurons
 )
+
+// maxChunks bounds the chunks an operator is cut into.
+const maxChunks = 8
+
+// chunkCount is the number of chunks for work units of work, at least
+// two, at most maxChunks, each about unit or more.
+func chunkCount(work, unit int) int {
+	return max(2, min(maxChunks, work/max(unit, 1)))
+}
 
 // spinFor is how long an idle worker polls before it parks.
 const spinFor = 2 * time.Millisecond
@@ -52,76 +62,84 @@ func startPool() {
 	}
 }
 
-// splitter states
-const (
-	spIdle    = 0
-	spOffered = 1
-	spTaken   = 2
-	spDone    = 3
-)
-
-// splitter runs first() here and second() on a pool worker (or here, if
-// no worker takes it in time), and returns when both are done. It
-// allocates nothing per call.
+// splitter runs its chunks here and on a pool worker and returns when
+// all are done. It allocates nothing per call.
 type splitter struct {
-	state  atomic.Int32
-	first  func()
-	second func()
+	chunks []func()
+	// span holds the unclaimed chunks [lo, hi) as lo<<32 | hi
+	span atomic.Uint64
+	done atomic.Int32
 }
 
-func newSplitter(first, second func()) *splitter {
+func newSplitter(chunks ...func()) *splitter {
 	startPool()
-	return &splitter{first: first, second: second}
+	return &splitter{chunks: chunks}
+}
+
+// claim takes the next chunk from the front (or, with back, the back) and
+// returns its index, or -1 when none is left.
+func (sp *splitter) claim(back bool) int {
+	for {
+		w := sp.span.Load()
+		lo, hi := w>>32, w&0xffffffff
+		if lo >= hi {
+			return -1
+		}
+		nw, i := (lo+1)<<32|hi, lo
+		if back {
+			nw, i = lo<<32|(hi-1), hi-1
+		}
+		if sp.span.CompareAndSwap(w, nw) {
+			return int(i)
+		}
+	}
 }
 
 func (sp *splitter) run() {
-	sp.state.Store(spOffered)
-	if !pool.offer.CompareAndSwap(nil, sp) {
-		// the worker's slot is busy (another simulator): run both here
-		sp.state.Store(spIdle)
-		sp.first()
-		sp.second()
-		return
-	}
-	if pool.parked.Load() > 0 {
+	n := len(sp.chunks)
+	sp.done.Store(0)
+	sp.span.Store(uint64(n))
+	offered := pool.offer.CompareAndSwap(nil, sp)
+	if offered && pool.parked.Load() > 0 {
 		select {
 		case pool.wake <- struct{}{}:
 		default:
 		}
 	}
-	sp.first()
-	if sp.state.CompareAndSwap(spOffered, spTaken) {
-		// not picked up: withdraw the offer and run the half here
-		pool.offer.CompareAndSwap(sp, nil)
-		sp.second()
-		sp.state.Store(spIdle)
-		return
+	for i := sp.claim(false); i >= 0; i = sp.claim(false) {
+		sp.chunks[i]()
+		sp.done.Add(1)
 	}
-	for i := 0; sp.state.Load() != spDone; i++ {
+	if offered {
+		pool.offer.CompareAndSwap(sp, nil)
+	}
+	for i := 0; sp.done.Load() != int32(n); i++ {
 		if i&1023 == 1023 {
 			runtime.Gosched()
 		}
 	}
-	sp.state.Store(spIdle)
 }
 
-// worker takes offered halves; it spins between jobs and parks after
-// spinFor without one.
+// worker claims chunks of offered operators from the back; it spins
+// between jobs and parks after spinFor without one.
 func worker() {
 	idle := 0
 	last := time.Now()
 	for {
 		if sp := pool.offer.Load(); sp != nil {
-			if sp.state.CompareAndSwap(spOffered, spTaken) {
-				pool.offer.CompareAndSwap(sp, nil)
-				vec.ClearUpper() // see stepLane
-				sp.second()
-				sp.state.Store(spDone)
-			} else {
-				pool.offer.CompareAndSwap(sp, nil)
+			worked := false
+			for i := sp.claim(true); i >= 0; i = sp.claim(true) {
+				if !worked {
+					vec.ClearUpper() // see stepLane
+					worked = true
+				}
+				sp.chunks[i]()
+				sp.done.Add(1)
 			}
-			idle = 0
-			continue
+			if worked {
+				idle = 0
+				continue
+			}
 		}
 		idle++
 		if idle&255 != 0 {
@@ -149,37 +167,58 @@ func (s *Simulator) canSplit() bool {
 	return s.splitOK && runtime.GOMAXPROCS(0) > 1
 }
 
-// splitBlocks cuts a dot-product block list into two lists of about
-// equal multiply-adds, cutting a block between rows where needed.
-func splitBlocks(bs []block) (a, b []block) {
+// splitBlocks cuts a dot-product block list into k lists of about equal
+// multiply-adds, cutting a block between rows where needed.
+func splitBlocks(bs []block, k int) [][]block {
 	total := 0
 	for _, bl := range bs {
 		total += bl.nx * bl.ny
 	}
-	half, acc := total/2, 0
-	for i, bl := range bs {
-		w := bl.nx * bl.ny
-		if acc+w <= half {
-			a = append(a, bl)
-			acc += w
-			continue
+	parts := make([][]block, k)
+	acc, p := 0, 0
+	for _, bl := range bs {
+		for bl.ny > 0 {
+			if p == k-1 {
+				parts[p] = append(parts[p], bl)
+				break
+			}
+			limit := total * (p + 1) / k // cumulative multiply-adds where part p ends
+			w := bl.nx * bl.ny
+			if acc+w <= limit {
+				parts[p] = append(parts[p], bl)
+				acc += w
+				if acc == limit {
+					p++
+				}
+				break
+			}
+			r := (limit - acc) / max(bl.nx, 1) // rows that still fit
+			if r > 0 {
+				lo := bl
+				lo.ny = r
+				parts[p] = append(parts[p], lo)
+				acc += r * bl.nx
+				bl.a += r * bl.nx
+				bl.y += r
+				bl.ny -= r
+				if bl.b >= 0 {
+					bl.b += r
+				}
+			}
+			p++
 		}
-		r := (half - acc) / max(bl.nx, 1) // rows that still fit
-		if r > 0 {
-			lo := bl
-			lo.ny = r
-			a = append(a, lo)
-		}
-		hi := bl
-		hi.a += r * bl.nx
-		hi.y += r
-		hi.ny -= r
-		if hi.b >= 0 {
-			hi.b += r
-		}
-		b = append(b, hi)
-		b = append(b, bs[i+1:]...)
-		return a, b
 	}
-	return a, b
+	return parts
+}
+
+// ranges cuts [0, n) into k ranges of about equal length.
+func ranges(n, k int) [][2]int {
+	rs := make([][2]int, 0, k)
+	for i := range k {
+		lo, hi := n*i/k, n*(i+1)/k
+		if hi > lo {
+			rs = append(rs, [2]int{lo, hi})
+		}
+	}
+	return rs
 }

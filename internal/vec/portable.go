@@ -11,6 +11,9 @@ func scale(y, a []float64, s float64)    { scaleGo(y, a, s) }
 func mulInc(y, a, x []float64)           { mulIncGo(y, a, x) }
 func add(y, x []float64)                 { addGo(y, x) }
 func dot(a, x []float64) float64         { return dotGo(a, x) }
+func dot4(a0, a1, a2, a3, x []float64) (float64, float64, float64, float64) {
+	return dotGo(a0, x), dotGo(a1[:len(a0)], x), dotGo(a2[:len(a0)], x), dotGo(a3[:len(a0)], x)
+}
 func dot2(a, b, x []float64) (float64, float64) {
 	return dotGo(a, x), dotGo(b[:len(a)], x)
 }

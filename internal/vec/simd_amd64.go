@@ -15,6 +15,101 @@ var Vectorized = archsimd.X86.AVX2()
 
 var avx2 = archsimd.X86.AVX2()
 
+// avx512: dot products use 8-wide vectors, two per 16-block, whose lanes
+// are the same sixteen partial sums as the four 4-wide vectors (combined
+// in the same order), so the sums are identical with and without it.
+var avx512 = avx2 && archsimd.X86.AVX512()
+
+// reduce16 combines a 16-block's partial sums held as two 8-wide vectors
+// (lanes 0–7 and 8–15) in dot's order: lane-wise (v0 + v1) + (v2 + v3),
+// then (t0 + t1) + (t2 + t3).
+func reduce16(z0, z1 archsimd.Float64x8) float64 {
+	var t [4]float64
+	z0.GetLo().Add(z0.GetHi()).Add(z1.GetLo().Add(z1.GetHi())).Store(&t)
+	archsimd.ClearAVXUpperBits()
+	return (t[0] + t[1]) + (t[2] + t[3])
+}
+
+func dot512(a, x []float64) float64 {
+	n := len(a) &^ 15
+	x = x[:len(a)]
+	var z0, z1 archsimd.Float64x8
+	for j := 0; j < n; j += 16 {
+		z0 = z0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(archsimd.LoadFloat64x8Slice(x[j : j+8])))
+		z1 = z1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(archsimd.LoadFloat64x8Slice(x[j+8 : j+16])))
+	}
+	acc := reduce16(z0, z1)
+	for j := n; j < len(a); j++ {
+		acc += float64(a[j] * x[j])
+	}
+	return acc
+}
+
+func dot2x512(a, b, x []float64) (float64, float64) {
+	n := len(a) &^ 15
+	b, x = b[:len(a)], x[:len(a)]
+	var p0, p1, q0, q1 archsimd.Float64x8
+	for j := 0; j < n; j += 16 {
+		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
+		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
+		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(x0))
+		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(x1))
+		q0 = q0.Add(archsimd.LoadFloat64x8Slice(b[j : j+8]).Mul(x0))
+		q1 = q1.Add(archsimd.LoadFloat64x8Slice(b[j+8 : j+16]).Mul(x1))
+	}
+	var t0, t1 [4]float64
+	p0.GetLo().Add(p0.GetHi()).Add(p1.GetLo().Add(p1.GetHi())).Store(&t0)
+	q0.GetLo().Add(q0.GetHi()).Add(q1.GetLo().Add(q1.GetHi())).Store(&t1)
+	archsimd.ClearAVXUpperBits()
+	r0 := (t0[0] + t0[1]) + (t0[2] + t0[3])
+	r1 := (t1[0] + t1[1]) + (t1[2] + t1[3])
+	for j := n; j < len(a); j++ {
+		r0 += float64(a[j] * x[j])
+		r1 += float64(b[j] * x[j])
+	}
+	return r0, r1
+}
+
+// dot4 is dot for four rows of equal length at once (x loaded once).
+func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
+	if !avx512 || len(a0) < 16 {
+		return dot(a0, x), dot(a1, x), dot(a2, x), dot(a3, x)
+	}
+	n := len(a0) &^ 15
+	x = x[:len(a0)]
+	a1, a2, a3 = a1[:len(a0)], a2[:len(a0)], a3[:len(a0)]
+	var p0, p1, q0, q1, u0, u1, w0, w1 archsimd.Float64x8
+	for j := 0; j < n; j += 16 {
+		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
+		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
+		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a0[j : j+8]).Mul(x0))
+		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a0[j+8 : j+16]).Mul(x1))
+		q0 = q0.Add(archsimd.LoadFloat64x8Slice(a1[j : j+8]).Mul(x0))
+		q1 = q1.Add(archsimd.LoadFloat64x8Slice(a1[j+8 : j+16]).Mul(x1))
+		u0 = u0.Add(archsimd.LoadFloat64x8Slice(a2[j : j+8]).Mul(x0))
+		u1 = u1.Add(archsimd.LoadFloat64x8Slice(a2[j+8 : j+16]).Mul(x1))
+		w0 = w0.Add(archsimd.LoadFloat64x8Slice(a3[j : j+8]).Mul(x0))
+		w1 = w1.Add(archsimd.LoadFloat64x8Slice(a3[j+8 : j+16]).Mul(x1))
+	}
+	var t0, t1, t2, t3 [4]float64
+	p0.GetLo().Add(p0.GetHi()).Add(p1.GetLo().Add(p1.GetHi())).Store(&t0)
+	q0.GetLo().Add(q0.GetHi()).Add(q1.GetLo().Add(q1.GetHi())).Store(&t1)
+	u0.GetLo().Add(u0.GetHi()).Add(u1.GetLo().Add(u1.GetHi())).Store(&t2)
+	w0.GetLo().Add(w0.GetHi()).Add(w1.GetLo().Add(w1.GetHi())).Store(&t3)
+	archsimd.ClearAVXUpperBits()
+	r0 = (t0[0] + t0[1]) + (t0[2] + t0[3])
+	r1 = (t1[0] + t1[1]) + (t1[2] + t1[3])
+	r2 = (t2[0] + t2[1]) + (t2[2] + t2[3])
+	r3 = (t3[0] + t3[1]) + (t3[2] + t3[3])
+	for j := n; j < len(a0); j++ {
+		r0 += float64(a0[j] * x[j])
+		r1 += float64(a1[j] * x[j])
+		r2 += float64(a2[j] * x[j])
+		r3 += float64(a3[j] * x[j])
+	}
+	return r0, r1, r2, r3
+}
+
 func relu(out, J []float64, amp float64) {
 	if !avx2 {
 		reluGo(out, J, amp)
@@ -98,6 +193,9 @@ func dot(a, x []float64) float64 {
 	if !avx2 || len(a) < 16 {
 		return dotGo(a, x)
 	}
+	if avx512 {
+		return dot512(a, x)
+	}
 	x = x[:len(a)]
 	n := len(a) &^ 15
 	var v0, v1, v2, v3 archsimd.Float64x4
@@ -121,6 +219,9 @@ func dot(a, x []float64) float64 {
 func dot2(a, b, x []float64) (float64, float64) {
 	if !avx2 || len(a) < 16 {
 		return dotGo(a, x), dotGo(b[:len(a)], x)
+	}
+	if avx512 {
+		return dot2x512(a, b, x)
 	}
 	n := len(a) &^ 15
 	b, x = b[:len(a)], x[:len(a)]

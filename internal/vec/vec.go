@@ -24,6 +24,12 @@ func Dot(a, x []float64) float64 { return dot(a, x) }
 // once for both rows). len(b) must equal len(a), len(x) at least len(a).
 func Dot2(a, b, x []float64) (float64, float64) { return dot2(a, b, x) }
 
+// Dot4 returns Dot(aK, x) for four rows of equal length, computed
+// together. len(x) must be at least len(a0).
+func Dot4(a0, a1, a2, a3, x []float64) (float64, float64, float64, float64) {
+	return dot4(a0, a1, a2, a3, x)
+}
+
 // AxpyTo sets y[i] = b[i] + a[i]·s. b and a must be at least len(y) long.
 func AxpyTo(y, b, a []float64, s float64) { axpyTo(y, b, a, s) }
 

@@ -83,6 +83,10 @@ func TestMatchesPortable(t *testing.T) {
 		if d, e := Dot(a, xs), dotGo(a, xs); math.Float64bits(d) != math.Float64bits(e) {
 			t.Fatalf("Dot n=%d = %v, want %v", n, d, e)
 		}
+		if d0, d1, d2, d3 := Dot4(a, y, xs, a, xs); math.Float64bits(d0) != math.Float64bits(dotGo(a, xs)) ||
+			math.Float64bits(d1) != math.Float64bits(dotGo(y, xs)) || math.Float64bits(d2) != math.Float64bits(dotGo(xs, xs)) || d3 != d0 {
+			t.Fatalf("Dot4 n=%d = %v %v %v %v", n, d0, d1, d2, d3)
+		}
 		if d1, d2 := Dot2(a, y, xs); math.Float64bits(d1) != math.Float64bits(dotGo(a, xs)) || math.Float64bits(d2) != math.Float64bits(dotGo(y, xs)) {
 			t.Fatalf("Dot2 n=%d = %v %v, want %v %v", n, d1, d2, dotGo(a, xs), dotGo(y, xs))
 		}
