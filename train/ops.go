@@ -538,9 +538,12 @@ func (o *timeOp) backward(*engine, int) error { return nil }
 // types run in parallel chunks of the batch.
 type neuronsOp struct {
 	noreset
-	nt     neurons.Type
-	diff   neurons.Differentiable
-	fused  neurons.RateDeriver // nt computes f and f' together
+	nt    neurons.Type
+	diff  neurons.Differentiable
+	fused neurons.RateDeriver // nt computes f and f' together
+	// smooth: LIF smoothing (nt LIFRate, diff SoftLIFRate with the same
+	// parameters): rate and smoothed derivative in one pass
+	smooth *neurons.SoftLIFRate
 	j, out int
 	state  []int
 	names  []string
@@ -591,6 +594,11 @@ func newNeuronsOp(e *engine, o *sim.GraphOp, cfg engineConfig) (*neuronsOp, erro
 		if f, ok := nt.(neurons.RateDeriver); ok && diff == nt {
 			op.fused = f
 		}
+		lif, ok1 := nt.(neurons.LIFRate)
+		soft, ok2 := diff.(neurons.SoftLIFRate)
+		if ok1 && ok2 && lif.TauRC == soft.TauRC && lif.TauRef == soft.TauRef && lif.Amplitude == soft.Amplitude {
+			op.smooth = &soft
+		}
 	}
 	switch nt.Name() {
 	case "LIF", "LIFRate", "SoftLIFRate", "RectifiedLinear", "SpikingRectifiedLinear", "Sigmoid", "Tanh":
@@ -620,6 +628,9 @@ func (o *neuronsOp) forward(e *engine, t int) error {
 	run := func(lo, hi int, st neurons.State) error {
 		if d != nil && o.fused != nil {
 			return sweep(lo, hi, func(a, b int) error { return o.fused.RateDeriv(J[a:b], out[a:b], d[a:b]) })
+		}
+		if d != nil && o.smooth != nil {
+			return sweep(lo, hi, func(a, b int) error { return o.smooth.LIFRateDeriv(J[a:b], out[a:b], d[a:b]) })
 		}
 		if len(st.Vars) == 0 {
 			// stateless: sweep in blocks (see sweep)

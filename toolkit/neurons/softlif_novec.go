@@ -1,0 +1,7 @@
+//go:build !(goexperiment.simd && amd64)
+
+package neurons
+
+// lifRateSoftDerivVec processes nothing without vector instructions: the
+// scalar loop does all of LIFRateDeriv.
+func lifRateSoftDerivVec(t SoftLIFRate, J, out, d []float64) int { return 0 }
