@@ -41,36 +41,34 @@ func addGo(y, x []float64) {
 }
 
 func dotGo(a, x []float64) float64 {
-	// sixteen partial sums s[j mod 16] (four 4-wide vectors in the SIMD
-	// version), combined lane-wise as (v0 + v1) + (v2 + v3), then
-	// (t0 + t1) + (t2 + t3), then the tail in order
+	// sixteen partial sums s[j mod 16] over the length rounded up to
+	// whole 16-blocks, a missing product counted as +0 (the SIMD versions
+	// load the last block zero-filled); combined lane-wise as
+	// (s[l] + s[4+l]) + (s[8+l] + s[12+l]), then (t0 + t1) + (t2 + t3)
 	x = x[:len(a)]
-	if len(a) < 16 {
-		// no full block: every partial sum is +0, so the result is the
-		// tail summed in order from +0
-		var acc float64
-		for j, v := range a {
-			acc += float64(v * x[j])
-		}
-		return acc
-	}
 	var s [16]float64
-	n := len(a) &^ 15
-	for j := 0; j < n; j += 16 {
+	n := len(a)
+	n16 := n &^ 15
+	for j := 0; j < n16; j += 16 {
 		aa, xx := a[j:j+16:j+16], x[j:j+16:j+16]
 		for l := range 16 {
 			s[l] += float64(aa[l] * xx[l])
+		}
+	}
+	if n > n16 {
+		for l := range 16 {
+			p := 0.0
+			if n16+l < n {
+				p = float64(a[n16+l] * x[n16+l])
+			}
+			s[l] += p
 		}
 	}
 	var t [4]float64
 	for l := range 4 {
 		t[l] = (s[l] + s[4+l]) + (s[8+l] + s[12+l])
 	}
-	acc := (t[0] + t[1]) + (t[2] + t[3])
-	for j := n; j < len(a); j++ {
-		acc += float64(a[j] * x[j])
-	}
-	return acc
+	return (t[0] + t[1]) + (t[2] + t[3])
 }
 
 func axpyReluGo(out, b, a []float64, s, amp float64) {

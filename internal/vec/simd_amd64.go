@@ -15,101 +15,6 @@ var Vectorized = archsimd.X86.AVX2()
 
 var avx2 = archsimd.X86.AVX2()
 
-// avx512: dot products use 8-wide vectors, two per 16-block, whose lanes
-// are the same sixteen partial sums as the four 4-wide vectors (combined
-// in the same order), so the sums are identical with and without it.
-var avx512 = avx2 && archsimd.X86.AVX512()
-
-// reduce16 combines a 16-block's partial sums held as two 8-wide vectors
-// (lanes 0–7 and 8–15) in dot's order: lane-wise (v0 + v1) + (v2 + v3),
-// then (t0 + t1) + (t2 + t3).
-func reduce16(z0, z1 archsimd.Float64x8) float64 {
-	var t [4]float64
-	z0.GetLo().Add(z0.GetHi()).Add(z1.GetLo().Add(z1.GetHi())).Store(&t)
-	archsimd.ClearAVXUpperBits()
-	return (t[0] + t[1]) + (t[2] + t[3])
-}
-
-func dot512(a, x []float64) float64 {
-	n := len(a) &^ 15
-	x = x[:len(a)]
-	var z0, z1 archsimd.Float64x8
-	for j := 0; j < n; j += 16 {
-		z0 = z0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(archsimd.LoadFloat64x8Slice(x[j : j+8])))
-		z1 = z1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(archsimd.LoadFloat64x8Slice(x[j+8 : j+16])))
-	}
-	acc := reduce16(z0, z1)
-	for j := n; j < len(a); j++ {
-		acc += float64(a[j] * x[j])
-	}
-	return acc
-}
-
-func dot2x512(a, b, x []float64) (float64, float64) {
-	n := len(a) &^ 15
-	b, x = b[:len(a)], x[:len(a)]
-	var p0, p1, q0, q1 archsimd.Float64x8
-	for j := 0; j < n; j += 16 {
-		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
-		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
-		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(x0))
-		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(x1))
-		q0 = q0.Add(archsimd.LoadFloat64x8Slice(b[j : j+8]).Mul(x0))
-		q1 = q1.Add(archsimd.LoadFloat64x8Slice(b[j+8 : j+16]).Mul(x1))
-	}
-	var t0, t1 [4]float64
-	p0.GetLo().Add(p0.GetHi()).Add(p1.GetLo().Add(p1.GetHi())).Store(&t0)
-	q0.GetLo().Add(q0.GetHi()).Add(q1.GetLo().Add(q1.GetHi())).Store(&t1)
-	archsimd.ClearAVXUpperBits()
-	r0 := (t0[0] + t0[1]) + (t0[2] + t0[3])
-	r1 := (t1[0] + t1[1]) + (t1[2] + t1[3])
-	for j := n; j < len(a); j++ {
-		r0 += float64(a[j] * x[j])
-		r1 += float64(b[j] * x[j])
-	}
-	return r0, r1
-}
-
-// dot4 is dot for four rows of equal length at once (x loaded once).
-func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
-	if !avx512 || len(a0) < 16 {
-		return dot(a0, x), dot(a1, x), dot(a2, x), dot(a3, x)
-	}
-	n := len(a0) &^ 15
-	x = x[:len(a0)]
-	a1, a2, a3 = a1[:len(a0)], a2[:len(a0)], a3[:len(a0)]
-	var p0, p1, q0, q1, u0, u1, w0, w1 archsimd.Float64x8
-	for j := 0; j < n; j += 16 {
-		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
-		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
-		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a0[j : j+8]).Mul(x0))
-		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a0[j+8 : j+16]).Mul(x1))
-		q0 = q0.Add(archsimd.LoadFloat64x8Slice(a1[j : j+8]).Mul(x0))
-		q1 = q1.Add(archsimd.LoadFloat64x8Slice(a1[j+8 : j+16]).Mul(x1))
-		u0 = u0.Add(archsimd.LoadFloat64x8Slice(a2[j : j+8]).Mul(x0))
-		u1 = u1.Add(archsimd.LoadFloat64x8Slice(a2[j+8 : j+16]).Mul(x1))
-		w0 = w0.Add(archsimd.LoadFloat64x8Slice(a3[j : j+8]).Mul(x0))
-		w1 = w1.Add(archsimd.LoadFloat64x8Slice(a3[j+8 : j+16]).Mul(x1))
-	}
-	var t0, t1, t2, t3 [4]float64
-	p0.GetLo().Add(p0.GetHi()).Add(p1.GetLo().Add(p1.GetHi())).Store(&t0)
-	q0.GetLo().Add(q0.GetHi()).Add(q1.GetLo().Add(q1.GetHi())).Store(&t1)
-	u0.GetLo().Add(u0.GetHi()).Add(u1.GetLo().Add(u1.GetHi())).Store(&t2)
-	w0.GetLo().Add(w0.GetHi()).Add(w1.GetLo().Add(w1.GetHi())).Store(&t3)
-	archsimd.ClearAVXUpperBits()
-	r0 = (t0[0] + t0[1]) + (t0[2] + t0[3])
-	r1 = (t1[0] + t1[1]) + (t1[2] + t1[3])
-	r2 = (t2[0] + t2[1]) + (t2[2] + t2[3])
-	r3 = (t3[0] + t3[1]) + (t3[2] + t3[3])
-	for j := n; j < len(a0); j++ {
-		r0 += float64(a0[j] * x[j])
-		r1 += float64(a1[j] * x[j])
-		r2 += float64(a2[j] * x[j])
-		r3 += float64(a3[j] * x[j])
-	}
-	return r0, r1, r2, r3
-}
-
 func relu(out, J []float64, amp float64) {
 	if !avx2 {
 		reluGo(out, J, amp)
@@ -189,70 +94,6 @@ func add(y, x []float64) {
 	addGo(y[n:], x[n:])
 }
 
-func dot(a, x []float64) float64 {
-	if !avx2 || len(a) < 16 {
-		return dotGo(a, x)
-	}
-	if avx512 {
-		return dot512(a, x)
-	}
-	x = x[:len(a)]
-	n := len(a) &^ 15
-	var v0, v1, v2, v3 archsimd.Float64x4
-	for j := 0; j < n; j += 16 {
-		v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(archsimd.LoadFloat64x4Slice(x[j : j+4])))
-		v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).Mul(archsimd.LoadFloat64x4Slice(x[j+4 : j+8])))
-		v2 = v2.Add(archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).Mul(archsimd.LoadFloat64x4Slice(x[j+8 : j+12])))
-		v3 = v3.Add(archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).Mul(archsimd.LoadFloat64x4Slice(x[j+12 : j+16])))
-	}
-	var t [4]float64
-	v0.Add(v1).Add(v2.Add(v3)).Store(&t)
-	archsimd.ClearAVXUpperBits()
-	acc := (t[0] + t[1]) + (t[2] + t[3])
-	for j := n; j < len(a); j++ {
-		acc += float64(a[j] * x[j])
-	}
-	return acc
-}
-
-// dot2 is dot for two rows at once, each with dot's partial sums.
-func dot2(a, b, x []float64) (float64, float64) {
-	if !avx2 || len(a) < 16 {
-		return dotGo(a, x), dotGo(b[:len(a)], x)
-	}
-	if avx512 {
-		return dot2x512(a, b, x)
-	}
-	n := len(a) &^ 15
-	b, x = b[:len(a)], x[:len(a)]
-	var v0, v1, v2, v3, w0, w1, w2, w3 archsimd.Float64x4
-	for j := 0; j < n; j += 16 {
-		x0 := archsimd.LoadFloat64x4Slice(x[j : j+4])
-		v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(x0))
-		w0 = w0.Add(archsimd.LoadFloat64x4Slice(b[j : j+4]).Mul(x0))
-		x1 := archsimd.LoadFloat64x4Slice(x[j+4 : j+8])
-		v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).Mul(x1))
-		w1 = w1.Add(archsimd.LoadFloat64x4Slice(b[j+4 : j+8]).Mul(x1))
-		x2 := archsimd.LoadFloat64x4Slice(x[j+8 : j+12])
-		v2 = v2.Add(archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).Mul(x2))
-		w2 = w2.Add(archsimd.LoadFloat64x4Slice(b[j+8 : j+12]).Mul(x2))
-		x3 := archsimd.LoadFloat64x4Slice(x[j+12 : j+16])
-		v3 = v3.Add(archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).Mul(x3))
-		w3 = w3.Add(archsimd.LoadFloat64x4Slice(b[j+12 : j+16]).Mul(x3))
-	}
-	var t, u [4]float64
-	v0.Add(v1).Add(v2.Add(v3)).Store(&t)
-	w0.Add(w1).Add(w2.Add(w3)).Store(&u)
-	archsimd.ClearAVXUpperBits()
-	s1 := (t[0] + t[1]) + (t[2] + t[3])
-	s2 := (u[0] + u[1]) + (u[2] + u[3])
-	for j := n; j < len(a); j++ {
-		s1 += float64(a[j] * x[j])
-		s2 += float64(b[j] * x[j])
-	}
-	return s1, s2
-}
-
 func axpyTo(y, b, a []float64, s float64) {
 	if !avx2 {
 		axpyToGo(y, b, a, s)
@@ -286,74 +127,6 @@ func axpyRelu(out, b, a []float64, s, amp float64) {
 	}
 	archsimd.ClearAVXUpperBits()
 	axpyReluGo(out[n:], b[n:], a[n:], s, amp)
-}
-
-// ensDot2 computes the rates four at a time as axpyRelu does (the last
-// len%4 with the scalar code) and accumulates the decoder products in
-// dot's lanes: four 4-wide partial sums over whole 16-blocks, then the
-// rest in order.
-func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
-	n := len(a)
-	if !avx2 || n < 16 {
-		axpyRelu(a, bias, enc, x, amp)
-		s1 = dot(d1[:n], a)
-		if d2 != nil {
-			s2 = dot(d2[:n], a)
-		}
-		return s1, s2
-	}
-	bias, enc, d1 = bias[:n], enc[:n], d1[:n]
-	two := d2 != nil
-	if !two {
-		d2 = d1 // read, never summed
-	}
-	d2 = d2[:n]
-	xv := archsimd.BroadcastFloat64x4(x)
-	av := archsimd.BroadcastFloat64x4(amp)
-	var zero archsimd.Float64x4
-	rate := func(i int) archsimd.Float64x4 {
-		j := archsimd.LoadFloat64x4Slice(bias[i : i+4]).Add(archsimd.LoadFloat64x4Slice(enc[i : i+4]).Mul(xv))
-		r := av.Mul(zero.Max(j))
-		r.StoreSlice(a[i : i+4])
-		return r
-	}
-	n16 := n &^ 15
-	// one rate vector live at a time: eight accumulators, three
-	// constants and two temporaries fit the sixteen registers (more
-	// spills, and the spill code's SSE moves cost far more than the loop)
-	var p0, p1, p2, p3, q0, q1, q2, q3 archsimd.Float64x4
-	for i := 0; i < n16; i += 16 {
-		r := rate(i)
-		p0 = p0.Add(archsimd.LoadFloat64x4Slice(d1[i : i+4]).Mul(r))
-		q0 = q0.Add(archsimd.LoadFloat64x4Slice(d2[i : i+4]).Mul(r))
-		r = rate(i + 4)
-		p1 = p1.Add(archsimd.LoadFloat64x4Slice(d1[i+4 : i+8]).Mul(r))
-		q1 = q1.Add(archsimd.LoadFloat64x4Slice(d2[i+4 : i+8]).Mul(r))
-		r = rate(i + 8)
-		p2 = p2.Add(archsimd.LoadFloat64x4Slice(d1[i+8 : i+12]).Mul(r))
-		q2 = q2.Add(archsimd.LoadFloat64x4Slice(d2[i+8 : i+12]).Mul(r))
-		r = rate(i + 12)
-		p3 = p3.Add(archsimd.LoadFloat64x4Slice(d1[i+12 : i+16]).Mul(r))
-		q3 = q3.Add(archsimd.LoadFloat64x4Slice(d2[i+12 : i+16]).Mul(r))
-	}
-	for i := n16; i < n&^3; i += 4 {
-		rate(i)
-	}
-	var t, u [4]float64
-	p0.Add(p1).Add(p2.Add(p3)).Store(&t)
-	q0.Add(q1).Add(q2.Add(q3)).Store(&u)
-	archsimd.ClearAVXUpperBits()
-	axpyReluGo(a[n&^3:], bias[n&^3:], enc[n&^3:], x, amp)
-	s1 = (t[0] + t[1]) + (t[2] + t[3])
-	s2 = (u[0] + u[1]) + (u[2] + u[3])
-	for j := n16; j < n; j++ {
-		s1 += float64(d1[j] * a[j])
-		s2 += float64(d2[j] * a[j])
-	}
-	if !two {
-		s2 = 0
-	}
-	return s1, s2
 }
 
 // lif steps four neurons at a time when all four integrate the whole step
@@ -415,4 +188,205 @@ func ClearUpper() {
 	if avx2 {
 		archsimd.ClearAVXUpperBits()
 	}
+}
+
+// The dot-product family. Every sum is Dot's (see dotGo): sixteen partial
+// sums over the length rounded up to whole 16-blocks, the missing
+// products of the last block counted as +0. With AVX-512 the partial sums
+// are two 8-wide vectors per row (lanes 0–7 and 8–15), with AVX2 four
+// 4-wide ones; the last block is loaded zero-filled (SlicePart), so no
+// scalar tail remains. Rows are processed one, two or four at a time
+// (x loaded once), with the same sums.
+
+var avx512 = avx2 && archsimd.X86.AVX512()
+
+// zero8 is the zero vector added where the last block has no products,
+// so a partial sum of −0 turns +0 exactly as dotGo's +0 does.
+var zero8 archsimd.Float64x8
+
+// reduce16 combines partial sums held as two 8-wide vectors in dotGo's
+// order: lane-wise (s0..3 + s4..7) + (s8..11 + s12..15), then
+// (t0 + t1) + (t2 + t3).
+func reduce16(z0, z1 archsimd.Float64x8) float64 {
+	var t [4]float64
+	z0.GetLo().Add(z0.GetHi()).Add(z1.GetLo().Add(z1.GetHi())).Store(&t)
+	archsimd.ClearAVXUpperBits()
+	return (t[0] + t[1]) + (t[2] + t[3])
+}
+
+// tail8 returns a[j:n]'s last block as two zero-filled 8-wide vectors.
+func tail8(a []float64, j, n int) (archsimd.Float64x8, archsimd.Float64x8) {
+	lo := archsimd.LoadFloat64x8SlicePart(a[j:n])
+	if n-j > 8 {
+		return lo, archsimd.LoadFloat64x8SlicePart(a[j+8 : n])
+	}
+	return lo, zero8
+}
+
+func dot(a, x []float64) float64 {
+	if !avx2 {
+		return dotGo(a, x)
+	}
+	n := len(a)
+	x = x[:n]
+	n16 := n &^ 15
+	if !avx512 {
+		var v0, v1, v2, v3 archsimd.Float64x4
+		for j := 0; j < n16; j += 16 {
+			v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(archsimd.LoadFloat64x4Slice(x[j : j+4])))
+			v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).Mul(archsimd.LoadFloat64x4Slice(x[j+4 : j+8])))
+			v2 = v2.Add(archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).Mul(archsimd.LoadFloat64x4Slice(x[j+8 : j+12])))
+			v3 = v3.Add(archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).Mul(archsimd.LoadFloat64x4Slice(x[j+12 : j+16])))
+		}
+		if n > n16 {
+			part := func(j int) archsimd.Float64x4 {
+				if j >= n {
+					return archsimd.Float64x4{}
+				}
+				return archsimd.LoadFloat64x4SlicePart(a[j:n]).Mul(archsimd.LoadFloat64x4SlicePart(x[j:n]))
+			}
+			v0, v1, v2, v3 = v0.Add(part(n16)), v1.Add(part(n16+4)), v2.Add(part(n16+8)), v3.Add(part(n16+12))
+		}
+		var t [4]float64
+		v0.Add(v1).Add(v2.Add(v3)).Store(&t)
+		archsimd.ClearAVXUpperBits()
+		return (t[0] + t[1]) + (t[2] + t[3])
+	}
+	var z0, z1 archsimd.Float64x8
+	for j := 0; j < n16; j += 16 {
+		z0 = z0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(archsimd.LoadFloat64x8Slice(x[j : j+8])))
+		z1 = z1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(archsimd.LoadFloat64x8Slice(x[j+8 : j+16])))
+	}
+	if n > n16 {
+		a0, a1 := tail8(a, n16, n)
+		x0, x1 := tail8(x, n16, n)
+		z0, z1 = z0.Add(a0.Mul(x0)), z1.Add(a1.Mul(x1))
+	}
+	return reduce16(z0, z1)
+}
+
+// dot2 is dot for two rows at once.
+func dot2(a, b, x []float64) (float64, float64) {
+	if !avx512 {
+		return dot(a, x), dot(b[:len(a)], x)
+	}
+	n := len(a)
+	b, x = b[:n], x[:n]
+	n16 := n &^ 15
+	var p0, p1, q0, q1 archsimd.Float64x8
+	for j := 0; j < n16; j += 16 {
+		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
+		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
+		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(x0))
+		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(x1))
+		q0 = q0.Add(archsimd.LoadFloat64x8Slice(b[j : j+8]).Mul(x0))
+		q1 = q1.Add(archsimd.LoadFloat64x8Slice(b[j+8 : j+16]).Mul(x1))
+	}
+	if n > n16 {
+		x0, x1 := tail8(x, n16, n)
+		a0, a1 := tail8(a, n16, n)
+		b0, b1 := tail8(b, n16, n)
+		p0, p1 = p0.Add(a0.Mul(x0)), p1.Add(a1.Mul(x1))
+		q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
+	}
+	return reduce16(p0, p1), reduce16(q0, q1)
+}
+
+// dot4 is dot for four rows at once.
+func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
+	if !avx512 {
+		return dot(a0, x), dot(a1[:len(a0)], x), dot(a2[:len(a0)], x), dot(a3[:len(a0)], x)
+	}
+	n := len(a0)
+	x = x[:n]
+	a1, a2, a3 = a1[:n], a2[:n], a3[:n]
+	n16 := n &^ 15
+	var p0, p1, q0, q1, u0, u1, w0, w1 archsimd.Float64x8
+	for j := 0; j < n16; j += 16 {
+		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
+		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
+		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a0[j : j+8]).Mul(x0))
+		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a0[j+8 : j+16]).Mul(x1))
+		q0 = q0.Add(archsimd.LoadFloat64x8Slice(a1[j : j+8]).Mul(x0))
+		q1 = q1.Add(archsimd.LoadFloat64x8Slice(a1[j+8 : j+16]).Mul(x1))
+		u0 = u0.Add(archsimd.LoadFloat64x8Slice(a2[j : j+8]).Mul(x0))
+		u1 = u1.Add(archsimd.LoadFloat64x8Slice(a2[j+8 : j+16]).Mul(x1))
+		w0 = w0.Add(archsimd.LoadFloat64x8Slice(a3[j : j+8]).Mul(x0))
+		w1 = w1.Add(archsimd.LoadFloat64x8Slice(a3[j+8 : j+16]).Mul(x1))
+	}
+	if n > n16 {
+		x0, x1 := tail8(x, n16, n)
+		b0, b1 := tail8(a0, n16, n)
+		p0, p1 = p0.Add(b0.Mul(x0)), p1.Add(b1.Mul(x1))
+		b0, b1 = tail8(a1, n16, n)
+		q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
+		b0, b1 = tail8(a2, n16, n)
+		u0, u1 = u0.Add(b0.Mul(x0)), u1.Add(b1.Mul(x1))
+		b0, b1 = tail8(a3, n16, n)
+		w0, w1 = w0.Add(b0.Mul(x0)), w1.Add(b1.Mul(x1))
+	}
+	return reduce16(p0, p1), reduce16(q0, q1), reduce16(u0, u1), reduce16(w0, w1)
+}
+
+// ensDot2 computes the rates eight at a time (amp·max(0, bias + enc·x)
+// with VMAXPD's zero-first operand order, as relu) and accumulates both
+// decoder rows in dot's partial sums; the last block's rates are stored
+// and read back zero-filled, so lanes past the end add +0.
+func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
+	n := len(a)
+	if !avx512 {
+		axpyRelu(a, bias, enc, x, amp)
+		s1 = dot(d1[:n], a)
+		if d2 != nil {
+			s2 = dot(d2[:n], a)
+		}
+		return s1, s2
+	}
+	bias, enc, d1 = bias[:n], enc[:n], d1[:n]
+	two := d2 != nil
+	if !two {
+		d2 = d1 // summed, then dropped
+	}
+	d2 = d2[:n]
+	xv := archsimd.BroadcastFloat64x8(x)
+	av := archsimd.BroadcastFloat64x8(amp)
+	var zero archsimd.Float64x8
+	n16 := n &^ 15
+	var p0, p1, q0, q1 archsimd.Float64x8
+	for i := 0; i < n16; i += 16 {
+		r := av.Mul(zero.Max(archsimd.LoadFloat64x8Slice(bias[i : i+8]).Add(archsimd.LoadFloat64x8Slice(enc[i : i+8]).Mul(xv))))
+		r.StoreSlice(a[i : i+8])
+		p0 = p0.Add(archsimd.LoadFloat64x8Slice(d1[i : i+8]).Mul(r))
+		q0 = q0.Add(archsimd.LoadFloat64x8Slice(d2[i : i+8]).Mul(r))
+		r = av.Mul(zero.Max(archsimd.LoadFloat64x8Slice(bias[i+8 : i+16]).Add(archsimd.LoadFloat64x8Slice(enc[i+8 : i+16]).Mul(xv))))
+		r.StoreSlice(a[i+8 : i+16])
+		p1 = p1.Add(archsimd.LoadFloat64x8Slice(d1[i+8 : i+16]).Mul(r))
+		q1 = q1.Add(archsimd.LoadFloat64x8Slice(d2[i+8 : i+16]).Mul(r))
+	}
+	if n > n16 {
+		// the last block's rates, lanes past the end zeroed by a mask
+		rate := func(i int) archsimd.Float64x8 {
+			if i >= n {
+				return zero8
+			}
+			b := archsimd.LoadFloat64x8SlicePart(bias[i:n])
+			e := archsimd.LoadFloat64x8SlicePart(enc[i:n])
+			r := av.Mul(zero.Max(b.Add(e.Mul(xv))))
+			r.StoreSlicePart(a[i:n])
+			if k := n - i; k < 8 {
+				r = r.Masked(archsimd.Mask64x8FromBits(uint8(1)<<k - 1))
+			}
+			return r
+		}
+		r0, r1 := rate(n16), rate(n16+8)
+		e0, e1 := tail8(d1, n16, n)
+		p0, p1 = p0.Add(e0.Mul(r0)), p1.Add(e1.Mul(r1))
+		e0, e1 = tail8(d2, n16, n)
+		q0, q1 = q0.Add(e0.Mul(r0)), q1.Add(e1.Mul(r1))
+	}
+	s1, s2 = reduce16(p0, p1), reduce16(q0, q1)
+	if !two {
+		s2 = 0
+	}
+	return s1, s2
 }
