@@ -61,6 +61,7 @@ type engine struct {
 	// are zero again after every backward pass
 	carried []bool
 	dirty   bool // a backward pass stopped midway: clear every gradient
+	noFuse  bool // engineConfig.noFuse: the operators' plain per-example paths
 	rng     *rand.Rand
 }
 
@@ -85,6 +86,10 @@ type engineConfig struct {
 	lossSignals   []int        // signals (probes) a loss is computed on
 	fed           map[int]bool // node output signals fed with data
 	seed          uint64
+	// noFuse keeps every operator as built and on its per-example path
+	// (tests compare the engine's simplifications, aliasCopies and
+	// stableAfter, its batch-wide paths and the fused LIF smoothing with it)
+	noFuse bool
 	// values, if non-nil, holds the shared (read-only) signals' values,
 	// shared with other engines of the same model (parameters)
 	values [][]float64
@@ -97,7 +102,7 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 	if cfg.batch < 1 || cfg.steps < 1 {
 		return nil, fmt.Errorf("train: batch %d and steps %d must be at least 1", cfg.batch, cfg.steps)
 	}
-	e := &engine{g: g, maxB: cfg.batch, maxT: cfg.steps, rates: cfg.rates, seed: cfg.seed,
+	e := &engine{g: g, maxB: cfg.batch, maxT: cfg.steps, rates: cfg.rates, seed: cfg.seed, noFuse: cfg.noFuse,
 		rng: rand.New(rand.NewPCG(cfg.seed, 0x7a1e))}
 	ns := len(g.Signals)
 	e.shared = make([]bool, ns)
@@ -145,6 +150,17 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 	e.samples = make([][]int, len(g.Probes))
 	if err := e.analyse(cfg.lossSignals); err != nil {
 		return nil, err
+	}
+	if !cfg.noFuse {
+		e.aliasCopies(cfg.fed)
+		for k, op := range e.ops {
+			switch o := op.(type) {
+			case *ewOp:
+				o.xLive = e.stableAfter(k, o.x)
+			case *dotOp:
+				o.xLive = e.stableAfter(k, o.x)
+			}
+		}
 	}
 	return e, nil
 }

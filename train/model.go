@@ -41,6 +41,7 @@ type Model struct {
 	seed     uint64
 
 	layerFixed map[int]bool // layer parameters that are not trainable
+	noFuse     bool         // engines without their simplifications (tests)
 }
 
 type engineKey struct {
@@ -265,7 +266,7 @@ func (m *Model) engine(batch, steps int, rates, losses bool, fed []*toolkit.Node
 	if e := m.engines[k]; e != nil {
 		return e, nil
 	}
-	cfg := engineConfig{batch: batch, steps: steps, rates: rates, fed: fedSigs, values: m.values, seed: m.seed}
+	cfg := engineConfig{batch: batch, steps: steps, rates: rates, fed: fedSigs, values: m.values, seed: m.seed, noFuse: m.noFuse}
 	if m.cfg != nil {
 		cfg.sigma, cfg.smoothForward = m.cfg.LIFSmoothing, m.cfg.SmoothForward
 	}

@@ -133,10 +133,14 @@ type copyOp struct {
 	x, y   int
 	xi, yi []int
 	inc    bool
+	alias  bool // y shares x's storage: nothing to do (aliasCopies)
 }
 
 func (o *copyOp) differentiable() error { return nil }
 func (o *copyOp) forward(e *engine, t int) error {
+	if o.alias {
+		return nil
+	}
 	if o.xi == nil && o.yi == nil && !e.shared[o.x] && !e.shared[o.y] && e.size(o.x) == e.size(o.y) {
 		x, y := e.batchVals(o.x), e.batchVals(o.y)
 		if o.inc {
@@ -184,12 +188,37 @@ func (o *copyOp) forward(e *engine, t int) error {
 }
 func (o *copyOp) backward(e *engine, t int) error {
 	gy := e.grad[o.y]
-	if gy == nil {
+	if gy == nil || o.alias {
 		return nil
 	}
 	gx := e.grad[o.x]
 	ny, nx := e.size(o.y), e.size(o.x)
 	sharedX := e.shared[o.x]
+	if o.xi == nil && o.yi == nil && sharedX && !e.shared[o.y] && nx == ny && !e.noFuse {
+		// a broadcast (a bias into every example): dx += Σ_b dy_b, in
+		// column blocks across the cores, the examples summed in order
+		y, b, inc := gy[:e.b*ny], e.b, o.inc
+		return parallelFor(ny, 4096, func(_, lo, hi int) error {
+			return sweep(lo, hi, func(lo, hi int) error {
+				var x []float64
+				if gx != nil {
+					x = gx[lo:hi]
+				}
+				for k := range b {
+					yk := y[k*ny+lo : k*ny+hi]
+					if x != nil {
+						for i, v := range yk {
+							x[i] += v
+						}
+					}
+					if !inc {
+						clear(yk)
+					}
+				}
+				return nil
+			})
+		})
+	}
 	if o.xi == nil && o.yi == nil && !sharedX && nx == ny {
 		y := gy[:e.b*ny]
 		if gx != nil {
@@ -243,6 +272,10 @@ type ewOp struct {
 	a, x, y int
 	set     bool        // y = a ⊙ x (a Reset of y before it was elided)
 	xs, as  [][]float64 // saved per step: x (for dA), a (for dX when a changes)
+	// xLive: x is not overwritten before the backward pass of a one-step
+	// engine (stableAfter), so it is read there instead of saved
+	xLive bool
+	sums  []float64 // per-example partial sums of a scalar a's gradient
 }
 
 func (o *ewOp) differentiable() error { return nil }
@@ -264,6 +297,28 @@ func (o *ewOp) forward(e *engine, t int) error {
 				return nil
 			})
 		})
+	} else if e.shared[o.a] && !e.shared[o.x] && !e.shared[o.y] && e.size(o.a) == e.size(o.y) && e.size(o.x) == e.size(o.y) && !e.noFuse {
+		// per-element weights (gains) on a batch: examples across the cores
+		a, n := e.vals[o.a], e.size(o.y)
+		x, y := e.batchVals(o.x), e.batchVals(o.y)
+		parallelFor(e.b, max(1, 16384/max(n, 1)), func(_, lo, hi int) error {
+			for b := lo; b < hi; b++ {
+				xb, yb := x[b*n:(b+1)*n], y[b*n:(b+1)*n]
+				sweep(0, n, func(lo, hi int) error {
+					if o.set {
+						for i := lo; i < hi; i++ {
+							yb[i] = a[i] * xb[i]
+						}
+					} else {
+						for i := lo; i < hi; i++ {
+							yb[i] += a[i] * xb[i]
+						}
+					}
+					return nil
+				})
+			}
+			return nil
+		})
 	} else {
 		for b := range e.b {
 			a, x, y := e.lane(o.a, b), e.lane(o.x, b), e.lane(o.y, b)
@@ -283,7 +338,7 @@ func (o *ewOp) forward(e *engine, t int) error {
 		}
 	}
 	if e.record {
-		if e.grad[o.a] != nil && !e.shared[o.x] {
+		if e.grad[o.a] != nil && !e.shared[o.x] && !o.xLive {
 			o.xs = save(o.xs, t, e.batchVals(o.x))
 		}
 		if e.grad[o.x] != nil && !e.shared[o.a] {
@@ -292,14 +347,27 @@ func (o *ewOp) forward(e *engine, t int) error {
 	}
 	return nil
 }
-func (o *ewOp) backward(e *engine, t int) error {
-	if o.set {
-		defer clear(e.batchGrad(o.y))
+
+// savedX is x's values as op o's forward pass at step t read them.
+func (o *ewOp) savedX(e *engine, t int) []float64 {
+	if o.xLive {
+		return e.batchVals(o.x)
 	}
+	return o.xs[t-1]
+}
+
+func (o *ewOp) backward(e *engine, t int) error {
 	gy := e.grad[o.y]
 	ga, gx := e.grad[o.a], e.grad[o.x]
 	ny := e.size(o.y)
 	na, nx := e.size(o.a), e.size(o.x)
+	if e.shared[o.a] && !e.shared[o.x] && !e.shared[o.y] && nx == ny && (na == 1 || na == ny) && (ga == nil || na == 1) && !e.noFuse {
+		o.backwardBatch(e, t)
+		return nil
+	}
+	if o.set {
+		defer clear(e.batchGrad(o.y))
+	}
 	for b := range e.b {
 		y := gy[b*ny : (b+1)*ny]
 		if gx != nil {
@@ -326,7 +394,7 @@ func (o *ewOp) backward(e *engine, t int) error {
 			if e.shared[o.x] {
 				x = e.vals[o.x]
 			} else {
-				x = o.xs[t-1][b*nx : (b+1)*nx]
+				x = o.savedX(e, t)[b*nx : (b+1)*nx]
 			}
 			a := ga
 			if !e.shared[o.a] {
@@ -342,6 +410,74 @@ func (o *ewOp) backward(e *engine, t int) error {
 		}
 	}
 	return nil
+}
+
+// backwardBatch is ewOp's backward pass for shared weights a (a scalar
+// or one per element, not trained or a trained scalar) on lane signals x
+// and y: one pass over each example's dy (cache-resident while the
+// example's dx, da and the clearing of dy use it), examples across the
+// cores. A trained scalar's gradient is summed per example, then over the
+// examples in order, so it does not depend on the number of cores.
+func (o *ewOp) backwardBatch(e *engine, t int) {
+	n := e.size(o.y)
+	gy := e.batchGrad(o.y)
+	a := e.vals[o.a]
+	gx := e.batchGrad(o.x)
+	var xv []float64
+	ga := e.grad[o.a]
+	if ga != nil {
+		xv = o.savedX(e, t)
+		o.sums = growTo(o.sums, e.b)
+	}
+	parallelFor(e.b, max(1, 16384/max(n, 1)), func(_, lo, hi int) error {
+		for b := lo; b < hi; b++ {
+			y := gy[b*n : (b+1)*n]
+			var x, xb []float64
+			if gx != nil {
+				x = gx[b*n : (b+1)*n]
+			}
+			if ga != nil {
+				xb = xv[b*n : (b+1)*n]
+			}
+			var sum float64
+			sweep(0, n, func(lo, hi int) error {
+				switch {
+				case x == nil:
+				case len(a) == 1:
+					av := a[0]
+					for i := lo; i < hi; i++ {
+						x[i] += av * y[i]
+					}
+				default:
+					for i := lo; i < hi; i++ {
+						x[i] += a[i] * y[i]
+					}
+				}
+				if xb != nil {
+					var s float64 // a local: sum is shared with the closure
+					for i := lo; i < hi; i++ {
+						s += xb[i] * y[i]
+					}
+					sum += s
+				}
+				if o.set {
+					clear(y[lo:hi])
+				}
+				return nil
+			})
+			if ga != nil {
+				o.sums[b] = sum
+			}
+		}
+		return nil
+	})
+	if ga != nil {
+		var s float64
+		for _, v := range o.sums[:e.b] {
+			s += v
+		}
+		ga[0] += s
+	}
 }
 
 // save copies v into the step-t slot of a per-step tape.
@@ -361,6 +497,7 @@ type dotOp struct {
 	set     bool // y = A·x (a Reset of y before it was elided)
 	xs, as  [][]float64
 	tmp     []float64
+	xLive   bool // as ewOp's
 }
 
 func (o *dotOp) differentiable() error { return nil }
@@ -394,7 +531,7 @@ func (o *dotOp) forward(e *engine, t int) error {
 		}
 	}
 	if e.record {
-		if e.grad[o.a] != nil && !e.shared[o.x] {
+		if e.grad[o.a] != nil && !e.shared[o.x] && !o.xLive {
 			o.xs = save(o.xs, t, e.batchVals(o.x))
 		}
 		if e.grad[o.x] != nil && !e.shared[o.a] {
@@ -435,7 +572,11 @@ func (o *dotOp) backward(e *engine, t int) error {
 			}
 		} else {
 			// dA (rows×cols) += dYᵀ (rows×b) · X (b×cols)
-			gemm(blas.Trans, blas.NoTrans, rows, cols, e.b, 1, gy, rows, o.xs[t-1], cols, 1, ga, cols)
+			xs := e.batchVals(o.x)
+			if !o.xLive {
+				xs = o.xs[t-1]
+			}
+			gemm(blas.Trans, blas.NoTrans, rows, cols, e.b, 1, gy, rows, xs, cols, 1, ga, cols)
 		}
 	}
 	return nil
@@ -596,7 +737,7 @@ func newNeuronsOp(e *engine, o *sim.GraphOp, cfg engineConfig) (*neuronsOp, erro
 		}
 		lif, ok1 := nt.(neurons.LIFRate)
 		soft, ok2 := diff.(neurons.SoftLIFRate)
-		if ok1 && ok2 && lif.TauRC == soft.TauRC && lif.TauRef == soft.TauRef && lif.Amplitude == soft.Amplitude {
+		if ok1 && ok2 && !cfg.noFuse && lif.TauRC == soft.TauRC && lif.TauRef == soft.TauRef && lif.Amplitude == soft.Amplitude {
 			op.smooth = &soft
 		}
 	}

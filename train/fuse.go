@@ -1,0 +1,126 @@
+package train
+
+import (
+	"slices"
+
+	"github.com/neurogo/neurogo/sim"
+)
+
+// Engine-level simplifications of the operator list that change no
+// result: the simulator builds a model as Nengo does (seed 000 §3.1), one
+// operator per Nengo operator, and a layer-to-neurons connection becomes
+// several whole-batch passes (weights, gains, a copy into the layer's
+// input). The engine removes the passes that only hand a signal over.
+
+// touches lists the signals operator o refers to in any field, and
+// whether it may write each of them.
+func touches(o *sim.GraphOp) (read, write []int) {
+	add := func(dst []int, s ...int) []int {
+		for _, v := range s {
+			if v >= 0 {
+				dst = append(dst, v)
+			}
+		}
+		return dst
+	}
+	read = add(read, o.A, o.X, o.Const)
+	read = add(read, o.Reads...)
+	read = add(read, o.Aux...)
+	write = add(write, o.Y)
+	write = add(write, o.Sets...)
+	write = add(write, o.Incs...)
+	write = add(write, o.Updates...)
+	write = add(write, o.State...)
+	return read, write
+}
+
+// aliasCopies turns a whole-signal copy y = x between two lane signals of
+// the same size into shared storage when the copy is a mere hand-over:
+// every other operator touching x runs before it, every other operator
+// touching y runs after it and only reads y, and neither is carried over
+// steps, fed, probed or read-only. y then is x (values and gradient
+// buffer) and the copy does nothing, forward or backward: dL/dy
+// accumulates where dL/dx would have received it, and x's writer clears
+// it as it clears dL/dx. Called after analyse (gradient buffers exist).
+func (e *engine) aliasCopies(fed map[int]bool) {
+	g := e.g
+	probed := map[int]bool{}
+	for _, p := range g.Probes {
+		probed[p.Signal] = true
+	}
+	type use struct {
+		op    int
+		write bool
+	}
+	uses := make([][]use, len(g.Signals))
+	for k, gi := range e.opIdx {
+		if gi < 0 {
+			for s := range fed {
+				uses[s] = append(uses[s], use{k, true})
+			}
+			continue
+		}
+		if r, ok := e.ops[k].(*resetOp); ok && r.skip {
+			continue // elided: the next writer sets the signal
+		}
+		rd, wr := touches(&g.Ops[gi])
+		for _, s := range rd {
+			uses[s] = append(uses[s], use{k, false})
+		}
+		for _, s := range wr {
+			uses[s] = append(uses[s], use{k, true})
+		}
+	}
+	plain := func(s int) bool {
+		return !e.shared[s] && !e.carried[s] && !fed[s] && !probed[s]
+	}
+	for k, op := range e.ops {
+		c, ok := op.(*copyOp)
+		if !ok || c.inc || c.xi != nil || c.yi != nil || c.x == c.y || !plain(c.x) || !plain(c.y) ||
+			e.size(c.x) != e.size(c.y) || (e.grad[c.x] == nil) != (e.grad[c.y] == nil) {
+			continue
+		}
+		ok = true
+		for _, u := range uses[c.x] {
+			ok = ok && (u.op < k || (u.op == k && !u.write))
+		}
+		for _, u := range uses[c.y] {
+			ok = ok && (u.op > k && !u.write || u.op == k && u.write)
+		}
+		if !ok {
+			continue
+		}
+		e.vals[c.y] = e.vals[c.x]
+		e.grad[c.y] = e.grad[c.x]
+		c.alias = true
+		// y now has x's uses too (for later copies out of y)
+		uses[c.y] = append(slices.Clone(uses[c.x]), uses[c.y]...)
+	}
+}
+
+// stableAfter reports whether signal s (its storage) is written by no
+// operator after op k within a step: then, in a one-step engine, its
+// value when the backward pass runs is the one op k read, and op k need
+// not save it.
+func (e *engine) stableAfter(k, s int) bool {
+	if e.maxT != 1 || e.shared[s] {
+		return false
+	}
+	buf := &e.vals[s][0]
+	for j := k + 1; j < len(e.ops); j++ {
+		gi := e.opIdx[j]
+		if gi < 0 {
+			return false
+		}
+		if r, ok := e.ops[j].(*resetOp); ok && r.skip {
+			continue
+		}
+		_, wr := touches(&e.g.Ops[gi])
+		for _, w := range wr {
+			if len(e.vals[w]) > 0 && &e.vals[w][0] == buf {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,178 @@
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/dists"
+	"github.com/neurogo/neurogo/toolkit/layers"
+	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/train/loss"
+	"github.com/neurogo/neurogo/train/optim"
+)
+
+// fuseNet is a small spiking-MNIST-like network (conv → LIF → conv → LIF
+// → average pool → dense, LIF layers with max rates and intercepts, so
+// biases, gains and scalar connection weights are all in the graph).
+func fuseNet(t *testing.T) (*toolkit.Network, *toolkit.Node, *toolkit.Probe) {
+	t.Helper()
+	net := toolkit.New("fuse", 3)
+	in := net.Const("img", make([]float64, 8*8)...)
+	lif := neurons.NewLIF()
+	lif.Amplitude = 0.01
+	nl := func(label string, x toolkit.Target) toolkit.Target {
+		e, err := net.NeuronLayer(label, x, lif)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Gain, e.Bias = nil, nil
+		e.MaxRates = dists.Choice{Options: [][]float64{{100}}}
+		e.Intercepts = dists.Choice{Options: [][]float64{{0}}}
+		return e.Neurons()
+	}
+	c1, err := net.Layer("conv1", in, layers.Conv2D{Filters: 3, Kernel: []int{3}}, 8, 8, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := net.Layer("conv2", nl("lif1", c1), layers.Conv2D{Filters: 4, Kernel: []int{3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := net.Layer("pool", nl("lif2", c2), layers.AvgPool{Pool: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := net.Layer("dense", p2, layers.Dense{Units: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net, in, net.Probe("out", d, "")
+}
+
+// TestEngineSimplifications: the engine's simplifications (copies turned
+// into shared storage, unsaved inputs of one-step engines, batch-wide
+// element-wise passes, LIFRate with SoftLIFRate's derivative in one pass)
+// give the loss, outputs and gradients of the engine without them, to
+// rounding (sums over the batch in another order, vector exp and log1p).
+func TestEngineSimplifications(t *testing.T) {
+	const relTol = 1e-12 // relative to the largest magnitude of each compared vector
+	for _, steps := range []int{1, 3} {
+		for _, smooth := range []bool{false, true} {
+			net, in, out := fuseNet(t)
+			rng := rand.New(rand.NewPCG(uint64(steps), 9))
+			const n = 7
+			x, err := NewArray(n, steps, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range x.Data {
+				x.Data[i] = rng.Float64()
+			}
+			labels := make([]int, n)
+			for i := range labels {
+				labels[i] = rng.IntN(5)
+			}
+			y, err := ArrayFromLabels(labels, steps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(noFuse bool) (l float64, pred []float64, grads [][]float64, e *engine) {
+				m, err := New(net)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.noFuse = noFuse
+				if err := m.Compile(Config{Optimizer: &optim.SGD{LR: 0.01},
+					Loss:         map[*toolkit.Probe]loss.Loss{out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
+					LIFSmoothing: 0.05, SmoothForward: smooth}); err != nil {
+					t.Fatal(err)
+				}
+				xs, ys := map[*toolkit.Node]*Array{in: x}, map[*toolkit.Probe]*Array{out: y}
+				_, st, nodes, err := m.checkData(xs, ys)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if e, err = m.engine(n, st, true, true, nodes); err != nil {
+					t.Fatal(err)
+				}
+				idx := []int{0, 1, 2, 3, 4, 5, 6}
+				preds := make([][]float64, len(m.g.Probes))
+				g := make([][]float64, len(m.g.Probes))
+				if err := m.run(e, xs, nodes, idx, st, true, true, map[*toolkit.Node][]float64{}); err != nil {
+					t.Fatal(err)
+				}
+				if l, err = m.lossPass(e, ys, idx, g, newAcc(), false, preds, map[*toolkit.Probe][]float64{}); err != nil {
+					t.Fatal(err)
+				}
+				e.zeroGrads()
+				if err := e.backward(g); err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range m.vars(e) {
+					grads = append(grads, append([]float64(nil), v.Grad...))
+				}
+				return l, e.probeData(m.probeIndex(out), nil), grads, e
+			}
+			l0, p0, g0, e0 := run(true)
+			l1, p1, g1, e1 := run(false)
+			// the simplifications apply (the test is not vacuous)
+			aliased, live, fused := 0, 0, 0
+			for _, op := range e1.ops {
+				switch o := op.(type) {
+				case *copyOp:
+					if o.alias {
+						aliased++
+					}
+				case *ewOp:
+					if o.xLive {
+						live++
+					}
+				case *neuronsOp:
+					if o.smooth != nil {
+						fused++
+					}
+				}
+			}
+			wantLive, wantFused := 1, 2
+			if steps > 1 {
+				wantLive = 0
+			}
+			if smooth {
+				wantFused = 0
+			}
+			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused {
+				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers", steps, smooth, aliased, live, fused)
+			}
+			for _, op := range e0.ops {
+				if c, ok := op.(*copyOp); ok && c.alias {
+					t.Errorf("noFuse engine aliased a copy")
+				}
+			}
+			close := func(what string, a, b []float64) {
+				if len(a) != len(b) {
+					t.Fatalf("steps %d smooth %v: %s: %d values, %d without simplifications", steps, smooth, what, len(b), len(a))
+				}
+				scale := 0.0
+				for _, v := range a {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				for i := range a {
+					if math.Abs(a[i]-b[i]) > relTol*scale || math.IsNaN(b[i]) {
+						t.Errorf("steps %d smooth %v: %s[%d] = %v, %v without simplifications", steps, smooth, what, i, b[i], a[i])
+						return
+					}
+				}
+			}
+			close("loss", []float64{l0}, []float64{l1})
+			close("output", p0, p1)
+			if len(g0) != len(g1) || len(g0) == 0 {
+				t.Fatalf("%d and %d gradients", len(g0), len(g1))
+			}
+			for i := range g0 {
+				close("gradient", g0[i], g1[i])
+			}
+		}
+	}
+}
