@@ -7,6 +7,8 @@ import (
 
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/networks"
+	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/synapses"
 )
 
@@ -106,6 +108,76 @@ func TestSoftReset(t *testing.T) {
 	for i := range 10 {
 		if d[i][0] != d[i+10][0] {
 			t.Fatalf("sample %d differs after SoftReset: %v vs %v", i, d[i][0], d[i+10][0])
+		}
+	}
+}
+
+// TestLockstepBatchEqualsSerial: a batch steps operator by operator (and
+// chunk by chunk) across lanes; every lane must equal a run of its own.
+// The benchmark models, rectified-linear (fused ensembles), with a
+// different input per lane and chunks small enough that every large
+// operator is cut, on one and on two goroutines.
+func TestLockstepBatchEqualsSerial(t *testing.T) {
+	defer sim.SetLockBytes(512)()
+	const steps, batch = 40, 3
+	for name, mk := range networks.Benchmarks() {
+		if name == "pes" {
+			continue
+		}
+		net, err := mk(6, 24, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range net.AllEnsembles() {
+			e.NeuronType = neurons.NewRectifiedLinear()
+		}
+		var in *toolkit.Node
+		for _, n := range net.AllNodes() {
+			if n.Label == "inp" || n.Label == "inp_a" {
+				in = n
+			}
+		}
+		if in == nil {
+			t.Fatalf("%s: no input node", name)
+		}
+		data := make([][][]float64, batch)
+		for b := range data {
+			data[b] = make([][]float64, steps)
+			for k := range data[b] {
+				row := make([]float64, in.SizeOut)
+				for i := range row {
+					row[i] = math.Sin(float64(k+1)*0.05*float64(b+1) + float64(i))
+				}
+				data[b][k] = row
+			}
+		}
+		probe := net.AllProbes()[0]
+		for _, par := range []int{1, 2} {
+			s, err := sim.New(net, sim.Batch(batch), sim.Feed(in, data), sim.Parallel(par))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.RunSteps(steps); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := s.DataBatch(probe)
+			for b := range batch {
+				s1, err := sim.New(net, sim.Batch(1), sim.Feed(in, data[b:b+1]), sim.Parallel(1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s1.RunSteps(steps); err != nil {
+					t.Fatal(err)
+				}
+				want, _ := s1.Data(probe)
+				for k := range want {
+					for i := range want[k] {
+						if got[b][k][i] != want[k][i] {
+							t.Fatalf("%s parallel %d: lane %d step %d [%d] = %v, want %v (serial)", name, par, b, k, i, got[b][k][i], want[k][i])
+						}
+					}
+				}
+			}
 		}
 	}
 }

@@ -186,20 +186,31 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			}
 		}
 		set := g.ops[0].set
+		var ws []int
+		for _, op := range g.ops {
+			ws = append(ws, op.a)
+		}
+		w := s.weights(ln, ws...)
 		macs := 0
 		for _, b := range bs {
 			macs += b.nx * b.ny
 		}
-		if macs >= splitMACs && s.canSplit() {
+		dotChunks := func(k int) []func() {
 			var chunks []func()
-			for _, part := range splitBlocks(bs, chunkCount(macs, splitMACs/2)) {
+			for _, part := range splitBlocks(bs, k) {
 				if len(part) > 0 {
-					chunks = append(chunks, func() { dotBlocks(d, part, set) })
+					chunks = append(chunks, func() { dotBlocks(d, w, part, set) })
 				}
 			}
-			return runner{step: newSplitter(chunks...).run}, nil
+			return chunks
 		}
-		return runner{step: func() { dotBlocks(d, bs, set) }}, nil
+		if macs >= splitMACs && s.canSplit() {
+			return runner{step: newSplitter(dotChunks(chunkCount(macs, splitMACs/2))...).run}, nil
+		}
+		if k := s.lockChunks(8 * macs); k > 1 {
+			return lockRunner(dotChunks(k)), nil
+		}
+		return runner{step: func() { dotBlocks(d, w, bs, set) }}, nil
 	case "DotIncPES":
 		op := g.ops[0]
 		b, acts, e, alpha, err := m.pesLayout(op)
@@ -244,9 +255,17 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			return runner{}, err
 		}
 		amp := g.ops[0].value
+		var ws []int
+		for _, op := range g.ops {
+			ws = append(ws, op.a, op.bias)
+			for _, dop := range op.fused {
+				ws = append(ws, dop.a)
+			}
+		}
+		w := s.weights(ln, ws...)
 		run := func(ms []ensMember) func() {
 			scratch := make([]float64, maxN)
-			return func() { ensembles(d, ms, scratch, amp) }
+			return func() { ensembles(d, w, ms, scratch, amp) }
 		}
 		neuronsTotal := 0
 		for _, mb := range ms {
@@ -260,6 +279,17 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 				chunks = append(chunks, run(part))
 			}
 			return runner{step: newSplitter(chunks...).run}, nil
+		}
+		bytes := 0
+		for _, mb := range ms {
+			bytes += 8 * (ensWork(mb) + mb.n)
+		}
+		if k := min(len(ms), s.lockChunks(bytes)); k > 1 {
+			var chunks []func()
+			for _, part := range splitEnsembles(ms, k) {
+				chunks = append(chunks, run(part))
+			}
+			return lockRunner(chunks), nil
 		}
 		return runner{step: run(ms)}, nil
 	case "SimNeurons":
@@ -279,9 +309,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		seed := uint64(first.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
 		rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
 		nt, dt, tag := first.neuron, m.Dt, g.tag()
-		if len(J) >= splitNeurons && s.canSplit() {
-			// neurons are independent: chunks on two cores (only
-			// deterministic types merge, so the rng is not drawn from)
+		lockK := s.lockChunks(8 * len(J) * (2 + len(st.Vars)))
+		if (len(J) >= splitNeurons && s.canSplit()) || (lockK > 1 && len(g.ops) > 1) {
+			// neurons are independent: chunks on two cores, or chunks
+			// stepped lane after lane (only deterministic types merge,
+			// so the rng is not drawn from)
 			half := func(lo, hi int) func() {
 				st2 := neurons.State{Names: st.Names, Vars: make([][]float64, len(st.Vars))}
 				for i, v := range st.Vars {
@@ -294,9 +326,16 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 					}
 				}
 			}
+			k := lockK
+			if s.canSplit() {
+				k = chunkCount(len(J), splitNeurons/2)
+			}
 			var chunks []func()
-			for _, r := range ranges(len(J), chunkCount(len(J), splitNeurons/2)) {
+			for _, r := range ranges(len(J), k) {
 				chunks = append(chunks, half(r[0], r[1]))
+			}
+			if !s.canSplit() {
+				return lockRunner(chunks), nil
 			}
 			return runner{step: newSplitter(chunks...).run}, nil
 		}
@@ -370,13 +409,13 @@ func (g *group) tag() string {
 }
 
 // dotBlocks runs the blocks of a merged DotInc.
-func dotBlocks(d []float64, bs []block, set bool) {
+func dotBlocks(d, w []float64, bs []block, set bool) {
 	for _, b := range bs {
 		y := d[b.y : b.y+b.ny]
 		switch {
 		case b.nx == 1:
 			// an encoder column: y[i] (+)= A[i]·x (0 + p == p)
-			a, xv := d[b.a:b.a+b.ny], d[b.x]
+			a, xv := w[b.a:b.a+b.ny], d[b.x]
 			if b.b >= 0 {
 				vec.AxpyTo(y, d[b.b:b.b+b.ny], a, xv)
 				continue
@@ -388,7 +427,7 @@ func dotBlocks(d []float64, bs []block, set bool) {
 			}
 		default:
 			x := d[b.x : b.x+b.nx]
-			a := d[b.a : b.a+b.ny*b.nx]
+			a := w[b.a : b.a+b.ny*b.nx]
 			put := func(i int, acc float64) {
 				switch {
 				case b.b >= 0:
@@ -496,25 +535,25 @@ func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
 // ensembles runs a fused EnsembleReLU group's members: per ensemble
 // J = bias + E·x (as the encoder product computes it), a = amp·max(J, 0)
 // (the neurons) in scratch, then its decoder products.
-func ensembles(d []float64, ms []ensMember, scratch []float64, amp float64) {
+func ensembles(d, w []float64, ms []ensMember, scratch []float64, amp float64) {
 	for _, mb := range ms {
 		a := scratch[:mb.n]
 		x := d[mb.x : mb.x+mb.nx]
-		enc, bias := d[mb.enc:mb.enc+mb.n*mb.nx], d[mb.bias:mb.bias+mb.n]
+		enc, bias := w[mb.enc:mb.enc+mb.n*mb.nx], w[mb.bias:mb.bias+mb.n]
 		if mb.nx == 1 && len(mb.rows) > 0 {
 			// one pass: rates and the first two decoder rows
 			r := mb.rows
 			var d2 []float64
 			if len(r) > 1 {
-				d2 = d[r[1].a : r[1].a+mb.n]
+				d2 = w[r[1].a : r[1].a+mb.n]
 			}
-			s1, s2 := vec.EnsDot2(a, bias, enc, x[0], amp, d[r[0].a:r[0].a+mb.n], d2)
+			s1, s2 := vec.EnsDot2(a, bias, enc, x[0], amp, w[r[0].a:r[0].a+mb.n], d2)
 			r[0].put(d, s1)
 			if len(r) > 1 {
 				r[1].put(d, s2)
 			}
 			for k := 2; k < len(r); k++ {
-				r[k].put(d, vec.Dot(d[r[k].a:r[k].a+mb.n], a))
+				r[k].put(d, vec.Dot(w[r[k].a:r[k].a+mb.n], a))
 			}
 			continue
 		}
@@ -539,7 +578,7 @@ func ensembles(d []float64, ms []ensMember, scratch []float64, amp float64) {
 			vec.Relu(a, a, amp)
 		}
 		for k, bl := range mb.decs {
-			decodeInto(d, bl, a, mb.set[k])
+			decodeInto(d, w, bl, a, mb.set[k])
 		}
 	}
 }
@@ -595,10 +634,10 @@ func splitEnsembles(ms []ensMember, k int) [][]ensMember {
 
 // decodeInto runs one dot-product block whose input is the slice x (not
 // a signal), with dotBlocks's arithmetic.
-func decodeInto(d []float64, b block, x []float64, set bool) {
+func decodeInto(d, w []float64, b block, x []float64, set bool) {
 	y := d[b.y : b.y+b.ny]
 	if b.nx == 1 {
-		a, xv := d[b.a:b.a+b.ny], x[0]
+		a, xv := w[b.a:b.a+b.ny], x[0]
 		switch {
 		case b.b >= 0:
 			vec.AxpyTo(y, d[b.b:b.b+b.ny], a, xv)
@@ -609,7 +648,7 @@ func decodeInto(d []float64, b block, x []float64, set bool) {
 		}
 		return
 	}
-	a := d[b.a : b.a+b.ny*b.nx]
+	a := w[b.a : b.a+b.ny*b.nx]
 	for i := range y {
 		acc := vec.Dot(a[i*b.nx:(i+1)*b.nx], x)
 		switch {

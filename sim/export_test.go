@@ -8,3 +8,11 @@ func SetSplitThresholds(macs, neurons int) (restore func()) {
 	splitMACs, splitNeurons = macs, neurons
 	return func() { splitMACs, splitNeurons = m, n }
 }
+
+// SetLockBytes lowers the lockstep chunk volume so small test models are
+// cut; it returns a function that restores it.
+func SetLockBytes(b int) (restore func()) {
+	old := lockBytes
+	lockBytes = b
+	return func() { lockBytes = old }
+}

@@ -79,7 +79,7 @@ func (g *group) hookedDot(s *Simulator, ln *lane, bs []block) (runner, bool, err
 	return runner{step: func() {
 		for i, b := range bs {
 			if fs[i] == nil {
-				dotBlocks(d, bs[i:i+1], set)
+				dotBlocks(d, d, bs[i:i+1], set)
 				continue
 			}
 			if err := callProduct(d, b, d[b.x:b.x+b.nx], set, fs[i], tmp); err != nil {
@@ -194,7 +194,7 @@ func (g *group) hookedEnsembles(s *Simulator, ln *lane) (runner, bool, error) {
 					}
 					continue
 				}
-				decodeInto(d, bl, a, mb.set[k])
+				decodeInto(d, d, bl, a, mb.set[k])
 			}
 		}
 	}}, true, nil

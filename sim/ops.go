@@ -82,6 +82,21 @@ func (o *Op) String() string { return fmt.Sprintf("%s(%s)", o.Kind, o.Tag) }
 type runner struct {
 	step  func()
 	reset func()
+	// chunks, if set, are independent parts of step, run in order; a
+	// batched simulator runs each chunk for every lane before the next
+	// (lockstep), so the chunk's weights are read from the cache by all
+	// lanes but the first
+	chunks []func()
+}
+
+// lockRunner runs chunks in order as one step, and exposes them for
+// lockstep batches.
+func lockRunner(chunks []func()) runner {
+	return runner{step: func() {
+		for _, c := range chunks {
+			c()
+		}
+	}, chunks: chunks}
 }
 
 // compile turns op into closures over the simulator's store. The closures

@@ -29,6 +29,7 @@ type Simulator struct {
 	workers   int        // goroutines that step lanes in RunSteps (see Parallel)
 	parts     [][]*lane  // lanes of each worker
 	splitOK   bool       // large operators may be cut across cores (one lane)
+	batch     int        // lanes (known before the operators are compiled)
 	check     []int      // signals scanned for NaN after each step
 	mm        MatMulHook // Hooks
 	layerHook LayerHook
@@ -71,7 +72,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	if cfg.f32 && (cfg.mm != nil || cfg.layerHook != nil) {
 		return nil, errHooksF32
 	}
-	s := &Simulator{model: m, splitOK: cfg.batch == 1 && cfg.parallel != 1, mm: cfg.mm, layerHook: cfg.layerHook}
+	s := &Simulator{model: m, splitOK: cfg.batch == 1 && cfg.parallel != 1, batch: cfg.batch, mm: cfg.mm, layerHook: cfg.layerHook}
 	fed := map[*toolkit.Node]bool{}
 	for node, data := range cfg.feeds {
 		var sig = -1
@@ -266,17 +267,50 @@ func (s *Simulator) Step() error {
 	if s.failed.Load() {
 		return s.firstErr()
 	}
-	for _, ln := range s.lanes {
-		if err := s.stepLane(ln); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.stepLanes(s.lanes)
 }
 
-// stepLane runs one step of one lane and records its probes. It touches
-// only the lane's own store, runners and probe buffers, so lanes can step
+// stepLanes runs one step of the given lanes in lockstep, operator by
+// operator (and, for operators cut into chunks, chunk by chunk), each for
+// every lane before the next, so an operator's weights are read from
+// memory once and from the cache by the other lanes; then it records
+// their probes. Lanes are independent, so the result is the same as
+// stepping them one after the other. It touches only the lanes' own
+// stores, runners and probe buffers, so disjoint sets of lanes can step
 // on different goroutines.
+func (s *Simulator) stepLanes(lns []*lane) error {
+	if len(lns) == 1 {
+		return s.stepLane(lns[0])
+	}
+	for gi, r := range lns[0].runners {
+		if len(r.chunks) == 0 {
+			for _, ln := range lns {
+				vec.ClearUpper() // see stepLane
+				ln.runners[gi].step()
+			}
+			continue
+		}
+		for c := range r.chunks {
+			for _, ln := range lns {
+				vec.ClearUpper()
+				if cs := ln.runners[gi].chunks; len(cs) == len(r.chunks) {
+					cs[c]()
+				} else if c == 0 {
+					ln.runners[gi].step()
+				}
+			}
+		}
+	}
+	var err error
+	for _, ln := range lns {
+		if e := s.finishLane(ln); e != nil && err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// stepLane runs one step of one lane and records its probes.
 func (s *Simulator) stepLane(ln *lane) error {
 	for _, r := range ln.runners {
 		// VZEROUPPER: a goroutine preempted under GOEXPERIMENT=simd can
@@ -285,6 +319,11 @@ func (s *Simulator) stepLane(ln *lane) error {
 		vec.ClearUpper()
 		r.step()
 	}
+	return s.finishLane(ln)
+}
+
+// finishLane checks a stepped lane for NaNs and records its probes.
+func (s *Simulator) finishLane(ln *lane) error {
 	if s.check != nil && !s.failed.Load() {
 		if err := s.checkNaN(ln); err != nil {
 			s.fail(err)
@@ -487,20 +526,16 @@ func (s *Simulator) runParallel(n int) error {
 		go func() {
 			defer wg.Done()
 			for range n {
-				for _, ln := range s.parts[w] {
-					if s.stepLane(ln) != nil {
-						return
-					}
+				if s.stepLanes(s.parts[w]) != nil {
+					return
 				}
 			}
 		}()
 	}
 	func() {
 		for k := 1; k <= n; k++ {
-			for _, ln := range s.parts[0] {
-				if s.stepLane(ln) != nil {
-					return
-				}
+			if s.stepLanes(s.parts[0]) != nil {
+				return
 			}
 			if s.Progress != nil {
 				s.Progress(k, n)

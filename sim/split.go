@@ -162,6 +162,38 @@ func worker() {
 	}
 }
 
+// lockBytes is the weight (and state) volume of one lockstep chunk: about
+// two thirds of a 48 KiB L1 data cache, so a chunk read by the first lane
+// is still there for the others.
+var lockBytes = 32 << 10
+
+// lockChunks returns the number of chunks an operator touching bytes of
+// weights and state is cut into for lockstep batches (1: not cut, and
+// always 1 with one lane).
+func (s *Simulator) lockChunks(bytes int) int {
+	if s.batch < 2 {
+		return 1
+	}
+	return max(1, min(64, bytes/lockBytes))
+}
+
+// weights returns the store an operator of lane ln reads the signals ids
+// (its weights) from: lane 0's when all of them are read-only (they never
+// change after Reset, so every lane holds the same values), making the
+// lanes of a batch share one copy of the weights in the caches; else the
+// lane's own.
+func (s *Simulator) weights(ln *lane, ids ...int) []float64 {
+	if len(s.lanes) == 0 {
+		return ln.data
+	}
+	for _, id := range ids {
+		if id < 0 || !s.model.sigs[id].readonly {
+			return ln.data
+		}
+	}
+	return s.lanes[0].data
+}
+
 // canSplit reports whether a simulator may cut operators across cores.
 func (s *Simulator) canSplit() bool {
 	return s.splitOK && runtime.GOMAXPROCS(0) > 1
