@@ -67,3 +67,13 @@ func BenchmarkMatVec388x192(b *testing.B) {
 	}
 	b.ReportMetric(388*192/float64(b.Elapsed().Nanoseconds())*float64(b.N), "MAC/ns")
 }
+
+func BenchmarkMatVec4Rows(b *testing.B) {
+	m, x, y := make([]float64, 388*192), make([]float64, 192), make([]float64, 388)
+	for b.Loop() {
+		for r := 0; r < 388; r += 4 {
+			y[r], y[r+1], y[r+2], y[r+3] = Dot4(m[r*192:(r+1)*192], m[(r+1)*192:(r+2)*192], m[(r+2)*192:(r+3)*192], m[(r+3)*192:(r+4)*192], x)
+		}
+	}
+	b.ReportMetric(388*192/float64(b.Elapsed().Nanoseconds())*float64(b.N), "MAC/ns")
+}

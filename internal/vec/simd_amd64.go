@@ -2,7 +2,10 @@
 
 package vec
 
-import "simd/archsimd"
+import (
+	"simd/archsimd"
+	"unsafe"
+)
 
 // Every function ends its vector part with VZEROUPPER
 // (ClearAVXUpperBits) before scalar code runs: Go's scalar float code is
@@ -200,6 +203,15 @@ func ClearUpper() {
 
 var avx512 = avx2 && archsimd.X86.AVX512()
 
+// ld8 loads a[j : j+8] through the slice's base pointer p, without a
+// bounds check: the block loops only call it for j+8 ≤ len (checked once
+// by the loop condition), which keeps the loops to their vector work.
+func ld8(p unsafe.Pointer, j int) archsimd.Float64x8 {
+	return archsimd.LoadFloat64x8((*[8]float64)(unsafe.Add(p, j*8)))
+}
+
+func base(a []float64) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(a)) }
+
 // zero8 is the zero vector added where the last block has no products,
 // so a partial sum of −0 turns +0 exactly as dotGo's +0 does.
 var zero8 archsimd.Float64x8
@@ -253,9 +265,10 @@ func dot(a, x []float64) float64 {
 		return (t[0] + t[1]) + (t[2] + t[3])
 	}
 	var z0, z1 archsimd.Float64x8
+	pa, px := base(a), base(x)
 	for j := 0; j < n16; j += 16 {
-		z0 = z0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(archsimd.LoadFloat64x8Slice(x[j : j+8])))
-		z1 = z1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(archsimd.LoadFloat64x8Slice(x[j+8 : j+16])))
+		z0 = z0.Add(ld8(pa, j).Mul(ld8(px, j)))
+		z1 = z1.Add(ld8(pa, j+8).Mul(ld8(px, j+8)))
 	}
 	if n > n16 {
 		a0, a1 := tail8(a, n16, n)
@@ -274,13 +287,13 @@ func dot2(a, b, x []float64) (float64, float64) {
 	b, x = b[:n], x[:n]
 	n16 := n &^ 15
 	var p0, p1, q0, q1 archsimd.Float64x8
+	pa, pb, px := base(a), base(b), base(x)
 	for j := 0; j < n16; j += 16 {
-		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
-		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
-		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a[j : j+8]).Mul(x0))
-		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a[j+8 : j+16]).Mul(x1))
-		q0 = q0.Add(archsimd.LoadFloat64x8Slice(b[j : j+8]).Mul(x0))
-		q1 = q1.Add(archsimd.LoadFloat64x8Slice(b[j+8 : j+16]).Mul(x1))
+		x0, x1 := ld8(px, j), ld8(px, j+8)
+		p0 = p0.Add(ld8(pa, j).Mul(x0))
+		p1 = p1.Add(ld8(pa, j+8).Mul(x1))
+		q0 = q0.Add(ld8(pb, j).Mul(x0))
+		q1 = q1.Add(ld8(pb, j+8).Mul(x1))
 	}
 	if n > n16 {
 		x0, x1 := tail8(x, n16, n)
@@ -302,17 +315,17 @@ func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
 	a1, a2, a3 = a1[:n], a2[:n], a3[:n]
 	n16 := n &^ 15
 	var p0, p1, q0, q1, u0, u1, w0, w1 archsimd.Float64x8
+	px, p0a, p1a, p2a, p3a := base(x), base(a0), base(a1), base(a2), base(a3)
 	for j := 0; j < n16; j += 16 {
-		x0 := archsimd.LoadFloat64x8Slice(x[j : j+8])
-		x1 := archsimd.LoadFloat64x8Slice(x[j+8 : j+16])
-		p0 = p0.Add(archsimd.LoadFloat64x8Slice(a0[j : j+8]).Mul(x0))
-		p1 = p1.Add(archsimd.LoadFloat64x8Slice(a0[j+8 : j+16]).Mul(x1))
-		q0 = q0.Add(archsimd.LoadFloat64x8Slice(a1[j : j+8]).Mul(x0))
-		q1 = q1.Add(archsimd.LoadFloat64x8Slice(a1[j+8 : j+16]).Mul(x1))
-		u0 = u0.Add(archsimd.LoadFloat64x8Slice(a2[j : j+8]).Mul(x0))
-		u1 = u1.Add(archsimd.LoadFloat64x8Slice(a2[j+8 : j+16]).Mul(x1))
-		w0 = w0.Add(archsimd.LoadFloat64x8Slice(a3[j : j+8]).Mul(x0))
-		w1 = w1.Add(archsimd.LoadFloat64x8Slice(a3[j+8 : j+16]).Mul(x1))
+		x0, x1 := ld8(px, j), ld8(px, j+8)
+		p0 = p0.Add(ld8(p0a, j).Mul(x0))
+		p1 = p1.Add(ld8(p0a, j+8).Mul(x1))
+		q0 = q0.Add(ld8(p1a, j).Mul(x0))
+		q1 = q1.Add(ld8(p1a, j+8).Mul(x1))
+		u0 = u0.Add(ld8(p2a, j).Mul(x0))
+		u1 = u1.Add(ld8(p2a, j+8).Mul(x1))
+		w0 = w0.Add(ld8(p3a, j).Mul(x0))
+		w1 = w1.Add(ld8(p3a, j+8).Mul(x1))
 	}
 	if n > n16 {
 		x0, x1 := tail8(x, n16, n)
@@ -353,15 +366,16 @@ func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 f
 	var zero archsimd.Float64x8
 	n16 := n &^ 15
 	var p0, p1, q0, q1 archsimd.Float64x8
+	pb, pe, pd1, pd2, pa := base(bias), base(enc), base(d1), base(d2), base(a)
 	for i := 0; i < n16; i += 16 {
-		r := av.Mul(zero.Max(archsimd.LoadFloat64x8Slice(bias[i : i+8]).Add(archsimd.LoadFloat64x8Slice(enc[i : i+8]).Mul(xv))))
-		r.StoreSlice(a[i : i+8])
-		p0 = p0.Add(archsimd.LoadFloat64x8Slice(d1[i : i+8]).Mul(r))
-		q0 = q0.Add(archsimd.LoadFloat64x8Slice(d2[i : i+8]).Mul(r))
-		r = av.Mul(zero.Max(archsimd.LoadFloat64x8Slice(bias[i+8 : i+16]).Add(archsimd.LoadFloat64x8Slice(enc[i+8 : i+16]).Mul(xv))))
-		r.StoreSlice(a[i+8 : i+16])
-		p1 = p1.Add(archsimd.LoadFloat64x8Slice(d1[i+8 : i+16]).Mul(r))
-		q1 = q1.Add(archsimd.LoadFloat64x8Slice(d2[i+8 : i+16]).Mul(r))
+		r := av.Mul(zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv))))
+		r.Store((*[8]float64)(unsafe.Add(pa, i*8)))
+		p0 = p0.Add(ld8(pd1, i).Mul(r))
+		q0 = q0.Add(ld8(pd2, i).Mul(r))
+		r = av.Mul(zero.Max(ld8(pb, i+8).Add(ld8(pe, i+8).Mul(xv))))
+		r.Store((*[8]float64)(unsafe.Add(pa, (i+8)*8)))
+		p1 = p1.Add(ld8(pd1, i+8).Mul(r))
+		q1 = q1.Add(ld8(pd2, i+8).Mul(r))
 	}
 	if n > n16 {
 		// the last block's rates, lanes past the end zeroed by a mask
