@@ -82,6 +82,7 @@ type engineConfig struct {
 	// smoothForward runs SoftLIFRate(sigma) forward too; else LIF runs as
 	// LIFRate and only its derivative is smoothed
 	smoothForward bool
+	float32Layers bool // Config.Float32Layers
 	trainable     map[int]bool
 	lossSignals   []int        // signals (probes) a loss is computed on
 	fed           map[int]bool // node output signals fed with data

@@ -78,42 +78,9 @@ func TestEngineSimplifications(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			run := func(noFuse bool) (l float64, pred []float64, grads [][]float64, e *engine) {
-				m, err := New(net)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m.noFuse = noFuse
-				if err := m.Compile(Config{Optimizer: &optim.SGD{LR: 0.01},
-					Loss:         map[*toolkit.Probe]loss.Loss{out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
-					LIFSmoothing: 0.05, SmoothForward: smooth}); err != nil {
-					t.Fatal(err)
-				}
-				xs, ys := map[*toolkit.Node]*Array{in: x}, map[*toolkit.Probe]*Array{out: y}
-				_, st, nodes, err := m.checkData(xs, ys)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if e, err = m.engine(n, st, true, true, nodes); err != nil {
-					t.Fatal(err)
-				}
-				idx := []int{0, 1, 2, 3, 4, 5, 6}
-				preds := make([][]float64, len(m.g.Probes))
-				g := make([][]float64, len(m.g.Probes))
-				if err := m.run(e, xs, nodes, idx, st, true, true, map[*toolkit.Node][]float64{}); err != nil {
-					t.Fatal(err)
-				}
-				if l, err = m.lossPass(e, ys, idx, g, newAcc(), false, preds, map[*toolkit.Probe][]float64{}); err != nil {
-					t.Fatal(err)
-				}
-				e.zeroGrads()
-				if err := e.backward(g); err != nil {
-					t.Fatal(err)
-				}
-				for _, v := range m.vars(e) {
-					grads = append(grads, append([]float64(nil), v.Grad...))
-				}
-				return l, e.probeData(m.probeIndex(out), nil), grads, e
+			cfg := Config{LIFSmoothing: 0.05, SmoothForward: smooth}
+			run := func(noFuse bool) (float64, []float64, [][]float64, *engine) {
+				return engineGrads(t, net, in, out, x, y, cfg, noFuse)
 			}
 			l0, p0, g0, e0 := run(true)
 			l1, p1, g1, e1 := run(false)
@@ -172,6 +139,88 @@ func TestEngineSimplifications(t *testing.T) {
 			}
 			for i := range g0 {
 				close("gradient", g0[i], g1[i])
+			}
+		}
+	}
+}
+
+// engineGrads runs net's engine (a fresh Model compiled with cfg and
+// sparse cross-entropy on out) forward and backward on all of x and
+// returns the loss, out's predictions and the parameter gradients.
+func engineGrads(t *testing.T, net *toolkit.Network, in *toolkit.Node, out *toolkit.Probe, x, y *Array, cfg Config, noFuse bool) (l float64, pred []float64, grads [][]float64, e *engine) {
+	t.Helper()
+	m, err := New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.noFuse = noFuse
+	cfg.Optimizer = &optim.SGD{LR: 0.01}
+	cfg.Loss = map[*toolkit.Probe]loss.Loss{out: loss.CrossEntropy{FromLogits: true, Sparse: true}}
+	if err := m.Compile(cfg); err != nil {
+		t.Fatal(err)
+	}
+	xs, ys := map[*toolkit.Node]*Array{in: x}, map[*toolkit.Probe]*Array{out: y}
+	n, st, nodes, err := m.checkData(xs, ys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err = m.engine(n, st, true, true, nodes); err != nil {
+		t.Fatal(err)
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	preds := make([][]float64, len(m.g.Probes))
+	g := make([][]float64, len(m.g.Probes))
+	if err := m.run(e, xs, nodes, idx, st, true, true, map[*toolkit.Node][]float64{}); err != nil {
+		t.Fatal(err)
+	}
+	if l, err = m.lossPass(e, ys, idx, g, newAcc(), false, preds, map[*toolkit.Probe][]float64{}); err != nil {
+		t.Fatal(err)
+	}
+	e.zeroGrads()
+	if err := e.backward(g); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range m.vars(e) {
+		grads = append(grads, append([]float64(nil), v.Grad...))
+	}
+	return l, e.probeData(m.probeIndex(out), nil), grads, e
+}
+
+// TestFloat32Layers: Config.Float32Layers reaches the convolutions (the
+// results change) and keeps the loss and gradients at float32 precision.
+func TestFloat32Layers(t *testing.T) {
+	const f32RelTol = 1e-4 // relative to the largest magnitude of each vector (float32 products through two convolutions)
+	net, in, out := fuseNet(t)
+	rng := rand.New(rand.NewPCG(4, 4))
+	const n = 6
+	x, err := NewArray(n, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range x.Data {
+		x.Data[i] = rng.Float64()
+	}
+	y, err := ArrayFromLabels([]int{0, 1, 2, 3, 4, 0}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l64, _, g64, _ := engineGrads(t, net, in, out, x, y, Config{LIFSmoothing: 0.05}, false)
+	l32, _, g32, _ := engineGrads(t, net, in, out, x, y, Config{LIFSmoothing: 0.05, Float32Layers: true}, false)
+	if l32 == l64 || math.Abs(l32-l64) > f32RelTol*math.Abs(l64) {
+		t.Errorf("loss %v with float32 layers, %v without", l32, l64)
+	}
+	for i := range g64 {
+		scale := 0.0
+		for _, v := range g64[i] {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for k := range g64[i] {
+			if !(math.Abs(g64[i][k]-g32[i][k]) <= f32RelTol*scale) {
+				t.Errorf("gradient %d[%d]: %v with float32 layers, %v without", i, k, g32[i][k], g64[i][k])
+				break
 			}
 		}
 	}

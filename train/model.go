@@ -199,6 +199,11 @@ type Config struct {
 	// computed (what CheckGradients verifies). By default LIF trains as
 	// LIFRate with SoftLIFRate's derivative (NengoDL's lif_smoothing).
 	SmoothForward bool
+	// Float32Layers runs the matrix products of convolution layers in
+	// float32 (layers.Float32Exec: OpenBLAS sgemm under -tags openblas),
+	// as PyTorch and TensorFlow train by default; values, parameters and
+	// gradients stay float64. Off: everything float64.
+	Float32Layers bool
 }
 
 // Compile checks and keeps c. It resets the optimiser's step count.
@@ -268,7 +273,7 @@ func (m *Model) engine(batch, steps int, rates, losses bool, fed []*toolkit.Node
 	}
 	cfg := engineConfig{batch: batch, steps: steps, rates: rates, fed: fedSigs, values: m.values, seed: m.seed, noFuse: m.noFuse}
 	if m.cfg != nil {
-		cfg.sigma, cfg.smoothForward = m.cfg.LIFSmoothing, m.cfg.SmoothForward
+		cfg.sigma, cfg.smoothForward, cfg.float32Layers = m.cfg.LIFSmoothing, m.cfg.SmoothForward, m.cfg.Float32Layers
 	}
 	if losses {
 		cfg.trainable = m.trainableSignals()

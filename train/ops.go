@@ -39,7 +39,12 @@ func (e *engine) compile(o *sim.GraphOp, cfg engineConfig) (eop, error) {
 	case "SimProcess":
 		return &processOp{o: o, fed: !o.Inc && o.Y >= 0 && cfg.fed[o.Y]}, nil
 	case "SimLayer":
-		return newLayerOp(e, o)
+		l, err := newLayerOp(e, o)
+		if err != nil {
+			return nil, err
+		}
+		l.f32 = cfg.float32Layers
+		return l, nil
 	case "SimPES":
 		return &pesOp{acts: o.X, err: o.A, delta: o.Y, rate: o.Value, dt: e.g.Dt}, nil
 	case "SimBCM", "SimOja", "SimVoja", "SimRLS":
@@ -1080,6 +1085,7 @@ type layerOp struct {
 	dps    [][]float64
 	ins    [][]float64
 	outs   [][]float64
+	f32    bool // float32 products where the layer offers them
 }
 
 func newLayerOp(e *engine, o *sim.GraphOp) (*layerOp, error) {
@@ -1103,6 +1109,9 @@ func (o *layerOp) exec(e *engine, t int) (layers.Exec, error) {
 		ex, err := o.layer.NewExec(e.maxB, o.seed+uint64(len(o.execs))*0x9e3779b97f4a7c15)
 		if err != nil {
 			return nil, err
+		}
+		if f, ok := ex.(layers.Float32Exec); ok && o.f32 {
+			f.SetFloat32(true)
 		}
 		o.execs = append(o.execs, ex)
 	}

@@ -35,7 +35,7 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "one JSON object on stdout")
 	noTorch := fs.Bool("no-torch", false, "skip PyTorch")
 	python := fs.String("python", "python3", "Python with torch (scripts/ensure_torch installs it)")
-	dtype := fs.String("torch-dtype", "float32", "PyTorch dtype: float32 (its default) or float64 (neurogo's)")
+	dtype := fs.String("torch-dtype", "float32", "PyTorch dtype: float32 (its default; neurogo then runs its convolution products in float32 too) or float64 (neurogo all float64)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -51,9 +51,14 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo bench train: %v\n", err)
 		return 1
 	}
-	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS()}
-	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s\n", *n, *epochs, *batch, solvers.BLAS())
-	secs, acc, err := benchNeurogo(dir, *n, *epochs, *batch, stderr)
+	if *dtype != "float32" && *dtype != "float64" {
+		fmt.Fprintf(stderr, "neurogo bench train: --torch-dtype %q: want float32 or float64\n", *dtype)
+		return 2
+	}
+	f32 := *dtype == "float32"
+	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS(), "float32_layers": f32}
+	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s, convolution products in float%d\n", *n, *epochs, *batch, solvers.BLAS(), map[bool]int{true: 32, false: 64}[f32])
+	secs, acc, err := benchNeurogo(dir, *n, *epochs, *batch, f32, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo bench train: %v\n", err)
 		return 1
@@ -110,8 +115,9 @@ func lastLine(b []byte) []byte {
 }
 
 // benchNeurogo trains the spiking-MNIST network on the first n images and
-// returns the median seconds per epoch and the last epoch's accuracy.
-func benchNeurogo(dir string, n, epochs, batch int, stderr io.Writer) (float64, float64, error) {
+// returns the median seconds per epoch and the last epoch's accuracy;
+// f32 runs the convolutions' products in float32 (train.Config.Float32Layers).
+func benchNeurogo(dir string, n, epochs, batch int, f32 bool, stderr io.Writer) (float64, float64, error) {
 	trainSet, _, err := data.MNIST(dir)
 	if err != nil {
 		return 0, 0, err
@@ -132,6 +138,8 @@ func benchNeurogo(dir string, n, epochs, batch int, stderr io.Writer) (float64, 
 		Loss:         map[*toolkit.Probe]loss.Loss{mn.Out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
 		Metrics:      map[*toolkit.Probe][]loss.Metric{mn.Out: {loss.Accuracy{Sparse: true}}},
 		LIFSmoothing: repro.DefaultSigma,
+		// float32 products, as the PyTorch peer trains (--torch-dtype)
+		Float32Layers: f32,
 	}); err != nil {
 		return 0, 0, err
 	}

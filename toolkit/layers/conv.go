@@ -213,6 +213,12 @@ type convExec struct {
 	cachedX  *float64
 	cachedN  int
 	colValid bool
+
+	// float32 products (SetFloat32): the column matrix, a chunk's output
+	// or output gradient, the kernel and its gradient
+	f32        bool
+	col32, o32 []float32
+	w32, dk32  []float32
 }
 
 func (e *convExec) im2colRange(lo, hi int) {
@@ -245,9 +251,13 @@ func (e *convExec) Forward(params [][]float64, in, out []float64, batch int, tra
 	if err := e.checkForward(params, in, out, batch); err != nil {
 		return err
 	}
+	e.colValid = false // in may hold new values in the same memory
+	if e.f32 {
+		e.forward32(params, in, out, batch)
+		return nil
+	}
 	impl := blas64.Implementation()
 	F := e.g.F
-	e.colValid = false // in may hold new values in the same memory
 	for b0 := 0; b0 < batch; b0 += e.chunk {
 		nb := min(e.chunk, batch-b0)
 		rows := nb * e.p
@@ -281,6 +291,10 @@ func (e *convExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dP
 	var db []float64
 	if !e.noBias {
 		db = dParam(dParams, 1)
+	}
+	if e.f32 {
+		e.backward32(params, in, dOut, dIn, dk, db, batch)
+		return nil
 	}
 	// Last chunk first: its columns may still be in col from Forward.
 	for b0 := (batch - 1) / e.chunk * e.chunk; b0 >= 0; b0 -= e.chunk {

@@ -9,3 +9,9 @@ package layers
 
 // #cgo LDFLAGS: -lopenblas
 import "C"
+
+import "gonum.org/v1/netlib/blas/netlib"
+
+// float32 products (Float32Exec) in OpenBLAS's sgemm; single-threaded
+// calls, as toolkit/solvers sets OpenBLAS up, split by the Exec's workers.
+func init() { sgemm = netlib.Implementation{} }
