@@ -11,7 +11,7 @@ import (
 // VRNDSCALEPD).
 var vecLIF = archsimd.X86.AVX512()
 
-// lifRateSoftDerivVec computes LIFRateDeriv eight currents at a time
+// lifRateSoftDerivVec computes LIFRateDeriv sixteen currents at a time
 // and returns how many it did:
 // all of them, or 0 without AVX-512. Lanes outside the vector formulas'
 // domain (|j/σ| > 36, NaN, ±Inf, |j| < 1e-300 above threshold, p < 1e-300)
@@ -23,29 +23,35 @@ func lifRateSoftDerivVec(t SoftLIFRate, J, out, d []float64) int {
 	}
 	out, d = out[:len(J)], d[:len(J)]
 	k := newLIFKernel(t)
-	n := len(J) &^ 7
-	for i := 0; i < n; i += 8 {
-		o, dv, bad := k.eval(archsimd.LoadFloat64x8Slice(J[i : i+8]))
-		o.StoreSlice(out[i : i+8])
-		dv.StoreSlice(d[i : i+8])
-		if bad != 0 {
+	n := len(J) &^ 15
+	for i := 0; i < n; i += 16 {
+		o0, d0, o1, d1, bad0, bad1 := k.eval(archsimd.LoadFloat64x8Slice(J[i:i+8]), archsimd.LoadFloat64x8Slice(J[i+8:i+16]))
+		o0.StoreSlice(out[i : i+8])
+		d0.StoreSlice(d[i : i+8])
+		o1.StoreSlice(out[i+8 : i+16])
+		d1.StoreSlice(d[i+8 : i+16])
+		if bad0|bad1 != 0 {
 			archsimd.ClearAVXUpperBits()
-			k.fix(J[i:i+8], out[i:i+8], d[i:i+8], bad)
+			k.fix(J[i:i+8], out[i:i+8], d[i:i+8], bad0)
+			k.fix(J[i+8:i+16], out[i+8:i+16], d[i+8:i+16], bad1)
 		}
 	}
 	if r := len(J) - n; r > 0 {
 		// the tail through the same kernel (padded with J = 1), so a
 		// value does not depend on where it sits in J
-		var jb, ob, db [8]float64
+		var jb, ob, db [16]float64
 		for i := range jb {
 			jb[i] = 1
 		}
 		copy(jb[:], J[n:])
-		o, dv, bad := k.eval(archsimd.LoadFloat64x8Slice(jb[:]))
-		o.Store(&ob)
-		dv.Store(&db)
+		o0, d0, o1, d1, bad0, bad1 := k.eval(archsimd.LoadFloat64x8Slice(jb[:8]), archsimd.LoadFloat64x8Slice(jb[8:]))
+		o0.StoreSlice(ob[:8])
+		d0.StoreSlice(db[:8])
+		o1.StoreSlice(ob[8:])
+		d1.StoreSlice(db[8:])
 		archsimd.ClearAVXUpperBits()
-		k.fix(jb[:], ob[:], db[:], bad)
+		k.fix(jb[:8], ob[:8], db[:8], bad0)
+		k.fix(jb[8:], ob[8:], db[8:], bad1)
 		copy(out[n:], ob[:r])
 		copy(d[n:], db[:r])
 	}
@@ -54,17 +60,48 @@ func lifRateSoftDerivVec(t SoftLIFRate, J, out, d []float64) int {
 }
 
 type lifKernel struct {
-	t                                         SoftLIFRate
-	logSigma                                  float64
-	one, two, half, sigma, tauRC, tauRef, amp archsimd.Float64x8
-	ampTauRC, lim, negLim, tiny               archsimd.Float64x8
+	t        SoftLIFRate
+	logSigma float64
+	c        vconst
+	// the type's parameters
+	sigma, tauRC, tauRef, amp, ampTauRC, lim, negLim, tiny archsimd.Float64x8
+}
+
+// vconst holds the vector constants of exp8, log8 and recip8 (broadcast
+// once per call of LIFRateDeriv, not per block).
+type vconst struct {
+	zero, one, two, half, negOne archsimd.Float64x8
+	log2e, negLn2Hi, negLn2Lo    archsimd.Float64x8
+	taylor                       [14]archsimd.Float64x8
+	off                          archsimd.Int64x8
+	lnHi, lnLo                   archsimd.Float64x8
+	l                            [8]archsimd.Float64x8 // l[1..7]
 }
 
 func newLIFKernel(t SoftLIFRate) lifKernel {
 	b := archsimd.BroadcastFloat64x8
-	return lifKernel{t: t, logSigma: math.Log(t.Sigma),
-		one: b(1), two: b(2), half: b(0.5), sigma: b(t.Sigma), tauRC: b(t.TauRC), tauRef: b(t.TauRef), amp: b(t.Amplitude),
+	k := lifKernel{t: t, logSigma: math.Log(t.Sigma),
+		sigma: b(t.Sigma), tauRC: b(t.TauRC), tauRef: b(t.TauRef), amp: b(t.Amplitude),
 		ampTauRC: b(t.Amplitude * t.TauRC), lim: b(36), negLim: b(-36), tiny: b(1e-300)}
+	c := &k.c
+	c.one, c.two, c.half, c.negOne = b(1), b(2), b(0.5), b(-1)
+	const (
+		log2e = 1.4426950408889634
+		ln2Hi = 6.93147180559945286227e-01 // float64(ln 2)
+		ln2Lo = 2.319046813846299558e-17   // ln 2 − ln2Hi
+	)
+	c.log2e, c.negLn2Hi, c.negLn2Lo = b(log2e), b(-ln2Hi), b(-ln2Lo)
+	for i, v := range expTaylor {
+		c.taylor[i] = b(v)
+	}
+	// fdlibm's e_log.c (Go's math.log)
+	c.off = archsimd.BroadcastInt64x8(0x3fe6a09e667f3bcd) // bits of √2/2
+	c.lnHi, c.lnLo = b(6.93147180369123816490e-01), b(1.90821492927058770002e-10)
+	for i, v := range []float64{0, 6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+		2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01, 1.479819860511658591e-01} {
+		c.l[i] = b(v)
+	}
+	return k
 }
 
 // fix recomputes the lanes marked in bad with the scalar functions.
@@ -78,51 +115,71 @@ func (k *lifKernel) fix(J, out, d []float64, bad uint8) {
 	}
 }
 
-// eval is LIFRate's rate and SoftLIFRate's derivative for eight
-// currents, by softLIF's middle case (the same operations in the same
-// order, with vector exp and log1p), and the lanes where that does not
-// apply.
-func (k *lifKernel) eval(cur archsimd.Float64x8) (out, d archsimd.Float64x8, bad uint8) {
-	j := cur.Sub(k.one)
-	x := j.Div(k.sigma)
-	ok := x.GreaterEqual(k.negLim).And(x.LessEqual(k.lim))
-	// SoftLIFRate: p = σ·log1p(e), w = e/((1+e)·sp)/σ, q = log1p(1/p)
-	e := exp8(x)
-	sp := log1p8(e)
-	p := k.sigma.Mul(sp)
-	ok = ok.And(p.GreaterEqual(k.tiny))
-	onePe := k.one.Add(e)
-	w := e.Div(onePe.Mul(sp)).Div(k.sigma)
-	q := log1p8(k.one.Div(p))
-	den := k.tauRef.Add(k.tauRC.Mul(q))
-	d = k.ampTauRC.Mul(w).Div(k.one.Add(p).Mul(den).Mul(den))
+// eval is LIFRate's rate and SoftLIFRate's derivative for two blocks
+// of eight currents by softLIF's middle case, with vector exp and log1p,
+// and the lanes where that does not apply. The derivative
+// a·τ_rc·w/((1+p)·d²), w = e/((1+e)·sp·σ), is one division; the other
+// reciprocals are Newton–Raphson refinements of VRCP14PD (recip8). The
+// two blocks' dependency chains are interleaved (the operations are
+// latency-bound one block at a time).
+func (k *lifKernel) eval(cur0, cur1 archsimd.Float64x8) (out0, d0, out1, d1 archsimd.Float64x8, bad0, bad1 uint8) {
+	c := &k.c
+	j0, j1 := cur0.Sub(c.one), cur1.Sub(c.one)
+	x0, x1 := j0.Div(k.sigma), j1.Div(k.sigma)
+	ok0 := x0.GreaterEqual(k.negLim).And(x0.LessEqual(k.lim))
+	ok1 := x1.GreaterEqual(k.negLim).And(x1.LessEqual(k.lim))
+	// SoftLIFRate: sp = log1p(e), p = σ·sp, q = log1p(1/p)
+	e0 := c.exp8(x0)
+	e1 := c.exp8(x1)
 	// LIFRate: amplitude/(τ_ref + τ_rc·log1p(1/j)) for j > 0, else 0
-	pos := j.Greater(archsimd.Float64x8{})
-	small := pos.And(j.Less(k.tiny)) // 1/j may overflow
-	jj := j.Merge(k.one, pos)
-	r := k.amp.Div(k.tauRef.Add(k.tauRC.Mul(log1p8(k.one.Div(jj)))))
-	out = r.Masked(pos)
-	return out, d, ^ok.ToBits() | small.ToBits()
+	pos0, pos1 := j0.Greater(c.zero), j1.Greater(c.zero)
+	small0 := pos0.And(j0.Less(k.tiny)) // 1/j may overflow
+	small1 := pos1.And(j1.Less(k.tiny))
+	i0, i1 := c.recip8(j0.Merge(c.one, pos0)), c.recip8(j1.Merge(c.one, pos1))
+	sp0, sp1 := c.log1p8x2(e0, e1)
+	ql0, ql1 := c.log1p8x2(i0, i1)
+	p0, p1 := k.sigma.Mul(sp0), k.sigma.Mul(sp1)
+	ok0, ok1 = ok0.And(p0.GreaterEqual(k.tiny)), ok1.And(p1.GreaterEqual(k.tiny))
+	q0, q1 := c.log1p8x2(c.recip8(p0), c.recip8(p1))
+	den0, den1 := k.tauRef.Add(k.tauRC.Mul(q0)), k.tauRef.Add(k.tauRC.Mul(q1))
+	d0 = k.ampTauRC.Mul(e0).Div(c.one.Add(e0).Mul(sp0).Mul(k.sigma).Mul(c.one.Add(p0)).Mul(den0).Mul(den0))
+	d1 = k.ampTauRC.Mul(e1).Div(c.one.Add(e1).Mul(sp1).Mul(k.sigma).Mul(c.one.Add(p1)).Mul(den1).Mul(den1))
+	out0 = k.amp.Div(k.tauRef.Add(k.tauRC.Mul(ql0))).Masked(pos0)
+	out1 = k.amp.Div(k.tauRef.Add(k.tauRC.Mul(ql1))).Masked(pos1)
+	return out0, d0, out1, d1, ^ok0.ToBits() | small0.ToBits(), ^ok1.ToBits() | small1.ToBits()
+}
+
+// recip8 is 1/b for normal b (|b| < 2^1022): VRCP14PD's 14-bit estimate
+// refined by two Newton–Raphson steps r += r·(1 − b·r) with fused
+// products (to about an ulp).
+func (c *vconst) recip8(b archsimd.Float64x8) archsimd.Float64x8 {
+	nb := c.zero.Sub(b)
+	r := b.Reciprocal()
+	r = r.MulAdd(nb.MulAdd(r, c.one), r)
+	return r.MulAdd(nb.MulAdd(r, c.one), r)
 }
 
 // exp8 is e^x for |x| ≤ 36 (at least): x = k·ln2 + r with |r| ≤ ln2/2
 // (Cody–Waite: ln2 in two parts, the products fused), e^r by its Taylor
 // polynomial to degree 13 (truncation below 5e-18), scaled by 2^k.
-func exp8(x archsimd.Float64x8) archsimd.Float64x8 {
-	b := archsimd.BroadcastFloat64x8
-	const (
-		log2e = 1.4426950408889634
-		ln2Hi = 6.93147180559945286227e-01 // float64(ln 2)
-		ln2Lo = 2.319046813846299558e-17   // ln 2 − ln2Hi
-	)
-	kd := x.Mul(b(log2e)).RoundToEvenScaled(0)
-	r := kd.MulAdd(b(-ln2Hi), x)
-	r = kd.MulAdd(b(-ln2Lo), r)
-	p := b(expTaylor[13])
-	for i := 12; i >= 0; i-- {
-		p = p.MulAdd(r, b(expTaylor[i]))
-	}
-	return p.Scale(kd)
+// Accurate to about an ulp for the arguments eval passes.
+func (c *vconst) exp8(x archsimd.Float64x8) archsimd.Float64x8 {
+	kd := x.Mul(c.log2e).RoundToEvenScaled(0)
+	r := kd.MulAdd(c.negLn2Hi, x)
+	r = kd.MulAdd(c.negLn2Lo, r)
+	// Estrin's scheme (a shorter dependency chain than Horner's)
+	t := &c.taylor
+	r2 := r.Mul(r)
+	r4 := r2.Mul(r2)
+	r8 := r4.Mul(r4)
+	a0, a1 := t[1].MulAdd(r, t[0]), t[3].MulAdd(r, t[2])
+	a2, a3 := t[5].MulAdd(r, t[4]), t[7].MulAdd(r, t[6])
+	a4, a5 := t[9].MulAdd(r, t[8]), t[11].MulAdd(r, t[10])
+	a6 := t[13].MulAdd(r, t[12])
+	b0, b1 := a1.MulAdd(r2, a0), a3.MulAdd(r2, a2)
+	b2 := a5.MulAdd(r2, a4)
+	o0, o1 := b1.MulAdd(r4, b0), a6.MulAdd(r4, b2)
+	return o1.MulAdd(r8, o0).Scale(kd)
 }
 
 // expTaylor[n] = 1/n!
@@ -137,47 +194,35 @@ var expTaylor = func() (c [14]float64) {
 	return
 }()
 
-// log1p8 is log(1+u) for finite u ≥ 0: log(v) of v = fl(1+u), plus the
-// first-order correction (u − (v−1))/v for the rounding of v (exact
-// where u is tiny: log v = 0, correction u).
-func log1p8(u archsimd.Float64x8) archsimd.Float64x8 {
-	one := archsimd.BroadcastFloat64x8(1)
-	v := one.Add(u)
-	c := u.Sub(v.Sub(one)).Div(v)
-	return log8(v).Add(c)
+// log1p8x2 is log(1+u) for two vectors of finite u ≥ 0: log(v) of
+// v = fl(1+u), plus the first-order correction (u − (v−1))/v for the
+// rounding of v (exact where u is tiny: log v = 0, correction u).
+func (c *vconst) log1p8x2(u0, u1 archsimd.Float64x8) (archsimd.Float64x8, archsimd.Float64x8) {
+	v0, v1 := c.one.Add(u0), c.one.Add(u1)
+	r0, r1 := c.recip8(v0), c.recip8(v1)
+	l0 := c.log8(v0)
+	l1 := c.log8(v1)
+	return l0.Add(u0.Sub(v0.Sub(c.one)).Mul(r0)), l1.Add(u1.Sub(v1.Sub(c.one)).Mul(r1))
 }
 
 // log8 is log(v) for normal positive finite v, fdlibm's e_log.c as Go's
 // math.log: v = 2^k·z with z in [√2/2, √2) (musl's exponent split),
 // f = z − 1, s = f/(2+f), log(1+f) = f − hfsq + s·(hfsq + R(s²)).
-func log8(v archsimd.Float64x8) archsimd.Float64x8 {
-	b := archsimd.BroadcastFloat64x8
-	const (
-		off   = 0x3fe6a09e667f3bcd // bits of √2/2
-		ln2Hi = 6.93147180369123816490e-01
-		ln2Lo = 1.90821492927058770002e-10
-		l1    = 6.666666666666735130e-01
-		l2    = 3.999999999940941908e-01
-		l3    = 2.857142874366239149e-01
-		l4    = 2.222219843214978396e-01
-		l5    = 1.818357216161805012e-01
-		l6    = 1.531383769920937332e-01
-		l7    = 1.479819860511658591e-01
-	)
+func (c *vconst) log8(v archsimd.Float64x8) archsimd.Float64x8 {
 	ix := v.AsInt64x8()
-	tmp := ix.Sub(archsimd.BroadcastInt64x8(off))
-	ki := tmp.ShiftAllRight(52)
+	ki := ix.Sub(c.off).ShiftAllRight(52)
 	z := ix.Sub(ki.ShiftAllLeft(52)).AsFloat64x8()
 	kf := ki.ConvertToFloat64()
-	f := z.Sub(b(1))
-	s := f.Div(b(2).Add(f))
+	f := z.Sub(c.one)
+	s := f.Mul(c.recip8(c.two.Add(f)))
 	s2 := s.Mul(s)
 	s4 := s2.Mul(s2)
-	t1 := s2.Mul(b(l1).Add(s4.Mul(b(l3).Add(s4.Mul(b(l5).Add(s4.Mul(b(l7))))))))
-	t2 := s4.Mul(b(l2).Add(s4.Mul(b(l4).Add(s4.Mul(b(l6))))))
+	l := &c.l
+	t1 := s2.Mul(l[1].Add(s4.Mul(l[3].Add(s4.Mul(l[5].Add(s4.Mul(l[7])))))))
+	t2 := s4.Mul(l[2].Add(s4.Mul(l[4].Add(s4.Mul(l[6])))))
 	R := t1.Add(t2)
-	hfsq := b(0.5).Mul(f).Mul(f)
+	hfsq := c.half.Mul(f).Mul(f)
 	// k·ln2Hi − ((hfsq − (s·(hfsq+R) + k·ln2Lo)) − f)
-	inner := s.Mul(hfsq.Add(R)).Add(kf.Mul(b(ln2Lo)))
-	return kf.Mul(b(ln2Hi)).Sub(hfsq.Sub(inner).Sub(f))
+	inner := s.Mul(hfsq.Add(R)).Add(kf.Mul(c.lnLo))
+	return kf.Mul(c.lnHi).Sub(hfsq.Sub(inner).Sub(f))
 }
