@@ -88,6 +88,9 @@ type block struct {
 	// pairs: the output overlaps neither the input nor the weights, so
 	// two rows may be summed before either is written (vec.Dot2)
 	pairs bool
+	// dedup, if set, computes the block by its distinct rows (dedup.go);
+	// it holds scratch, so a block with it belongs to one lane and chunk
+	dedup *rowDedup
 }
 
 // withPairs sets b.pairs.
@@ -195,14 +198,35 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		for _, b := range bs {
 			macs += b.nx * b.ny
 		}
+		readonly := true
+		for _, id := range ws {
+			readonly = readonly && m.sigs[id].readonly
+		}
+		dedup := func(part []block) []block {
+			out := make([]block, len(part))
+			for i, b := range part {
+				out[i] = s.withDedup(b, readonly)
+			}
+			return out
+		}
 		dotChunks := func(k int) []func() {
 			var chunks []func()
 			for _, part := range splitBlocks(bs, k) {
 				if len(part) > 0 {
+					part = dedup(part)
 					chunks = append(chunks, func() { dotBlocks(d, w, part, set) })
 				}
 			}
 			return chunks
+		}
+		whole := dedup(bs)
+		macs = 0 // the multiply-adds left after duplicate rows
+		for _, b := range whole {
+			if b.dedup != nil {
+				macs += b.nx * len(b.dedup.uniq)
+			} else {
+				macs += b.nx * b.ny
+			}
 		}
 		if macs >= splitMACs && s.canSplit() {
 			return runner{step: newSplitter(dotChunks(chunkCount(macs, splitMACs/2))...).run}, nil
@@ -210,7 +234,7 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		if k := s.lockChunks(8 * macs); k > 1 {
 			return lockRunner(dotChunks(k)), nil
 		}
-		return runner{step: func() { dotBlocks(d, w, bs, set) }}, nil
+		return runner{step: func() { dotBlocks(d, w, whole, set) }}, nil
 	case "DotIncPES":
 		op := g.ops[0]
 		b, acts, e, alpha, err := m.pesLayout(op)
@@ -437,6 +461,10 @@ func dotBlocks(d, w []float64, bs []block, set bool) {
 				default:
 					y[i] += acc
 				}
+			}
+			if b.dedup != nil {
+				dotDedup(d, w, b, put)
+				continue
 			}
 			i := 0
 			if b.pairs {

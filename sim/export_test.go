@@ -16,3 +16,15 @@ func SetLockBytes(b int) (restore func()) {
 	lockBytes = b
 	return func() { lockBytes = old }
 }
+
+// SetDedup switches computing products by distinct rows on or off; it
+// returns a function that restores the setting.
+func SetDedup(on bool) (restore func()) {
+	old := minDupFraction
+	if on {
+		minDupFraction = 0.25
+	} else {
+		minDupFraction = 2 // never reached
+	}
+	return func() { minDupFraction = old }
+}

@@ -378,3 +378,36 @@ func TestEnsembleFusionApplies(t *testing.T) {
 		t.Errorf("fused plan has %d operators, unfused %d: want at least 2 fewer per ensemble (neurons and decoders folded into the encoder)", a.Simplified, b.Simplified)
 	}
 }
+
+// TestDedupIdentical: products by distinct rows (circular convolution's
+// Fourier transforms, the basal ganglia's ones matrices) give exactly the
+// outputs of the plain products, at batch 1 and batch 2.
+func TestDedupIdentical(t *testing.T) {
+	for _, name := range []string{"cconv", "basal_ganglia"} {
+		mk := networks.Benchmarks()[name]
+		net, err := mk(8, 12, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range net.AllEnsembles() {
+			e.NeuronType = neurons.NewRectifiedLinear()
+		}
+		for _, batch := range []int{1, 2} {
+			restore := sim.SetDedup(false)
+			want := probeAll(t, net, 100, batch, sim.AllOptimizations())
+			restore()
+			got := probeAll(t, net, 100, batch, sim.AllOptimizations())
+			for k, w := range want {
+				for b := range w {
+					for s := range w[b] {
+						for i := range w[b][s] {
+							if got[k][b][s][i] != w[b][s][i] {
+								t.Fatalf("%s batch %d probe %s lane %d step %d [%d] = %v, want %v", name, batch, k, b, s, i, got[k][b][s][i], w[b][s][i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -26,10 +26,12 @@ type Simulator struct {
 	err       error
 	failed    atomic.Bool
 	closed    bool
-	workers   int        // goroutines that step lanes in RunSteps (see Parallel)
-	parts     [][]*lane  // lanes of each worker
-	splitOK   bool       // large operators may be cut across cores (one lane)
-	batch     int        // lanes (known before the operators are compiled)
+	workers   int       // goroutines that step lanes in RunSteps (see Parallel)
+	parts     [][]*lane // lanes of each worker
+	splitOK   bool      // large operators may be cut across cores (one lane)
+	batch     int       // lanes (known before the operators are compiled)
+	img       []float64 // every signal's initial value (while compiling; dedup.go)
+	dedups    map[[3]int]*rowDedup
 	check     []int      // signals scanned for NaN after each step
 	mm        MatMulHook // Hooks
 	layerHook LayerHook
@@ -159,6 +161,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 			}
 		}
 	}
+	s.img, s.dedups = nil, nil // only needed while compiling
 	s.Reset()
 	return s, nil
 }
