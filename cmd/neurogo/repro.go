@@ -26,7 +26,8 @@ reproductions of the seed papers' figures:
                   BrainScaleS-2 chip — software training with quantisation and noise,
                   the chip without retraining, one epoch with the hardware in the loop
 
-flags (spa-memory): --quick, --neurons 5,10,15,20, --seeds N, --train N, --test N, --epochs E, --out DIR, --json
+flags (spa-memory): --quick, --neurons 5,10,15,20, --seeds N, --train N, --test N, --epochs E, --out DIR,
+  --cells DIR (finished points kept and reused: a stopped run resumes; default OUT/cells), --json
 flags (statestream-2path): --quick, --agents N, --train-frames N, --test-frames N, --hold N,
   --workers N, --seed S, --out DIR, --json
 flags (har-analog): --quick, --data DIR, --synthetic, --write-synthetic DIR, --data-seed S,
@@ -156,6 +157,7 @@ func reproSPA(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Epochs, "epochs", 0, "epochs (default 10)")
 	out := fs.String("out", "", "output directory (default repro-out/spa-memory)")
 	jsonOut := fs.Bool("json", false, "print results as JSON")
+	cells := fs.String("cells", "", "keep each finished (neurons, seed) point here and reuse it on the next run (default OUT/cells; \"none\" to recompute all)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -175,6 +177,13 @@ func reproSPA(args []string, stdout, stderr io.Writer) int {
 	}
 	if *out == "" {
 		*out = filepath.Join("repro-out", "spa-memory")
+	}
+	switch *cells {
+	case "":
+		o.CellDir = filepath.Join(*out, "cells")
+	case "none":
+	default:
+		o.CellDir = *cells
 	}
 	o.Log = stderr
 	res, err := repro.SPAMemory(o)

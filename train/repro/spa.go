@@ -1,10 +1,14 @@
 package repro
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/neurogo/neurogo/toolkit"
@@ -199,6 +203,11 @@ type SPAOptions struct {
 	Epochs, Batch int
 	LR            float64
 	Log           io.Writer
+	// CellDir, if set, keeps every finished (neurons per dimension, seed)
+	// point as CellDir/npd<N>_seed<S>.json and reuses the points found
+	// there that were made with the same settings, so a run that is
+	// stopped resumes where it was (the full figure is hours of CPU).
+	CellDir string
 }
 
 // SPAPoint is one (neurons per dimension, seed) result.
@@ -261,9 +270,19 @@ func SPAMemory(o SPAOptions) (*SPAResult, error) {
 	for _, npd := range o.NeuronsPerDim {
 		var before, after []float64
 		for s := range o.Seeds {
-			p, err := spaPoint(o, npd, s, logf)
+			p, err := o.loadCell(npd, s)
 			if err != nil {
 				return res, err
+			}
+			if p != nil {
+				logf("spa-memory: %d neurons/dim, seed %d: retrieval %.3f → %.3f (kept from %s)", npd, s, p.Before, p.After, o.cellPath(npd, s))
+			} else {
+				if p, err = spaPoint(o, npd, s, logf); err != nil {
+					return res, err
+				}
+				if err := o.saveCell(p); err != nil {
+					return res, err
+				}
 			}
 			res.Points = append(res.Points, *p)
 			before, after = append(before, p.Before), append(after, p.After)
@@ -274,6 +293,67 @@ func SPAMemory(o SPAOptions) (*SPAResult, error) {
 		res.AfterMean, res.AfterLo, res.AfterHi = append(res.AfterMean, m), append(res.AfterLo, lo), append(res.AfterHi, hi)
 	}
 	return res, nil
+}
+
+// spaCell is a finished point on disk with the settings that made it.
+type spaCell struct {
+	Dims, Train, Test, Epochs, Batch int
+	LR                               float64
+	Point                            SPAPoint
+}
+
+func (o SPAOptions) cellPath(npd, seed int) string {
+	return filepath.Join(o.CellDir, fmt.Sprintf("npd%d_seed%d.json", npd, seed))
+}
+
+func (o SPAOptions) cellKey() spaCell {
+	return spaCell{Dims: o.Dims, Train: o.Train, Test: o.Test, Epochs: o.Epochs, Batch: o.Batch, LR: o.LR}
+}
+
+// loadCell returns the kept point for (npd, seed), or nil if there is
+// none or it was made with other settings (then it is recomputed).
+func (o SPAOptions) loadCell(npd, seed int) (*SPAPoint, error) {
+	if o.CellDir == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(o.cellPath(npd, seed))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("spa-memory: %w", err)
+	}
+	var c spaCell
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("spa-memory: %s: %w", o.cellPath(npd, seed), err)
+	}
+	p := c.Point
+	c.Point = SPAPoint{}
+	if c != o.cellKey() || p.NeuronsPerDim != npd || p.Seed != seed {
+		return nil, nil
+	}
+	return &p, nil
+}
+
+func (o SPAOptions) saveCell(p *SPAPoint) error {
+	if o.CellDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(o.CellDir, 0o755); err != nil {
+		return fmt.Errorf("spa-memory: %w", err)
+	}
+	c := o.cellKey()
+	c.Point = *p
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	path := o.cellPath(p.NeuronsPerDim, p.Seed)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("spa-memory: %w", err)
+	}
+	return os.Rename(tmp, path)
 }
 
 func spaPoint(o SPAOptions, npd, seed int, logf func(string, ...any)) (*SPAPoint, error) {
