@@ -1,6 +1,9 @@
 package vec
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 var bA, bX, bY = make([]float64, 9984), make([]float64, 9984), make([]float64, 9984)
 
@@ -76,4 +79,15 @@ func BenchmarkMatVec4Rows(b *testing.B) {
 		}
 	}
 	b.ReportMetric(388*192/float64(b.Elapsed().Nanoseconds())*float64(b.N), "MAC/ns")
+}
+
+func BenchmarkEnsDot2Sizes(b *testing.B) {
+	for _, n := range []int{16, 26, 48, 52, 64, 156} {
+		a, bb, e, d1, d2 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				EnsDot2(a, bb, e, 0.3, 1.5, d1, d2)
+			}
+		})
+	}
 }

@@ -220,10 +220,16 @@ var zero8 archsimd.Float64x8
 // order: lane-wise (s0..3 + s4..7) + (s8..11 + s12..15), then
 // (t0 + t1) + (t2 + t3).
 func reduce16(z0, z1 archsimd.Float64x8) float64 {
-	var t [4]float64
-	z0.GetLo().Add(z0.GetHi()).Add(z1.GetLo().Add(z1.GetHi())).Store(&t)
+	r := hsum(z0.GetLo().Add(z0.GetHi()).Add(z1.GetLo().Add(z1.GetHi())))
 	archsimd.ClearAVXUpperBits()
-	return (t[0] + t[1]) + (t[2] + t[3])
+	return r
+}
+
+// hsum returns (t0 + t1) + (t2 + t3) without leaving the vector
+// registers (HADDPD twice: the same two-level sum).
+func hsum(t archsimd.Float64x4) float64 {
+	p := t.GetLo().AddPairs(t.GetHi()) // t0 + t1, t2 + t3
+	return p.AddPairs(p).GetElem(0)
 }
 
 // tail8 returns a[j:n]'s last block as two zero-filled 8-wide vectors.
