@@ -78,11 +78,23 @@
 //   - Sort: signals are laid out so group members read and write adjacent
 //     memory (largest groups first).
 //
-// The inner loops (internal/vec) use AVX2 when built with
-// GOEXPERIMENT=simd (bin/neurogo is), bit-identical to the portable ones.
-// Batched lanes step on all cores (Parallel), and with one lane large
-// merged operators are cut in halves across two cores. Float32 runs a
-// simulator in single precision. `neurogo bench sim` measures all of it.
+// Products by read-only matrices with repeated rows (circular
+// convolution's Fourier transforms, the basal ganglia's ones matrices)
+// compute each distinct row once (dedup.go), with the same sums.
+//
+// The inner loops (internal/vec) use AVX-512 or AVX2 when built with
+// GOEXPERIMENT=simd (bin/neurogo is), bit-identical to the portable ones:
+// dot products keep sixteen partial sums whatever the vector width, rows
+// are summed four at a time, and a rectified-linear ensemble's rates and
+// first two decoder rows are one pass (vec.EnsDot2). With one lane, large
+// merged operators are cut into chunks that the caller and a spinning
+// worker claim from both ends (split.go: ~100 ns hand-over; a worker
+// descheduled by another process delays at most one chunk). Batched
+// lanes step on all cores (Parallel), each core's lanes in lockstep —
+// operator by operator, chunk by chunk — reading the read-only weights
+// from one shared copy, and every lane equals a run of its own bit for
+// bit. Float32 runs a simulator in single precision. `neurogo bench sim`
+// measures all of it.
 //
 // # Invariants and units
 //
