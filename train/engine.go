@@ -62,7 +62,9 @@ type engine struct {
 	carried []bool
 	dirty   bool // a backward pass stopped midway: clear every gradient
 	noFuse  bool // engineConfig.noFuse: the operators' plain per-example paths
-	rng     *rand.Rand
+	// groupEnd[i] is the lane group whose last operator is i (findLaneGroups)
+	groupEnd []*laneGroup
+	rng      *rand.Rand
 }
 
 // eop is one operator made executable on the engine.
@@ -160,8 +162,10 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 				o.xLive = e.stableAfter(k, o.x)
 			case *dotOp:
 				o.xLive = e.stableAfter(k, o.x)
+				o.zero = e.zeroInput(o.x, cfg.fed)
 			}
 		}
+		e.findLaneGroups()
 	}
 	return e, nil
 }
@@ -520,6 +524,12 @@ func (e *engine) backward(dProbe [][]float64) error {
 		}
 		for i := len(e.ops) - 1; i >= 0; i-- {
 			if !e.active[i] {
+				continue
+			}
+			if e.groupEnd != nil && e.groupEnd[i] != nil {
+				g := e.groupEnd[i]
+				e.runGroup(g, t)
+				i = g.first
 				continue
 			}
 			vec.ClearUpper()

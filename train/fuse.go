@@ -3,6 +3,7 @@ package train
 import (
 	"slices"
 
+	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/sim"
 )
 
@@ -123,4 +124,131 @@ func (e *engine) stableAfter(k, s int) bool {
 		}
 	}
 	return true
+}
+
+// zeroInput reports whether lane signal s is 0 whenever an operator
+// reads it: it is not carried over steps, fed or probed, and every
+// operator writing it is a Reset to 0 (an ensemble's input signal when
+// only its neurons receive connections: DotInc then adds encoders·0).
+func (e *engine) zeroInput(s int, fed map[int]bool) bool {
+	if e.shared[s] || e.carried[s] || fed[s] {
+		return false
+	}
+	for _, p := range e.g.Probes {
+		if p.Signal == s {
+			return false
+		}
+	}
+	writers := 0
+	for k, gi := range e.opIdx {
+		if gi < 0 {
+			continue
+		}
+		_, wr := touches(&e.g.Ops[gi])
+		if !slices.Contains(wr, s) {
+			continue
+		}
+		r, ok := e.ops[k].(*resetOp)
+		if !ok || r.v != 0 || r.skip {
+			return false
+		}
+		writers++
+	}
+	return writers > 0
+}
+
+// laneOp is an operator whose backward pass is element-wise over
+// examples of n values each (with the same index in its input and output
+// gradients), so it can run one block of one example at a time; a
+// trained scalar's gradient is summed per example (finishLanes adds the
+// sums in example order). lanes returns n, 0 for an operator that does
+// nothing backward (any n), -1 when the operator does not qualify.
+type laneOp interface {
+	lanes(e *engine) int
+	backwardBlock(e *engine, t, b, lo, hi int)
+	finishLanes(e *engine)
+}
+
+// laneGroup is a run of consecutive operators that the backward pass
+// executes block by block (laneBlock values of one example through all
+// of them, examples across the cores) instead of operator by operator:
+// the gradients a chain of element-wise operators hands on (a layer's
+// output scaled by a connection weight, the neurons' gains and
+// derivative, …) then stay in the core's cache instead of making a
+// round trip to memory per operator.
+type laneGroup struct {
+	first, last int // engine op indices, first < last
+	n           int
+}
+
+// laneBlock is the elements of one example a group runs through all of
+// its operators at a time (a few arrays of it fit in a core's L2).
+const laneBlock = 2048
+
+// findLaneGroups marks the maximal runs of at least two active laneOps
+// of the same n (inactive operators between them are skipped anyway).
+func (e *engine) findLaneGroups() {
+	e.groupEnd = make([]*laneGroup, len(e.ops))
+	var cur *laneGroup
+	active := 0
+	flush := func() {
+		if cur != nil && active >= 2 && cur.n > 0 {
+			e.groupEnd[cur.last] = cur
+		}
+		cur, active = nil, 0
+	}
+	for i := len(e.ops) - 1; i >= 0; i-- {
+		if !e.active[i] {
+			if cur != nil {
+				cur.first = i
+			}
+			continue
+		}
+		lo, ok := e.ops[i].(laneOp)
+		n := -1
+		if ok {
+			n = lo.lanes(e)
+		}
+		if n < 0 || (cur != nil && n > 0 && cur.n > 0 && n != cur.n) {
+			flush()
+			if n < 0 {
+				continue
+			}
+		}
+		if cur == nil {
+			cur = &laneGroup{first: i, last: i}
+		}
+		cur.first = i
+		if n > 0 {
+			cur.n = n
+			active++
+		}
+	}
+	flush()
+}
+
+// runGroup runs group g's backward pass at step t.
+func (e *engine) runGroup(g *laneGroup, t int) {
+	var ops []laneOp
+	for i := g.last; i >= g.first; i-- {
+		if e.active[i] {
+			ops = append(ops, e.ops[i].(laneOp))
+		}
+	}
+	n := g.n
+	parallelFor(e.b, max(1, 16384/n), func(_, lo, hi int) error {
+		for b := lo; b < hi; b++ {
+			for a := 0; a < n; a += laneBlock {
+				vec.ClearUpper() // see sweep
+				z := min(a+laneBlock, n)
+				for _, op := range ops {
+					op.backwardBlock(e, t, b, a, z)
+				}
+			}
+		}
+		return nil
+	})
+	for _, op := range ops {
+		op.finishLanes(e)
+	}
 }

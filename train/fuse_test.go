@@ -52,8 +52,10 @@ func fuseNet(t *testing.T) (*toolkit.Network, *toolkit.Node, *toolkit.Probe) {
 }
 
 // TestEngineSimplifications: the engine's simplifications (copies turned
-// into shared storage, unsaved inputs of one-step engines, batch-wide
-// element-wise passes, LIFRate with SoftLIFRate's derivative in one pass)
+// into shared storage, unsaved inputs of one-step engines, products with
+// an always-zero input skipped, batch-wide element-wise passes, chains of
+// them run block by block, LIFRate with SoftLIFRate's derivative in one
+// pass)
 // give the loss, outputs and gradients of the engine without them, to
 // rounding (sums over the batch in another order, vector exp and log1p).
 func TestEngineSimplifications(t *testing.T) {
@@ -85,9 +87,18 @@ func TestEngineSimplifications(t *testing.T) {
 			l0, p0, g0, e0 := run(true)
 			l1, p1, g1, e1 := run(false)
 			// the simplifications apply (the test is not vacuous)
-			aliased, live, fused := 0, 0, 0
+			aliased, live, fused, zero, groups := 0, 0, 0, 0, 0
+			for _, g := range e1.groupEnd {
+				if g != nil {
+					groups++
+				}
+			}
 			for _, op := range e1.ops {
 				switch o := op.(type) {
+				case *dotOp:
+					if o.zero {
+						zero++
+					}
 				case *copyOp:
 					if o.alias {
 						aliased++
@@ -109,8 +120,9 @@ func TestEngineSimplifications(t *testing.T) {
 			if smooth {
 				wantFused = 0
 			}
-			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused {
-				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers", steps, smooth, aliased, live, fused)
+			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused || zero != 2 || groups < 2 {
+				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers, %d zero products, %d lane groups",
+					steps, smooth, aliased, live, fused, zero, groups)
 			}
 			for _, op := range e0.ops {
 				if c, ok := op.(*copyOp); ok && c.alias {

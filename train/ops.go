@@ -110,6 +110,16 @@ type resetOp struct {
 }
 
 func (o *resetOp) differentiable() error { return nil }
+
+// lanes implements laneOp: an elided Reset does nothing backward.
+func (o *resetOp) lanes(*engine) int {
+	if o.skip {
+		return 0
+	}
+	return -1
+}
+func (o *resetOp) backwardBlock(*engine, int, int, int, int) {}
+func (o *resetOp) finishLanes(*engine)                       {}
 func (o *resetOp) forward(e *engine, t int) error {
 	if e.shared[o.y] || o.skip {
 		return nil
@@ -142,6 +152,16 @@ type copyOp struct {
 }
 
 func (o *copyOp) differentiable() error { return nil }
+
+// lanes implements laneOp: an aliased copy does nothing.
+func (o *copyOp) lanes(*engine) int {
+	if o.alias {
+		return 0
+	}
+	return -1
+}
+func (o *copyOp) backwardBlock(*engine, int, int, int, int) {}
+func (o *copyOp) finishLanes(*engine)                       {}
 func (o *copyOp) forward(e *engine, t int) error {
 	if o.alias {
 		return nil
@@ -485,6 +505,66 @@ func (o *ewOp) backwardBatch(e *engine, t int) {
 	}
 }
 
+// lanes implements laneOp: the cases backwardBatch handles.
+func (o *ewOp) lanes(e *engine) int {
+	ny, na, nx := e.size(o.y), e.size(o.a), e.size(o.x)
+	ga := e.grad[o.a]
+	if e.shared[o.a] && !e.shared[o.x] && !e.shared[o.y] && nx == ny && (na == 1 || na == ny) && (ga == nil || na == 1) {
+		if ga != nil && len(o.sums) < e.maxB {
+			o.sums = make([]float64, e.maxB) // before the workers share it
+		}
+		return ny
+	}
+	return -1
+}
+
+// backwardBlock implements laneOp: backwardBatch's loop on elements
+// [lo, hi) of example b (a scalar's gradient summed into sums[b]).
+func (o *ewOp) backwardBlock(e *engine, t, b, lo, hi int) {
+	n := e.size(o.y)
+	y := e.grad[o.y][b*n+lo : b*n+hi]
+	a := e.vals[o.a]
+	if gx := e.grad[o.x]; gx != nil {
+		x := gx[b*n+lo : b*n+hi]
+		if len(a) == 1 {
+			av := a[0]
+			for i, g := range y {
+				x[i] += av * g
+			}
+		} else {
+			a = a[lo:hi]
+			for i, g := range y {
+				x[i] += a[i] * g
+			}
+		}
+	}
+	if e.grad[o.a] != nil {
+		if lo == 0 {
+			o.sums[b] = 0
+		}
+		xb := o.savedX(e, t)[b*n+lo : b*n+hi]
+		var s float64
+		for i, g := range y {
+			s += xb[i] * g
+		}
+		o.sums[b] += s
+	}
+	if o.set {
+		clear(y)
+	}
+}
+
+// finishLanes implements laneOp.
+func (o *ewOp) finishLanes(e *engine) {
+	if ga := e.grad[o.a]; ga != nil {
+		var s float64
+		for _, v := range o.sums[:e.b] {
+			s += v
+		}
+		ga[0] += s
+	}
+}
+
 // save copies v into the step-t slot of a per-step tape.
 func save(tape [][]float64, t int, v []float64) [][]float64 {
 	for len(tape) < t {
@@ -503,10 +583,30 @@ type dotOp struct {
 	xs, as  [][]float64
 	tmp     []float64
 	xLive   bool // as ewOp's
+	// zero: x is 0 whenever read (zeroInput), so y += A·x adds nothing
+	// and no gradient passes (dA += dYᵀ·0, dx reaches only x's Reset)
+	zero bool
 }
 
 func (o *dotOp) differentiable() error { return nil }
+
+// lanes implements laneOp: a product with a zero input does nothing
+// backward (unless it clears dY).
+func (o *dotOp) lanes(*engine) int {
+	if o.zero && !o.set {
+		return 0
+	}
+	return -1
+}
+func (o *dotOp) backwardBlock(*engine, int, int, int, int) {}
+func (o *dotOp) finishLanes(*engine)                       {}
 func (o *dotOp) forward(e *engine, t int) error {
+	if o.zero {
+		if o.set {
+			clear(e.batchVals(o.y))
+		}
+		return nil
+	}
 	rows, cols := e.size(o.y), e.size(o.x)
 	beta := 1.0
 	if o.set {
@@ -548,6 +648,12 @@ func (o *dotOp) forward(e *engine, t int) error {
 func (o *dotOp) backward(e *engine, t int) error {
 	rows, cols := e.size(o.y), e.size(o.x)
 	gy := e.batchGrad(o.y)
+	if o.zero {
+		if o.set {
+			clear(gy)
+		}
+		return nil
+	}
 	if o.set {
 		defer clear(gy)
 	}
@@ -830,6 +936,30 @@ func (o *neuronsOp) backward(e *engine, t int) error {
 	clear(gout)
 	return nil
 }
+
+// lanes implements laneOp: the backward pass is element-wise.
+func (o *neuronsOp) lanes(e *engine) int {
+	if e.grad[o.j] != nil && o.diff == nil {
+		return -1
+	}
+	return e.size(o.j)
+}
+
+// backwardBlock implements laneOp.
+func (o *neuronsOp) backwardBlock(e *engine, t, b, lo, hi int) {
+	n := e.size(o.j)
+	gout := e.grad[o.out][b*n+lo : b*n+hi]
+	if gJ := e.grad[o.j]; gJ != nil {
+		d := o.ds[t-1][b*n+lo : b*n+hi]
+		gJ = gJ[b*n+lo : b*n+hi]
+		for i, g := range gout {
+			gJ[i] += d[i] * g
+		}
+	}
+	clear(gout)
+}
+
+func (o *neuronsOp) finishLanes(*engine) {}
 
 // --- SimSynapse ------------------------------------------------------------------------
 
