@@ -575,7 +575,7 @@ func ensembles(d, w []float64, ms []ensMember, scratch []float64, amp float64) {
 			if len(r) > 1 {
 				d2 = w[r[1].a : r[1].a+mb.n]
 			}
-			s1, s2 := vec.EnsDot2(a, bias, enc, x[0], amp, w[r[0].a:r[0].a+mb.n], d2)
+			s1, s2 := vec.EnsDot2(a, len(r) > 2, bias, enc, x[0], amp, w[r[0].a:r[0].a+mb.n], d2)
 			r[0].put(d, s1)
 			if len(r) > 1 {
 				r[1].put(d, s2)

@@ -20,7 +20,7 @@ func dot2(a, b, x []float64) (float64, float64) {
 
 func axpyTo(y, b, a []float64, s float64) { axpyToGo(y, b, a, s) }
 
-func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
+func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
 	return ensDot2Go(a, bias, enc, x, amp, d1, d2)
 }
 

@@ -351,7 +351,7 @@ func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
 // with VMAXPD's zero-first operand order, as relu) and accumulates both
 // decoder rows in dot's partial sums; the last block's rates are stored
 // and read back zero-filled, so lanes past the end add +0.
-func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
+func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
 	n := len(a)
 	if !avx512 {
 		axpyRelu(a, bias, enc, x, amp)
@@ -375,11 +375,15 @@ func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 f
 	pb, pe, pd1, pd2, pa := base(bias), base(enc), base(d1), base(d2), base(a)
 	for i := 0; i < n16; i += 16 {
 		r := av.Mul(zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv))))
-		r.Store((*[8]float64)(unsafe.Add(pa, i*8)))
+		if keep {
+			r.Store((*[8]float64)(unsafe.Add(pa, i*8)))
+		}
 		p0 = p0.Add(ld8(pd1, i).Mul(r))
 		q0 = q0.Add(ld8(pd2, i).Mul(r))
 		r = av.Mul(zero.Max(ld8(pb, i+8).Add(ld8(pe, i+8).Mul(xv))))
-		r.Store((*[8]float64)(unsafe.Add(pa, (i+8)*8)))
+		if keep {
+			r.Store((*[8]float64)(unsafe.Add(pa, (i+8)*8)))
+		}
 		p1 = p1.Add(ld8(pd1, i+8).Mul(r))
 		q1 = q1.Add(ld8(pd2, i+8).Mul(r))
 	}
@@ -392,7 +396,9 @@ func ensDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 f
 			b := archsimd.LoadFloat64x8SlicePart(bias[i:n])
 			e := archsimd.LoadFloat64x8SlicePart(enc[i:n])
 			r := av.Mul(zero.Max(b.Add(e.Mul(xv))))
-			r.StoreSlicePart(a[i:n])
+			if keep {
+				r.StoreSlicePart(a[i:n])
+			}
 			if k := n - i; k < 8 {
 				r = r.Masked(archsimd.Mask64x8FromBits(uint8(1)<<k - 1))
 			}

@@ -38,12 +38,14 @@ func AxpyTo(y, b, a []float64, s float64) { axpyTo(y, b, a, s) }
 func AxpyRelu(out, b, a []float64, s, amp float64) { axpyRelu(out, b, a, s, amp) }
 
 // EnsDot2 runs a one-dimensional rectified-linear ensemble and its first
-// decoder rows in one pass: it sets a[i] = amp·max(bias[i] + enc[i]·x, 0)
-// (AxpyRelu) and returns Dot(d1, a) and Dot(d2, a) (0 for a nil d2), each
-// summed in Dot's order, so the results equal the three calls'. bias, enc,
-// d1 and a non-nil d2 must be at least len(a) long.
-func EnsDot2(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
-	return ensDot2(a, bias, enc, x, amp, d1, d2)
+// decoder rows in one pass: with the rates a[i] = amp·max(bias[i] +
+// enc[i]·x, 0) (AxpyRelu) it returns Dot(d1, a) and Dot(d2, a) (0 for a
+// nil d2), each summed in Dot's order, so the results equal the three
+// calls'. len(a) is the number of neurons; the rates are stored in a only
+// with keep (without it, a is scratch for builds without vector code).
+// bias, enc, d1 and a non-nil d2 must be at least len(a) long.
+func EnsDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
+	return ensDot2(a, keep, bias, enc, x, amp, d1, d2)
 }
 
 // LIF steps leaky integrate-and-fire neurons by dt as Nengo's LIF.step

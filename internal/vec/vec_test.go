@@ -53,7 +53,10 @@ func TestMatchesPortable(t *testing.T) {
 			if two {
 				d2 = x
 			}
-			s1, s2 := EnsDot2(g, y, a, 0.3, 2.5, a, d2)
+			s1, s2 := EnsDot2(g, true, y, a, 0.3, 2.5, a, d2)
+			if t1, t2 := EnsDot2(make([]float64, n), false, y, a, 0.3, 2.5, a, d2); t1 != s1 && !(t1 != t1 && s1 != s1) || t2 != s2 && !(t2 != t2 && s2 != s2) {
+				t.Fatalf("EnsDot2 without keep n=%d: %v %v, want %v %v", n, t1, t2, s1, s2)
+			}
 			axpyReluGo(w, y, a, 0.3, 2.5)
 			same("EnsDot2 rates", g, w)
 			w1, w2 := Dot(a, w), 0.0
