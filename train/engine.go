@@ -64,7 +64,9 @@ type engine struct {
 	noFuse  bool // engineConfig.noFuse: the operators' plain per-example paths
 	// groupEnd[i] is the lane group whose last operator is i (findLaneGroups)
 	groupEnd []*laneGroup
-	rng      *rand.Rand
+	// fwdGroupStart[i] is the forward lane group whose first operator is i
+	fwdGroupStart []*laneGroup
+	rng           *rand.Rand
 }
 
 // eop is one operator made executable on the engine.
@@ -166,6 +168,7 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 			}
 		}
 		e.findLaneGroups()
+		e.findForwardGroups()
 	}
 	return e, nil
 }
@@ -330,9 +333,17 @@ func (e *engine) step() error {
 	}
 	e.t++
 	t := e.t
-	for i, op := range e.ops {
+	for i := 0; i < len(e.ops); i++ {
+		if e.fwdGroupStart != nil && e.fwdGroupStart[i] != nil {
+			g := e.fwdGroupStart[i]
+			if err := e.runForwardGroup(g, t); err != nil {
+				return fmt.Errorf("train: step %d: %s … %s: %w", t, e.opTags[g.first], e.opTags[g.last], err)
+			}
+			i = g.last
+			continue
+		}
 		vec.ClearUpper() // see sweep
-		if err := op.forward(e, t); err != nil {
+		if err := e.ops[i].forward(e, t); err != nil {
 			return fmt.Errorf("train: step %d: %s: %w", t, e.opTags[i], err)
 		}
 	}

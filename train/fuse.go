@@ -252,3 +252,78 @@ func (e *engine) runGroup(g *laneGroup, t int) {
 		op.finishLanes(e)
 	}
 }
+
+// laneFwd is an operator whose forward pass is element-wise over
+// examples of n values each, like laneOp's backward pass: fwdLanes
+// returns n, 0 for an operator that does nothing forward, -1 when it does
+// not qualify; prepareForward sets up the step's buffers before the
+// blocks run (concurrently).
+type laneFwd interface {
+	fwdLanes(e *engine) int
+	prepareForward(e *engine, t int)
+	forwardBlock(e *engine, t, b, lo, hi int) error
+}
+
+// findForwardGroups marks the maximal runs of consecutive operators with
+// at least two laneFwds of the same n doing something: the forward pass
+// runs them block by block (see laneGroup).
+func (e *engine) findForwardGroups() {
+	e.fwdGroupStart = make([]*laneGroup, len(e.ops))
+	var cur *laneGroup
+	active := 0
+	flush := func() {
+		if cur != nil && active >= 2 && cur.n > 0 {
+			e.fwdGroupStart[cur.first] = cur
+		}
+		cur, active = nil, 0
+	}
+	for i, op := range e.ops {
+		lf, ok := op.(laneFwd)
+		n := -1
+		if ok {
+			n = lf.fwdLanes(e)
+		}
+		if n < 0 || (cur != nil && n > 0 && cur.n > 0 && n != cur.n) {
+			flush()
+			if n < 0 {
+				continue
+			}
+		}
+		if cur == nil {
+			cur = &laneGroup{first: i, last: i}
+		}
+		cur.last = i
+		if n > 0 {
+			cur.n = n
+			active++
+		}
+	}
+	flush()
+}
+
+// runForwardGroup runs group g's forward pass at step t.
+func (e *engine) runForwardGroup(g *laneGroup, t int) error {
+	var ops []laneFwd
+	for i := g.first; i <= g.last; i++ {
+		op := e.ops[i].(laneFwd)
+		if op.fwdLanes(e) > 0 {
+			op.prepareForward(e, t)
+			ops = append(ops, op)
+		}
+	}
+	n := g.n
+	return parallelFor(e.b, max(1, 16384/n), func(_, lo, hi int) error {
+		for b := lo; b < hi; b++ {
+			for a := 0; a < n; a += laneBlock {
+				vec.ClearUpper() // see sweep
+				z := min(a+laneBlock, n)
+				for _, op := range ops {
+					if err := op.forwardBlock(e, t, b, a, z); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+}

@@ -54,7 +54,7 @@ func fuseNet(t *testing.T) (*toolkit.Network, *toolkit.Node, *toolkit.Probe) {
 // TestEngineSimplifications: the engine's simplifications (copies turned
 // into shared storage, unsaved inputs of one-step engines, products with
 // an always-zero input skipped, batch-wide element-wise passes, chains of
-// them run block by block, LIFRate with SoftLIFRate's derivative in one
+// them run block by block, forward and backward, LIFRate with SoftLIFRate's derivative in one
 // pass)
 // give the loss, outputs and gradients of the engine without them, to
 // rounding (sums over the batch in another order, vector exp and log1p).
@@ -93,6 +93,12 @@ func TestEngineSimplifications(t *testing.T) {
 					groups++
 				}
 			}
+			fwdGroups := 0
+			for _, g := range e1.fwdGroupStart {
+				if g != nil {
+					fwdGroups++
+				}
+			}
 			for _, op := range e1.ops {
 				switch o := op.(type) {
 				case *dotOp:
@@ -120,9 +126,9 @@ func TestEngineSimplifications(t *testing.T) {
 			if smooth {
 				wantFused = 0
 			}
-			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused || zero != 2 || groups < 2 {
-				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers, %d zero products, %d lane groups",
-					steps, smooth, aliased, live, fused, zero, groups)
+			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused || zero != 2 || groups < 2 || fwdGroups < 2 {
+				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers, %d zero products, %d lane groups, %d forward",
+					steps, smooth, aliased, live, fused, zero, groups, fwdGroups)
 			}
 			for _, op := range e0.ops {
 				if c, ok := op.(*copyOp); ok && c.alias {

@@ -119,7 +119,12 @@ func (o *resetOp) lanes(*engine) int {
 	return -1
 }
 func (o *resetOp) backwardBlock(*engine, int, int, int, int) {}
-func (o *resetOp) finishLanes(*engine)                       {}
+func (o *resetOp) fwdLanes(e *engine) int                    { return o.lanes(e) }
+func (o *resetOp) prepareForward(*engine, int)               {}
+func (o *resetOp) forwardBlock(*engine, int, int, int, int) error {
+	return nil
+}
+func (o *resetOp) finishLanes(*engine) {}
 func (o *resetOp) forward(e *engine, t int) error {
 	if e.shared[o.y] || o.skip {
 		return nil
@@ -161,7 +166,12 @@ func (o *copyOp) lanes(*engine) int {
 	return -1
 }
 func (o *copyOp) backwardBlock(*engine, int, int, int, int) {}
-func (o *copyOp) finishLanes(*engine)                       {}
+func (o *copyOp) fwdLanes(e *engine) int                    { return o.lanes(e) }
+func (o *copyOp) prepareForward(*engine, int)               {}
+func (o *copyOp) forwardBlock(*engine, int, int, int, int) error {
+	return nil
+}
+func (o *copyOp) finishLanes(*engine) {}
 func (o *copyOp) forward(e *engine, t int) error {
 	if o.alias {
 		return nil
@@ -554,6 +564,53 @@ func (o *ewOp) backwardBlock(e *engine, t, b, lo, hi int) {
 	}
 }
 
+// fwdLanes implements laneFwd: shared weights (a scalar or one per
+// element) on lane signals, with nothing to save for the backward pass.
+func (o *ewOp) fwdLanes(e *engine) int {
+	ny, na, nx := e.size(o.y), e.size(o.a), e.size(o.x)
+	if !e.shared[o.a] || e.shared[o.x] || e.shared[o.y] || nx != ny || (na != 1 && na != ny) || o.x == o.y {
+		return -1
+	}
+	if e.grad[o.a] != nil && !o.xLive {
+		return -1 // x is saved per step
+	}
+	return ny
+}
+
+func (o *ewOp) prepareForward(*engine, int) {}
+
+// forwardBlock implements laneFwd: y (+)= a ⊙ x on elements [lo, hi) of
+// example b.
+func (o *ewOp) forwardBlock(e *engine, t, b, lo, hi int) error {
+	n := e.size(o.y)
+	x, y := e.vals[o.x][b*n+lo:b*n+hi], e.vals[o.y][b*n+lo:b*n+hi]
+	a := e.vals[o.a]
+	if len(a) == 1 {
+		av := a[0]
+		if o.set {
+			for i, v := range x {
+				y[i] = av * v
+			}
+		} else {
+			for i, v := range x {
+				y[i] += av * v
+			}
+		}
+		return nil
+	}
+	a = a[lo:hi]
+	if o.set {
+		for i, v := range x {
+			y[i] = a[i] * v
+		}
+	} else {
+		for i, v := range x {
+			y[i] += a[i] * v
+		}
+	}
+	return nil
+}
+
 // finishLanes implements laneOp.
 func (o *ewOp) finishLanes(e *engine) {
 	if ga := e.grad[o.a]; ga != nil {
@@ -805,6 +862,7 @@ type neuronsOp struct {
 	dt     float64
 	par    bool
 	ds     [][]float64 // f'(J) per step
+	curD   []float64   // this step's, in a forward lane group (prepareForward)
 	tag    string
 	sts    []neurons.State // per chunk
 }
@@ -960,6 +1018,51 @@ func (o *neuronsOp) backwardBlock(e *engine, t, b, lo, hi int) {
 }
 
 func (o *neuronsOp) finishLanes(*engine) {}
+
+// fwdLanes implements laneFwd: deterministic stateless types.
+func (o *neuronsOp) fwdLanes(e *engine) int {
+	if !o.par || len(o.state) > 0 {
+		return -1
+	}
+	return e.size(o.j)
+}
+
+// prepareForward implements laneFwd: the step's derivative buffer.
+func (o *neuronsOp) prepareForward(e *engine, t int) {
+	o.curD = nil
+	if e.record && o.diff != nil && e.grad[o.j] != nil {
+		for len(o.ds) < t {
+			o.ds = append(o.ds, nil)
+		}
+		o.ds[t-1] = growTo(o.ds[t-1], e.b*e.size(o.j))
+		o.curD = o.ds[t-1]
+	}
+}
+
+// forwardBlock implements laneFwd: the rates (and derivatives) of
+// elements [lo, hi) of example b.
+func (o *neuronsOp) forwardBlock(e *engine, t, b, lo, hi int) error {
+	n := e.size(o.j)
+	a, z := b*n+lo, b*n+hi
+	J, out := e.vals[o.j][a:z], e.vals[o.out][a:z]
+	var d []float64
+	if o.curD != nil {
+		d = o.curD[a:z]
+	}
+	switch {
+	case d != nil && o.fused != nil:
+		return o.fused.RateDeriv(J, out, d)
+	case d != nil && o.smooth != nil:
+		return o.smooth.LIFRateDeriv(J, out, d)
+	}
+	if err := o.nt.Step(o.dt, J, out, neurons.State{}, nil); err != nil {
+		return err
+	}
+	if d != nil {
+		return o.diff.Deriv(d, J)
+	}
+	return nil
+}
 
 // --- SimSynapse ------------------------------------------------------------------------
 
