@@ -219,6 +219,7 @@ type convExec struct {
 	f32        bool
 	col32, o32 []float32
 	w32, dk32  []float32
+	part       []float64 // per row block bias-gradient sums (float32 backward)
 }
 
 func (e *convExec) im2colRange(lo, hi int) {

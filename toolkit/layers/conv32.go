@@ -36,6 +36,10 @@ func (e *convExec) SetFloat32(on bool) {
 	e.colValid = false
 }
 
+// sumRows is the row block of the float32 backward pass's bias
+// gradient (fixed, so the sum does not depend on the number of cores).
+const sumRows = 256
+
 // to32 rounds src to float32 into dst.
 func to32(dst []float32, src []float64) {
 	dst = dst[:len(src)]
@@ -109,11 +113,29 @@ func (e *convExec) backward32(params [][]float64, in, dOut, dIn, dk, db []float6
 		rows := nb * e.p
 		x := in[b0*e.inSize : (b0+nb)*e.inSize]
 		dO := dOut[b0*e.outSize : (b0+nb)*e.outSize]
-		if db != nil {
-			colSum(db, dO, rows, F)
-		}
+		// dO in float32, and the bias gradient: column sums of blocks of
+		// sumRows rows (across the cores), added in block order
 		d32 := e.o32[:rows*F]
-		e.w.run(rows, rows*F, func(lo, hi int) { to32(d32[lo*F:hi*F], dO[lo*F:hi*F]) })
+		nblk := (rows + sumRows - 1) / sumRows
+		if db != nil && len(e.part) < nblk*F {
+			e.part = make([]float64, nblk*F)
+		}
+		e.w.run(nblk, rows*F, func(lo, hi int) {
+			for k := lo; k < hi; k++ {
+				r0, r1 := k*sumRows, min((k+1)*sumRows, rows)
+				to32(d32[r0*F:r1*F], dO[r0*F:r1*F])
+				if db != nil {
+					part := e.part[k*F : (k+1)*F]
+					clear(part)
+					colSum(part, dO[r0*F:r1*F], r1-r0, F)
+				}
+			}
+		})
+		if db != nil {
+			for k := range nblk {
+				addTo(db[:F], e.part[k*F:(k+1)*F])
+			}
+		}
 		if dk != nil {
 			a := e.col32[:rows*e.kk]
 			e.fillCol32(a, x, nb)

@@ -98,6 +98,10 @@ func (l *poolLayer) NewExec(maxBatch int, seed uint64) (Exec, error) {
 	if l.isMax {
 		e.best = make([]float64, l.g.C)
 		e.arg = make([]int, l.g.C)
+	} else {
+		// average pooling: examples across the cores
+		e.w = newWorkers()
+		stopWith(e.w, e)
 	}
 	return e, nil
 }
@@ -108,6 +112,7 @@ type poolExec struct {
 	isMax bool
 	best  []float64 // MaxPool backward scratch: running maximum per channel
 	arg   []int     // and its input offset
+	w     *workers  // AvgPool: per-example loops across the cores
 }
 
 // span returns the clipped window [lo, hi) of output index o along an axis.
@@ -121,9 +126,19 @@ func (e *poolExec) Forward(params [][]float64, in, out []float64, batch int, tra
 	if err := e.checkForward(params, in, out, batch); err != nil {
 		return err
 	}
+	if e.w != nil {
+		e.w.run(batch, batch*e.inSize, func(lo, hi int) { e.forward(in, out, lo, hi) })
+		return nil
+	}
+	e.forward(in, out, 0, batch)
+	return nil
+}
+
+// forward pools examples [lo, hi).
+func (e *poolExec) forward(in, out []float64, lo, hi int) {
 	g := &e.g
 	C := g.C
-	for n := 0; n < batch; n++ {
+	for n := lo; n < hi; n++ {
 		img := in[n*e.inSize : (n+1)*e.inSize]
 		o := out[n*e.outSize : (n+1)*e.outSize]
 		for oy := 0; oy < g.OH; oy++ {
@@ -158,7 +173,6 @@ func (e *poolExec) Forward(params [][]float64, in, out []float64, batch int, tra
 			}
 		}
 	}
-	return nil
 }
 
 func (e *poolExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dParams [][]float64, batch int) error {
@@ -168,9 +182,20 @@ func (e *poolExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dP
 	if dIn == nil {
 		return nil
 	}
+	if e.w != nil {
+		e.w.run(batch, batch*e.inSize, func(lo, hi int) { e.backward(in, dOut, dIn, lo, hi) })
+		return nil
+	}
+	e.backward(in, dOut, dIn, 0, batch)
+	return nil
+}
+
+// backward adds the input gradients of examples [lo, hi) (MaxPool's with
+// e's scratch: one goroutine).
+func (e *poolExec) backward(in, dOut, dIn []float64, lo, hi int) {
 	g := &e.g
 	C := g.C
-	for n := 0; n < batch; n++ {
+	for n := lo; n < hi; n++ {
 		img := in[n*e.inSize : (n+1)*e.inSize]
 		dImg := dIn[n*e.inSize : (n+1)*e.inSize]
 		dO := dOut[n*e.outSize : (n+1)*e.outSize]
@@ -213,5 +238,4 @@ func (e *poolExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dP
 			}
 		}
 	}
-	return nil
 }

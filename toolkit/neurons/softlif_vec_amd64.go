@@ -62,13 +62,13 @@ func lifRateSoftDerivVec(t SoftLIFRate, J, out, d []float64) int {
 type lifKernel struct {
 	t        SoftLIFRate
 	logSigma float64
-	c        vconst
+	c        *vconst
 	// the type's parameters
 	sigma, tauRC, tauRef, amp, ampTauRC, lim, negLim, tiny archsimd.Float64x8
 }
 
 // vconst holds the vector constants of exp8, log8 and recip8 (broadcast
-// once per call of LIFRateDeriv, not per block).
+// once, vconsts).
 type vconst struct {
 	zero, one, two, half, negOne archsimd.Float64x8
 	log2e, negLn2Hi, negLn2Lo    archsimd.Float64x8
@@ -80,10 +80,17 @@ type vconst struct {
 
 func newLIFKernel(t SoftLIFRate) lifKernel {
 	b := archsimd.BroadcastFloat64x8
-	k := lifKernel{t: t, logSigma: math.Log(t.Sigma),
+	return lifKernel{t: t, logSigma: math.Log(t.Sigma), c: &vconsts,
 		sigma: b(t.Sigma), tauRC: b(t.TauRC), tauRef: b(t.TauRef), amp: b(t.Amplitude),
 		ampTauRC: b(t.Amplitude * t.TauRC), lim: b(36), negLim: b(-36), tiny: b(1e-300)}
-	c := &k.c
+}
+
+// vconsts is vconst's one value.
+var vconsts = func() (c vconst) {
+	if !vecLIF {
+		return c
+	}
+	b := archsimd.BroadcastFloat64x8
 	c.one, c.two, c.half, c.negOne = b(1), b(2), b(0.5), b(-1)
 	const (
 		log2e = 1.4426950408889634
@@ -101,8 +108,9 @@ func newLIFKernel(t SoftLIFRate) lifKernel {
 		2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01, 1.479819860511658591e-01} {
 		c.l[i] = b(v)
 	}
-	return k
-}
+	archsimd.ClearAVXUpperBits()
+	return c
+}()
 
 // fix recomputes the lanes marked in bad with the scalar functions.
 func (k *lifKernel) fix(J, out, d []float64, bad uint8) {
@@ -123,7 +131,7 @@ func (k *lifKernel) fix(J, out, d []float64, bad uint8) {
 // two blocks' dependency chains are interleaved (the operations are
 // latency-bound one block at a time).
 func (k *lifKernel) eval(cur0, cur1 archsimd.Float64x8) (out0, d0, out1, d1 archsimd.Float64x8, bad0, bad1 uint8) {
-	c := &k.c
+	c := k.c
 	j0, j1 := cur0.Sub(c.one), cur1.Sub(c.one)
 	x0, x1 := j0.Div(k.sigma), j1.Div(k.sigma)
 	ok0 := x0.GreaterEqual(k.negLim).And(x0.LessEqual(k.lim))
