@@ -40,11 +40,28 @@ func (e *convExec) SetFloat32(on bool) {
 // gradient (fixed, so the sum does not depend on the number of cores).
 const sumRows = 256
 
-// to32 rounds src to float32 into dst.
-func to32(dst []float32, src []float64) {
+// to32Go rounds src to float32 into dst (to32 without vector
+// instructions).
+func to32Go(dst []float32, src []float64) {
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = float32(v)
+	}
+}
+
+// add32Go adds src to dst (add32 without vector instructions).
+func add32Go(dst []float64, src []float32) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] += float64(v)
+	}
+}
+
+// biasAdd32Go sets dst = bias + src (biasAdd32 without vector instructions).
+func biasAdd32Go(dst, bias []float64, src []float32) {
+	dst, bias = dst[:len(src)], bias[:len(src)]
+	for i, v := range src {
+		dst[i] = bias[i] + float64(v)
 	}
 }
 
@@ -90,15 +107,11 @@ func (e *convExec) forward32(params [][]float64, in, out []float64, batch int) {
 			for r := lo; r < hi; r++ {
 				or, sr := o[r*F:(r+1)*F], o32[r*F:(r+1)*F]
 				if e.noBias {
-					for j, v := range sr {
-						or[j] = float64(v)
-					}
+					clear(or)
+					add32(or, sr)
 					continue
 				}
-				bias := params[1][:F]
-				for j, v := range sr {
-					or[j] = bias[j] + float64(v)
-				}
+				biasAdd32(or, params[1], sr)
 			}
 		})
 	}
@@ -140,9 +153,7 @@ func (e *convExec) backward32(params [][]float64, in, dOut, dIn, dk, db []float6
 			a := e.col32[:rows*e.kk]
 			e.fillCol32(a, x, nb)
 			e.parSgemm(blas.Trans, blas.NoTrans, e.kk, F, rows, a, e.kk, d32, F, 0, e.dk32, F)
-			for i, v := range e.dk32 {
-				dk[i] += float64(v)
-			}
+			add32(dk, e.dk32)
 		}
 		if dIn != nil {
 			dx := dIn[b0*e.inSize : (b0+nb)*e.inSize]
@@ -215,12 +226,7 @@ func col2im32(g *convGeom, dx []float64, col []float32, nb int) {
 	rowW := g.KW * C
 	kk := g.KH * rowW
 	inSize := g.H * g.W * C
-	add := func(dst []float64, src []float32) {
-		dst = dst[:len(src)]
-		for i, v := range src {
-			dst[i] += float64(v)
-		}
-	}
+	add := add32
 	i := 0
 	for n := 0; n < nb; n++ {
 		img := dx[n*inSize : (n+1)*inSize]

@@ -102,3 +102,35 @@ func TestConvFloat32(t *testing.T) {
 		}
 	}
 }
+
+// TestConvert32: the (vector) conversion helpers equal the scalar loops
+// exactly, for every length around the vector width.
+func TestConvert32(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 2))
+	for n := range 40 {
+		src := randn(r, n)
+		if n >= 11 {
+			copy(src[8:], []float64{1e-40, -3e38, 1e300}) // float32 underflow, rounding, overflow
+		}
+		a, b := make([]float32, n), make([]float32, n)
+		to32(a, src)
+		to32Go(b, src)
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+				t.Fatalf("n %d: to32[%d] = %v, scalar %v", n, i, a[i], b[i])
+			}
+		}
+		bias := randn(r, n)
+		d1, d2 := append([]float64(nil), bias...), append([]float64(nil), bias...)
+		add32(d1, a)
+		add32Go(d2, a)
+		e1, e2 := make([]float64, n), make([]float64, n)
+		biasAdd32(e1, bias, a)
+		biasAdd32Go(e2, bias, a)
+		for i := range d1 {
+			if d1[i] != d2[i] || e1[i] != e2[i] {
+				t.Fatalf("n %d: add32/biasAdd32[%d] = %v/%v, scalar %v/%v", n, i, d1[i], e1[i], d2[i], e2[i])
+			}
+		}
+	}
+}
