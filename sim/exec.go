@@ -287,9 +287,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			}
 		}
 		w := s.weights(ln, ws...)
+		pw, maxPad := s.packEnsembles(g, ms, amp)
+		maxN = max(maxN, maxPad)
 		run := func(ms []ensMember) func() {
 			scratch := make([]float64, maxN)
-			return func() { ensembles(d, w, ms, scratch, amp) }
+			return func() { ensembles(d, w, pw, ms, scratch, amp) }
 		}
 		neuronsTotal := 0
 		for _, mb := range ms {
@@ -514,6 +516,9 @@ type ensMember struct {
 	x, nx, enc, n, bias int
 	decs                []block
 	set                 []bool
+	// pk, pad: the member's packed weights (pack.go) at w[pk:pk+4·pad],
+	// pad = n rounded up to 16; pad is 0 when not packed
+	pk, pad int
 	// rows lists the decoder rows one by one for one-dimensional
 	// ensembles of at least two neurons (vec.EnsDot2's fused pass; a
 	// one-neuron ensemble decodes through decodeInto's axpy form)
@@ -563,10 +568,24 @@ func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
 // ensembles runs a fused EnsembleReLU group's members: per ensemble
 // J = bias + E·x (as the encoder product computes it), a = amp·max(J, 0)
 // (the neurons) in scratch, then its decoder products.
-func ensembles(d, w []float64, ms []ensMember, scratch []float64, amp float64) {
+func ensembles(d, w, pw []float64, ms []ensMember, scratch []float64, amp float64) {
 	for _, mb := range ms {
-		a := scratch[:mb.n]
 		x := d[mb.x : mb.x+mb.nx]
+		if mb.pad > 0 && x[0]-x[0] == 0 {
+			// packed, zero-padded weights (pack.go): whole blocks only
+			p, np := pw[mb.pk:mb.pk+4*mb.pad], mb.pad
+			var d2 []float64
+			if len(mb.rows) > 1 {
+				d2 = p[3*np:]
+			}
+			s1, s2 := vec.EnsDot2(scratch[:np], false, p[:np], p[np:2*np], x[0], amp, p[2*np:3*np], d2)
+			mb.rows[0].put(d, s1)
+			if len(mb.rows) > 1 {
+				mb.rows[1].put(d, s2)
+			}
+			continue
+		}
+		a := scratch[:mb.n]
 		enc, bias := w[mb.enc:mb.enc+mb.n*mb.nx], w[mb.bias:mb.bias+mb.n]
 		if mb.nx == 1 && len(mb.rows) > 0 {
 			// one pass: rates and the first two decoder rows
@@ -589,7 +608,7 @@ func ensembles(d, w []float64, ms []ensMember, scratch []float64, amp float64) {
 		case mb.nx == 1:
 			vec.AxpyRelu(a, bias, enc, x[0], amp)
 		case mb.nx == 2:
-			// vec.Dot's order for fewer than 16 terms: from +0, in order
+			// the value of vec.Dot for two terms: (+0 + p0) + p1
 			x0, x1 := x[0], x[1]
 			enc = enc[:2*len(a)]
 			for i := range a {

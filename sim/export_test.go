@@ -28,3 +28,11 @@ func SetDedup(on bool) (restore func()) {
 	}
 	return func() { minDupFraction = old }
 }
+
+// SetPack switches packed ensemble weights on or off; it returns a
+// function that restores the setting.
+func SetPack(on bool) (restore func()) {
+	old := packOn
+	packOn = on
+	return func() { packOn = old }
+}

@@ -32,8 +32,9 @@ type Simulator struct {
 	batch     int       // lanes (known before the operators are compiled)
 	img       []float64 // every signal's initial value (while compiling; dedup.go)
 	dedups    map[[3]int]*rowDedup
-	check     []int      // signals scanned for NaN after each step
-	mm        MatMulHook // Hooks
+	packs     map[*group]*packed // pack.go
+	check     []int              // signals scanned for NaN after each step
+	mm        MatMulHook         // Hooks
 	layerHook LayerHook
 	// Progress, if set, is called by Run and RunSteps after every step
 	// with the number of steps done and the total.
@@ -161,7 +162,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 			}
 		}
 	}
-	s.img, s.dedups = nil, nil // only needed while compiling
+	s.img, s.dedups, s.packs = nil, nil, nil // only needed while compiling
 	s.Reset()
 	return s, nil
 }
