@@ -169,6 +169,7 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		}
 		e.findLaneGroups()
 		e.findForwardGroups()
+		e.deferBiasCopies(cfg.fed)
 	}
 	return e, nil
 }

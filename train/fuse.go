@@ -179,7 +179,16 @@ type laneOp interface {
 type laneGroup struct {
 	first, last int // engine op indices, first < last
 	n           int
+	// copies are broadcast copies (a bias into every example) run in
+	// the group rather than at their own place (deferBiasCopies): first
+	// in each forward block, last in each backward block
+	copies []*copyOp
 }
+
+// laneParts is the fixed number of example ranges a backward group's
+// sums over examples (a deferred copy's bias gradient) are split in, so
+// that they do not depend on the number of cores.
+const laneParts = 8
 
 // laneBlock is the elements of one example a group runs through all of
 // its operators at a time (a few arrays of it fit in a core's L2).
@@ -236,13 +245,21 @@ func (e *engine) runGroup(g *laneGroup, t int) {
 		}
 	}
 	n := g.n
-	parallelFor(e.b, max(1, 16384/n), func(_, lo, hi int) error {
-		for b := lo; b < hi; b++ {
-			for a := 0; a < n; a += laneBlock {
-				vec.ClearUpper() // see sweep
-				z := min(a+laneBlock, n)
-				for _, op := range ops {
-					op.backwardBlock(e, t, b, a, z)
+	for _, c := range g.copies {
+		clear(c.parts)
+	}
+	parallelFor(laneParts, 1, func(_, plo, phi int) error {
+		for p := plo; p < phi; p++ {
+			for b := p * e.b / laneParts; b < (p+1)*e.b/laneParts; b++ {
+				for a := 0; a < n; a += laneBlock {
+					vec.ClearUpper() // see sweep
+					z := min(a+laneBlock, n)
+					for _, op := range ops {
+						op.backwardBlock(e, t, b, a, z)
+					}
+					for _, c := range g.copies {
+						c.backwardPart(e, p, b, a, z)
+					}
 				}
 			}
 		}
@@ -250,6 +267,72 @@ func (e *engine) runGroup(g *laneGroup, t int) {
 	})
 	for _, op := range ops {
 		op.finishLanes(e)
+	}
+	for _, c := range g.copies {
+		c.finishParts(e)
+	}
+}
+
+// deferBiasCopies moves each broadcast copy y = x (x shared, such as an
+// ensemble's bias into every example's input current) whose y every
+// other operator touches only inside one forward and one backward lane
+// group into those groups: forward, each block of y is set just before
+// the group's operators add to it (y makes no round trip to memory
+// between the copy and them); backward, dx accumulates per block while
+// the group's operators leave dy in the cache (summed per laneParts
+// range of examples, then over the ranges in order).
+func (e *engine) deferBiasCopies(fed map[int]bool) {
+	inGroup := func(j int) (fg, bg *laneGroup) {
+		for _, g := range e.fwdGroupStart {
+			if g != nil && g.first <= j && j <= g.last {
+				fg = g
+			}
+		}
+		for _, g := range e.groupEnd {
+			if g != nil && g.first <= j && j <= g.last {
+				bg = g
+			}
+		}
+		return fg, bg
+	}
+	noop := func(j int) bool {
+		l, ok := e.ops[j].(laneOp)
+		return ok && l.lanes(e) == 0
+	}
+	for k, op := range e.ops {
+		c, ok := op.(*copyOp)
+		if !ok || c.inc || c.alias || c.xi != nil || c.yi != nil || !e.shared[c.x] || e.shared[c.y] ||
+			e.size(c.x) != e.size(c.y) || e.carried[c.y] || e.opIdx[k] < 0 || e.grad[c.y] == nil || fed[c.y] {
+			continue
+		}
+		n := e.size(c.y)
+		var fg, bg *laneGroup
+		ok = true
+		for j, gi := range e.opIdx {
+			if j == k || gi < 0 {
+				continue // the feed writes fed signals only (y is not fed)
+			}
+			rd, wr := touches(&e.g.Ops[gi])
+			if !slices.Contains(rd, c.y) && !slices.Contains(wr, c.y) || noop(j) {
+				continue
+			}
+			f, b := inGroup(j)
+			if j < k || f == nil || b == nil || (fg != nil && (f != fg || b != bg)) || f.n != n || b.n != n {
+				ok = false
+				break
+			}
+			fg, bg = f, b
+		}
+		for _, p := range e.g.Probes {
+			ok = ok && p.Signal != c.y
+		}
+		if !ok || fg == nil {
+			continue
+		}
+		c.deferred = true
+		c.parts = make([]float64, laneParts*n)
+		fg.copies = append(fg.copies, c)
+		bg.copies = append(bg.copies, c)
 	}
 }
 
@@ -317,6 +400,9 @@ func (e *engine) runForwardGroup(g *laneGroup, t int) error {
 			for a := 0; a < n; a += laneBlock {
 				vec.ClearUpper() // see sweep
 				z := min(a+laneBlock, n)
+				for _, c := range g.copies {
+					copy(e.vals[c.y][b*n+a:b*n+z], e.vals[c.x][a:z])
+				}
 				for _, op := range ops {
 					if err := op.forwardBlock(e, t, b, a, z); err != nil {
 						return err

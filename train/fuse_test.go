@@ -54,7 +54,8 @@ func fuseNet(t *testing.T) (*toolkit.Network, *toolkit.Node, *toolkit.Probe) {
 // TestEngineSimplifications: the engine's simplifications (copies turned
 // into shared storage, unsaved inputs of one-step engines, products with
 // an always-zero input skipped, batch-wide element-wise passes, chains of
-// them run block by block, forward and backward, LIFRate with SoftLIFRate's derivative in one
+// them run block by block, forward and backward, biases copied inside
+// those blocks, LIFRate with SoftLIFRate's derivative in one
 // pass)
 // give the loss, outputs and gradients of the engine without them, to
 // rounding (sums over the batch in another order, vector exp and log1p).
@@ -87,7 +88,7 @@ func TestEngineSimplifications(t *testing.T) {
 			l0, p0, g0, e0 := run(true)
 			l1, p1, g1, e1 := run(false)
 			// the simplifications apply (the test is not vacuous)
-			aliased, live, fused, zero, groups := 0, 0, 0, 0, 0
+			aliased, live, fused, zero, groups, deferred := 0, 0, 0, 0, 0, 0
 			for _, g := range e1.groupEnd {
 				if g != nil {
 					groups++
@@ -109,6 +110,9 @@ func TestEngineSimplifications(t *testing.T) {
 					if o.alias {
 						aliased++
 					}
+					if o.deferred {
+						deferred++
+					}
 				case *ewOp:
 					if o.xLive {
 						live++
@@ -126,9 +130,9 @@ func TestEngineSimplifications(t *testing.T) {
 			if smooth {
 				wantFused = 0
 			}
-			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused || zero != 2 || groups < 2 || fwdGroups < 2 {
-				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers, %d zero products, %d lane groups, %d forward",
-					steps, smooth, aliased, live, fused, zero, groups, fwdGroups)
+			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused || zero != 2 || groups < 2 || fwdGroups < 2 || deferred != 2 {
+				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers, %d zero products, %d lane groups, %d forward, %d biases deferred",
+					steps, smooth, aliased, live, fused, zero, groups, fwdGroups, deferred)
 			}
 			for _, op := range e0.ops {
 				if c, ok := op.(*copyOp); ok && c.alias {

@@ -154,6 +154,38 @@ type copyOp struct {
 	xi, yi []int
 	inc    bool
 	alias  bool // y shares x's storage: nothing to do (aliasCopies)
+	// deferred: a broadcast run inside lane groups (deferBiasCopies),
+	// with per-range sums of dx in parts
+	deferred bool
+	parts    []float64
+}
+
+// backwardPart adds dy's block [lo, hi) of example b to range p's sum
+// and clears it (a deferred copy's backward pass).
+func (o *copyOp) backwardPart(e *engine, p, b, lo, hi int) {
+	n := e.size(o.y)
+	y := e.grad[o.y][b*n+lo : b*n+hi]
+	if e.grad[o.x] != nil {
+		part := o.parts[p*n+lo : p*n+hi]
+		for i, v := range y {
+			part[i] += v
+		}
+	}
+	clear(y)
+}
+
+// finishParts adds the ranges' sums to dx in range order.
+func (o *copyOp) finishParts(e *engine) {
+	gx := e.grad[o.x]
+	if gx == nil {
+		return
+	}
+	n := e.size(o.y)
+	for p := range laneParts {
+		for i, v := range o.parts[p*n : (p+1)*n] {
+			gx[i] += v
+		}
+	}
 }
 
 func (o *copyOp) differentiable() error { return nil }
@@ -173,7 +205,7 @@ func (o *copyOp) forwardBlock(*engine, int, int, int, int) error {
 }
 func (o *copyOp) finishLanes(*engine) {}
 func (o *copyOp) forward(e *engine, t int) error {
-	if o.alias {
+	if o.alias || o.deferred {
 		return nil
 	}
 	if o.xi == nil && o.yi == nil && !e.shared[o.x] && !e.shared[o.y] && e.size(o.x) == e.size(o.y) {
@@ -223,7 +255,7 @@ func (o *copyOp) forward(e *engine, t int) error {
 }
 func (o *copyOp) backward(e *engine, t int) error {
 	gy := e.grad[o.y]
-	if gy == nil || o.alias {
+	if gy == nil || o.alias || o.deferred {
 		return nil
 	}
 	gx := e.grad[o.x]
