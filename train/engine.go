@@ -86,7 +86,7 @@ type engineConfig struct {
 	// smoothForward runs SoftLIFRate(sigma) forward too; else LIF runs as
 	// LIFRate and only its derivative is smoothed
 	smoothForward bool
-	float32Layers bool // Config.Float32Layers
+	float32       bool // Config.Float32
 	trainable     map[int]bool
 	lossSignals   []int        // signals (probes) a loss is computed on
 	fed           map[int]bool // node output signals fed with data

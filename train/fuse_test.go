@@ -211,9 +211,10 @@ func engineGrads(t *testing.T, net *toolkit.Network, in *toolkit.Node, out *tool
 	return l, e.probeData(m.probeIndex(out), nil), grads, e
 }
 
-// TestFloat32Layers: Config.Float32Layers reaches the convolutions (the
-// results change) and keeps the loss and gradients at float32 precision.
-func TestFloat32Layers(t *testing.T) {
+// TestFloat32: Config.Float32 reaches the convolutions and the LIF
+// layers (the results change) and keeps the loss and gradients at
+// float32 precision.
+func TestFloat32(t *testing.T) {
 	const f32RelTol = 1e-4 // relative to the largest magnitude of each vector (float32 products through two convolutions)
 	net, in, out := fuseNet(t)
 	rng := rand.New(rand.NewPCG(4, 4))
@@ -230,7 +231,16 @@ func TestFloat32Layers(t *testing.T) {
 		t.Fatal(err)
 	}
 	l64, _, g64, _ := engineGrads(t, net, in, out, x, y, Config{LIFSmoothing: 0.05}, false)
-	l32, _, g32, _ := engineGrads(t, net, in, out, x, y, Config{LIFSmoothing: 0.05, Float32Layers: true}, false)
+	l32, _, g32, e32 := engineGrads(t, net, in, out, x, y, Config{LIFSmoothing: 0.05, Float32: true}, false)
+	n32 := 0
+	for _, op := range e32.ops {
+		if o, ok := op.(*neuronsOp); ok && o.smooth32 {
+			n32++
+		}
+	}
+	if n32 != 2 {
+		t.Errorf("%d LIF layers in float32, want 2", n32)
+	}
 	if l32 == l64 || math.Abs(l32-l64) > f32RelTol*math.Abs(l64) {
 		t.Errorf("loss %v with float32 layers, %v without", l32, l64)
 	}

@@ -199,11 +199,14 @@ type Config struct {
 	// computed (what CheckGradients verifies). By default LIF trains as
 	// LIFRate with SoftLIFRate's derivative (NengoDL's lif_smoothing).
 	SmoothForward bool
-	// Float32Layers runs the matrix products of convolution layers in
-	// float32 (layers.Float32Exec: OpenBLAS sgemm under -tags openblas),
-	// as PyTorch and TensorFlow train by default; values, parameters and
-	// gradients stay float64. Off: everything float64.
-	Float32Layers bool
+	// Float32 trains in float32 arithmetic where it pays, as PyTorch and
+	// TensorFlow train by default: the matrix products of convolution
+	// layers (layers.Float32Exec: OpenBLAS sgemm under -tags openblas)
+	// and LIF smoothing's rates and derivatives
+	// (neurons.SoftLIFRate.LIFRateDeriv32). Values, parameters and
+	// gradients are stored and accumulated in float64. Off: everything
+	// float64.
+	Float32 bool
 }
 
 // Compile checks and keeps c. It resets the optimiser's step count.
@@ -273,7 +276,7 @@ func (m *Model) engine(batch, steps int, rates, losses bool, fed []*toolkit.Node
 	}
 	cfg := engineConfig{batch: batch, steps: steps, rates: rates, fed: fedSigs, values: m.values, seed: m.seed, noFuse: m.noFuse}
 	if m.cfg != nil {
-		cfg.sigma, cfg.smoothForward, cfg.float32Layers = m.cfg.LIFSmoothing, m.cfg.SmoothForward, m.cfg.Float32Layers
+		cfg.sigma, cfg.smoothForward, cfg.float32 = m.cfg.LIFSmoothing, m.cfg.SmoothForward, m.cfg.Float32
 	}
 	if losses {
 		cfg.trainable = m.trainableSignals()

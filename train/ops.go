@@ -43,7 +43,7 @@ func (e *engine) compile(o *sim.GraphOp, cfg engineConfig) (eop, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.f32 = cfg.float32Layers
+		l.f32 = cfg.float32
 		return l, nil
 	case "SimPES":
 		return &pesOp{acts: o.X, err: o.A, delta: o.Y, rate: o.Value, dt: e.g.Dt}, nil
@@ -884,19 +884,20 @@ type neuronsOp struct {
 	fused neurons.RateDeriver // nt computes f and f' together
 	// smooth: LIF smoothing (nt LIFRate, diff SoftLIFRate with the same
 	// parameters): rate and smoothed derivative in one pass
-	smooth *neurons.SoftLIFRate
-	j, out int
-	state  []int
-	names  []string
-	st     neurons.State
-	rng    *rand.Rand
-	seed   uint64
-	dt     float64
-	par    bool
-	ds     [][]float64 // f'(J) per step
-	curD   []float64   // this step's, in a forward lane group (prepareForward)
-	tag    string
-	sts    []neurons.State // per chunk
+	smooth   *neurons.SoftLIFRate
+	smooth32 bool // smooth in float32 arithmetic (Config.Float32)
+	j, out   int
+	state    []int
+	names    []string
+	st       neurons.State
+	rng      *rand.Rand
+	seed     uint64
+	dt       float64
+	par      bool
+	ds       [][]float64 // f'(J) per step
+	curD     []float64   // this step's, in a forward lane group (prepareForward)
+	tag      string
+	sts      []neurons.State // per chunk
 }
 
 func newNeuronsOp(e *engine, o *sim.GraphOp, cfg engineConfig) (*neuronsOp, error) {
@@ -940,6 +941,7 @@ func newNeuronsOp(e *engine, o *sim.GraphOp, cfg engineConfig) (*neuronsOp, erro
 		soft, ok2 := diff.(neurons.SoftLIFRate)
 		if ok1 && ok2 && !cfg.noFuse && lif.TauRC == soft.TauRC && lif.TauRef == soft.TauRef && lif.Amplitude == soft.Amplitude {
 			op.smooth = &soft
+			op.smooth32 = cfg.float32
 		}
 	}
 	switch nt.Name() {
@@ -972,7 +974,7 @@ func (o *neuronsOp) forward(e *engine, t int) error {
 			return sweep(lo, hi, func(a, b int) error { return o.fused.RateDeriv(J[a:b], out[a:b], d[a:b]) })
 		}
 		if d != nil && o.smooth != nil {
-			return sweep(lo, hi, func(a, b int) error { return o.smooth.LIFRateDeriv(J[a:b], out[a:b], d[a:b]) })
+			return sweep(lo, hi, func(a, b int) error { return o.smoothPass(J[a:b], out[a:b], d[a:b]) })
 		}
 		if len(st.Vars) == 0 {
 			// stateless: sweep in blocks (see sweep)
@@ -1051,6 +1053,15 @@ func (o *neuronsOp) backwardBlock(e *engine, t, b, lo, hi int) {
 
 func (o *neuronsOp) finishLanes(*engine) {}
 
+// smoothPass is LIF smoothing's rates and derivatives, in float32 with
+// Config.Float32.
+func (o *neuronsOp) smoothPass(J, out, d []float64) error {
+	if o.smooth32 {
+		return o.smooth.LIFRateDeriv32(J, out, d)
+	}
+	return o.smooth.LIFRateDeriv(J, out, d)
+}
+
 // fwdLanes implements laneFwd: deterministic stateless types.
 func (o *neuronsOp) fwdLanes(e *engine) int {
 	if !o.par || len(o.state) > 0 {
@@ -1085,7 +1096,7 @@ func (o *neuronsOp) forwardBlock(e *engine, t, b, lo, hi int) error {
 	case d != nil && o.fused != nil:
 		return o.fused.RateDeriv(J, out, d)
 	case d != nil && o.smooth != nil:
-		return o.smooth.LIFRateDeriv(J, out, d)
+		return o.smoothPass(J, out, d)
 	}
 	if err := o.nt.Step(o.dt, J, out, neurons.State{}, nil); err != nil {
 		return err

@@ -35,7 +35,7 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "one JSON object on stdout")
 	noTorch := fs.Bool("no-torch", false, "skip PyTorch")
 	python := fs.String("python", "python3", "Python with torch (scripts/ensure_torch installs it)")
-	dtype := fs.String("torch-dtype", "float32", "PyTorch dtype: float32 (its default; neurogo then runs its convolution products in float32 too) or float64 (neurogo all float64)")
+	dtype := fs.String("torch-dtype", "float32", "PyTorch dtype: float32 (its default; neurogo then runs its convolution products and LIF derivatives in float32 too) or float64 (neurogo all float64)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -57,7 +57,7 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	f32 := *dtype == "float32"
 	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS(), "float32_layers": f32}
-	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s, convolution products in float%d\n", *n, *epochs, *batch, solvers.BLAS(), map[bool]int{true: 32, false: 64}[f32])
+	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s, products and LIF derivatives in float%d\n", *n, *epochs, *batch, solvers.BLAS(), map[bool]int{true: 32, false: 64}[f32])
 	secs, acc, err := benchNeurogo(dir, *n, *epochs, *batch, f32, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo bench train: %v\n", err)
@@ -116,7 +116,7 @@ func lastLine(b []byte) []byte {
 
 // benchNeurogo trains the spiking-MNIST network on the first n images and
 // returns the median seconds per epoch and the last epoch's accuracy;
-// f32 runs the convolutions' products in float32 (train.Config.Float32Layers).
+// f32 trains with float32 arithmetic where it pays (train.Config.Float32).
 func benchNeurogo(dir string, n, epochs, batch int, f32 bool, stderr io.Writer) (float64, float64, error) {
 	trainSet, _, err := data.MNIST(dir)
 	if err != nil {
@@ -139,7 +139,7 @@ func benchNeurogo(dir string, n, epochs, batch int, f32 bool, stderr io.Writer) 
 		Metrics:      map[*toolkit.Probe][]loss.Metric{mn.Out: {loss.Accuracy{Sparse: true}}},
 		LIFSmoothing: repro.DefaultSigma,
 		// float32 products, as the PyTorch peer trains (--torch-dtype)
-		Float32Layers: f32,
+		Float32: f32,
 	}); err != nil {
 		return 0, 0, err
 	}

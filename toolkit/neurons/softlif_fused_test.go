@@ -14,6 +14,7 @@ import (
 func TestLIFRateDeriv(t *testing.T) {
 	const (
 		vecRelTol = 1e-14 // relative, per value (measured: below 2e-15, a few ulp of exp and log1p compounded)
+		f32RelTol = 2e-6  // LIFRateDeriv32: float32 arithmetic (a few float32 ulps compounded)
 	)
 	rng := rand.New(rand.NewPCG(15, 7))
 	for _, s := range []SoftLIFRate{
@@ -38,6 +39,10 @@ func TestLIFRateDeriv(t *testing.T) {
 			if err := s.LIFRateDeriv(J, out, d); err != nil {
 				t.Fatal(err)
 			}
+			out32, d32 := make([]float64, n), make([]float64, n)
+			if err := s.LIFRateDeriv32(J, out32, d32); err != nil {
+				t.Fatal(err)
+			}
 			wantOut, wantD := make([]float64, n), make([]float64, n)
 			lif := LIFRate{TauRC: s.TauRC, TauRef: s.TauRef, Amplitude: s.Amplitude}
 			if err := lif.Step(0.001, J, wantOut, State{}, nil); err != nil {
@@ -49,6 +54,9 @@ func TestLIFRateDeriv(t *testing.T) {
 			for i := range J {
 				if !closeRelNaN(out[i], wantOut[i], vecRelTol) || !closeRelNaN(d[i], wantD[i], vecRelTol) {
 					t.Errorf("%v, n %d, J = %v: LIFRateDeriv (%v, %v), LIFRate.Step/Deriv (%v, %v)", s, n, J[i], out[i], d[i], wantOut[i], wantD[i])
+				}
+				if !closeRelNaN(out32[i], wantOut[i], f32RelTol) || !closeRelNaN(d32[i], wantD[i], f32RelTol) {
+					t.Errorf("%v, n %d, J = %v: LIFRateDeriv32 (%v, %v), LIFRate.Step/Deriv (%v, %v)", s, n, J[i], out32[i], d32[i], wantOut[i], wantD[i])
 				}
 			}
 		}
@@ -91,6 +99,7 @@ func BenchmarkLIFRateDeriv(b *testing.B) {
 		f    func()
 	}{
 		{"fused", func() { _ = s.LIFRateDeriv(J, out, d) }},
+		{"fused32", func() { _ = s.LIFRateDeriv32(J, out, d) }},
 		{"separate", func() {
 			_ = LIFRate{TauRC: s.TauRC, TauRef: s.TauRef, Amplitude: s.Amplitude}.Step(0.001, J, out, State{}, nil)
 			_ = s.Deriv(d, J)

@@ -234,3 +234,174 @@ func (c *vconst) log8(v archsimd.Float64x8) archsimd.Float64x8 {
 	inner := s.Mul(hfsq.Add(R)).Add(kf.Mul(c.lnLo))
 	return kf.Mul(c.lnHi).Sub(hfsq.Sub(inner).Sub(f))
 }
+
+// --- float32 (LIFRateDeriv32) ---
+
+// lifKernel32 is lifKernel in float32 arithmetic, sixteen lanes.
+type lifKernel32 struct {
+	t        SoftLIFRate
+	logSigma float64
+	c        *vconst32
+	// float64 parameters (x = (J−1)/σ and the domain tests are float64)
+	sigma64, lim, negLim, tiny64 archsimd.Float64x8
+	one64                        archsimd.Float64x8
+	sigma, tauRC, tauRef, amp    archsimd.Float32x16
+	ampTauRC, tiny               archsimd.Float32x16
+}
+
+// vconst32 holds exp16's and log16's constants.
+type vconst32 struct {
+	zero, one, two, half           archsimd.Float32x16
+	log2e, negLn2Hi, negLn2Lo      archsimd.Float32x16
+	taylor                         [8]archsimd.Float32x16
+	off                            archsimd.Int32x16
+	lnHi, lnLo, lg1, lg2, lg3, lg4 archsimd.Float32x16
+}
+
+var vconsts32 = func() (c vconst32) {
+	if !vecLIF {
+		return c
+	}
+	b := archsimd.BroadcastFloat32x16
+	c.one, c.two, c.half = b(1), b(2), b(0.5)
+	// Cody–Waite split of ln 2 for float32 (Cephes expf)
+	c.log2e, c.negLn2Hi, c.negLn2Lo = b(1.44269504088896341), b(-0.693359375), b(2.12194440e-4)
+	f := 1.0
+	for n := range c.taylor {
+		if n > 0 {
+			f *= float64(n)
+		}
+		c.taylor[n] = b(float32(1 / f))
+	}
+	// musl's logf (fdlibm e_logf.c with a degree-4 polynomial)
+	c.off = archsimd.BroadcastInt32x16(0x3f3504f3) // bits of √2/2
+	c.lnHi, c.lnLo = b(6.9313812256e-01), b(9.0580006145e-06)
+	c.lg1, c.lg2, c.lg3, c.lg4 = b(0.66666662693), b(0.40000972152), b(0.28498786688), b(0.24279078841)
+	archsimd.ClearAVXUpperBits()
+	return c
+}()
+
+func newLIFKernel32(t SoftLIFRate) lifKernel32 {
+	b, b64 := archsimd.BroadcastFloat32x16, archsimd.BroadcastFloat64x8
+	return lifKernel32{t: t, logSigma: math.Log(t.Sigma), c: &vconsts32,
+		sigma64: b64(t.Sigma), lim: b64(36), negLim: b64(-36), tiny64: b64(1e-30), one64: b64(1),
+		sigma: b(float32(t.Sigma)), tauRC: b(float32(t.TauRC)), tauRef: b(float32(t.TauRef)), amp: b(float32(t.Amplitude)),
+		ampTauRC: b(float32(t.Amplitude * t.TauRC)), tiny: b(1e-30)}
+}
+
+// lifRateSoftDeriv32Vec is lifRateSoftDerivVec with lifKernel32.
+func lifRateSoftDeriv32Vec(t SoftLIFRate, J, out, d []float64) int {
+	if !vecLIF || len(J) == 0 {
+		return 0
+	}
+	out, d = out[:len(J)], d[:len(J)]
+	k := newLIFKernel32(t)
+	n := len(J) &^ 15
+	for i := 0; i < n; i += 16 {
+		bad := k.eval(J[i:i+16], out[i:i+16], d[i:i+16])
+		if bad != 0 {
+			archsimd.ClearAVXUpperBits()
+			k.fix(J[i:i+16], out[i:i+16], d[i:i+16], bad)
+		}
+	}
+	if r := len(J) - n; r > 0 {
+		var jb, ob, db [16]float64
+		for i := range jb {
+			jb[i] = 1
+		}
+		copy(jb[:], J[n:])
+		bad := k.eval(jb[:], ob[:], db[:])
+		archsimd.ClearAVXUpperBits()
+		k.fix(jb[:], ob[:], db[:], bad)
+		copy(out[n:], ob[:r])
+		copy(d[n:], db[:r])
+	}
+	archsimd.ClearAVXUpperBits()
+	return len(J)
+}
+
+// fix recomputes the lanes marked in bad in float64 (Step's and Deriv's values).
+func (k *lifKernel32) fix(J, out, d []float64, bad uint16) {
+	t := k.t
+	for l := range 16 {
+		if bad&(1<<l) != 0 {
+			out[l] = lifRate(J[l], t.TauRC, t.TauRef, t.Amplitude)
+			d[l] = softLIFDerivAt(J[l], t.Sigma, t.TauRC, t.TauRef, t.Amplitude, k.logSigma)
+		}
+	}
+}
+
+// eval is lifKernel.eval for sixteen currents in float32: j = J−1 and
+// x = j/σ in float64 (J is near 1), rounded to float32, then the same
+// formulas with exp16 and log16; it writes out and d and returns the
+// lanes outside the float32 domain (|x| > 36, p or 0 < j below 1e-30).
+func (k *lifKernel32) eval(J, out, d []float64) uint16 {
+	c := k.c
+	j0 := archsimd.LoadFloat64x8Slice(J[:8]).Sub(k.one64)
+	j1 := archsimd.LoadFloat64x8Slice(J[8:16]).Sub(k.one64)
+	x0, x1 := j0.Div(k.sigma64), j1.Div(k.sigma64)
+	ok := uint16(x0.GreaterEqual(k.negLim).And(x0.LessEqual(k.lim)).ToBits()) |
+		uint16(x1.GreaterEqual(k.negLim).And(x1.LessEqual(k.lim)).ToBits())<<8
+	pos64 := uint16(j0.Greater(archsimd.Float64x8{}).ToBits()) | uint16(j1.Greater(archsimd.Float64x8{}).ToBits())<<8
+	small := uint16(j0.Less(k.tiny64).ToBits()) | uint16(j1.Less(k.tiny64).ToBits())<<8
+	var z archsimd.Float32x16
+	x := z.SetLo(x0.ConvertToFloat32()).SetHi(x1.ConvertToFloat32())
+	j := z.SetLo(j0.ConvertToFloat32()).SetHi(j1.ConvertToFloat32())
+	e := c.exp16(x)
+	pos := j.Greater(c.zero)
+	inv := c.recip16(j.Merge(c.one, pos))
+	sp, ql := c.log1p16(e), c.log1p16(inv)
+	p := k.sigma.Mul(sp)
+	ok &= p.GreaterEqual(k.tiny).ToBits()
+	q := c.log1p16(c.recip16(p))
+	den := k.tauRef.Add(k.tauRC.Mul(q))
+	dv := k.ampTauRC.Mul(e).Div(c.one.Add(e).Mul(sp).Mul(k.sigma).Mul(c.one.Add(p)).Mul(den).Mul(den))
+	ov := k.amp.Div(k.tauRef.Add(k.tauRC.Mul(ql))).Masked(pos)
+	ov.GetLo().ConvertToFloat64().StoreSlice(out[:8])
+	ov.GetHi().ConvertToFloat64().StoreSlice(out[8:16])
+	dv.GetLo().ConvertToFloat64().StoreSlice(d[:8])
+	dv.GetHi().ConvertToFloat64().StoreSlice(d[8:16])
+	// j > 0 in float64 but not in float32, or 1/j overflowing: scalar
+	return ^ok | (pos64 & small) | (pos64 &^ pos.ToBits())
+}
+
+// recip16 is 1/b (VRCP14PS refined by one Newton–Raphson step).
+func (c *vconst32) recip16(b archsimd.Float32x16) archsimd.Float32x16 {
+	r := b.Reciprocal()
+	return r.MulAdd(c.zero.Sub(b).MulAdd(r, c.one), r)
+}
+
+// exp16 is e^x in float32 for |x| ≤ 36: Cody–Waite reduction, Taylor
+// polynomial to degree 7 (truncation below 6e-9), scaled by 2^k.
+func (c *vconst32) exp16(x archsimd.Float32x16) archsimd.Float32x16 {
+	kd := x.Mul(c.log2e).RoundToEvenScaled(0)
+	r := kd.MulAdd(c.negLn2Hi, x)
+	r = kd.MulAdd(c.negLn2Lo, r)
+	t := &c.taylor
+	r2 := r.Mul(r)
+	a0, a1 := t[1].MulAdd(r, t[0]), t[3].MulAdd(r, t[2])
+	a2, a3 := t[5].MulAdd(r, t[4]), t[7].MulAdd(r, t[6])
+	r4 := r2.Mul(r2)
+	return a3.MulAdd(r2, a2).MulAdd(r4, a1.MulAdd(r2, a0)).Scale(kd)
+}
+
+// log1p16 is log(1+u) for finite u ≥ 0 in float32 (log1p8's method).
+func (c *vconst32) log1p16(u archsimd.Float32x16) archsimd.Float32x16 {
+	v := c.one.Add(u)
+	return c.log16(v).Add(u.Sub(v.Sub(c.one)).Mul(c.recip16(v)))
+}
+
+// log16 is log(v) for normal positive finite float32 v (musl's logf).
+func (c *vconst32) log16(v archsimd.Float32x16) archsimd.Float32x16 {
+	ix := v.AsInt32x16()
+	ki := ix.Sub(c.off).ShiftAllRight(23)
+	zz := ix.Sub(ki.ShiftAllLeft(23)).AsFloat32x16()
+	kf := ki.ConvertToFloat32()
+	f := zz.Sub(c.one)
+	s := f.Mul(c.recip16(c.two.Add(f)))
+	z := s.Mul(s)
+	w := z.Mul(z)
+	R := z.Mul(c.lg1.Add(w.Mul(c.lg3))).Add(w.Mul(c.lg2.Add(w.Mul(c.lg4))))
+	hfsq := c.half.Mul(f).Mul(f)
+	return s.Mul(hfsq.Add(R)).Add(kf.Mul(c.lnLo)).Sub(hfsq).Add(f).Add(kf.Mul(c.lnHi))
+}
