@@ -70,9 +70,12 @@
 //     reads runs encoders, neurons and decoders as one operator
 //     (EnsembleReLU, rates in a scratch buffer); a low-rank decoded
 //     connection runs as decoders then transform.
-//   - Merge: a greedy planner groups all ready operators of one kind that
-//     do not depend on each other (increments of the same elements keep
-//     their order, so every sum is the same); a group runs as one loop —
+//   - Merge: a planner groups operators of one kind that do not depend
+//     on each other (increments of the same elements keep their order, so
+//     every sum is the same) — by default all ready operators level by
+//     level; Optimizations.Planner selects NengoDL's greedy planner, its
+//     bounded breadth-first tree search (depth 3) or a transitive-closure
+//     planner instead (planners.go); a group runs as one loop —
 //     copies and products as runs of adjacent elements, dot products as a
 //     block list, neurons and synapses of one type as one call.
 //   - Sort: signals are laid out so group members read and write adjacent

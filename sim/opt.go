@@ -20,8 +20,7 @@ type Optimizations struct {
 	// one (seed 000 §4.2.4).
 	Simplify bool
 	// Merge plans the operators into groups of one kind that do not
-	// depend on each other (a greedy planner: every group holds all ready
-	// operators of its kind) and runs each group as one loop: copies and
+	// depend on each other (see Planner) and runs each group as one loop: copies and
 	// element-wise products as runs over contiguous memory, dot products
 	// as a block list, neurons and synapses of one type as one call
 	// (seed 000 §4.2.1–4.2.2).
@@ -31,7 +30,30 @@ type Optimizations struct {
 	// Algorithms 1 and 2 in spirit: the largest groups are placed first,
 	// later groups reorder their members by what is placed).
 	Sort bool
+	// Planner chooses how Merge orders and groups the operators (seed
+	// 000 §4.2.2; every planner keeps each signal's set → increments →
+	// reads → update order and the order of increments of one element,
+	// so all give the same output):
+	//
+	//   - "" or "level": all ready operators are scheduled at once, one
+	//     group per merge key and dependency level (the default);
+	//   - "greedy": NengoDL's greedy planner — of the ready operators,
+	//     the largest group of one key is scheduled next, the rest wait;
+	//   - "tree": a bounded breadth-first search over the next TreeDepth
+	//     groups (default 3): the first group of the plan that schedules
+	//     the most operators in TreeDepth steps is scheduled (depth 1 is
+	//     "greedy");
+	//   - "transitive": each operator, in dependency order, joins the
+	//     earliest group of its key that follows every group holding one
+	//     of its ancestors (the transitive closure of its dependencies,
+	//     after Gosmann & Eliasmith), or opens a new group right there.
+	Planner string
+	// TreeDepth is the "tree" planner's search depth (0: 3).
+	TreeDepth int
 }
+
+// Planners lists the planner names Optimizations.Planner accepts.
+var Planners = []string{"level", "greedy", "tree", "transitive"}
 
 // AllOptimizations switches every pass on; it is the default.
 func AllOptimizations() Optimizations {
@@ -53,6 +75,13 @@ func (o Optimizations) String() string {
 	if len(on) == 0 {
 		return "none"
 	}
+	if o.Merge && o.Planner != "" && o.Planner != "level" {
+		p := o.Planner
+		if p == "tree" && o.TreeDepth > 0 && o.TreeDepth != 3 {
+			p += fmt.Sprint(o.TreeDepth)
+		}
+		on = append(on, p)
+	}
 	return strings.Join(on, "+")
 }
 
@@ -63,16 +92,21 @@ type Ablation struct {
 	Opt  Optimizations
 }
 
-// Ablations returns the ablation rows: "all", then each pass switched off
-// alone ("no merging", …), then "none".
+// Ablations returns the ablation rows: "all", the greedy and the tree
+// planner in place of the default one, then each pass switched off alone
+// ("no merging", …), then "none".
 func Ablations() []Ablation {
 	all := AllOptimizations()
 	noMerge, noSort, noSimplify := all, all, all
 	noMerge.Merge = false
 	noSort.Sort = false
 	noSimplify.Simplify = false
+	greedy, tree := all, all
+	greedy.Planner, tree.Planner = "greedy", "tree"
 	return []Ablation{
 		{"all", all},
+		{"greedy planner", greedy},
+		{"tree planner", tree},
 		{"no merging", noMerge},
 		{"no sorting", noSort},
 		{"no simplifications", noSimplify},
@@ -146,11 +180,11 @@ func (m *Model) optimize(o Optimizations) error {
 		if o.Simplify {
 			fused = m.fuseEnsembles(m.fuseDecodeLearn(ops))
 		}
-		groups, err = m.planGroups(fused)
-		if err != nil && len(fused) != len(ops) {
+		groups, err = m.planGroups(fused, o.Planner, o.TreeDepth)
+		if err != nil && len(fused) != len(ops) && !strings.Contains(err.Error(), "Planner =") {
 			// a fused decode + update sat on a cycle (the rule's inputs
 			// depend on the decoded output within the step): plan unfused
-			groups, err = m.planGroups(ops)
+			groups, err = m.planGroups(ops, o.Planner, o.TreeDepth)
 		} else if err == nil {
 			m.plan.Simplified = len(fused)
 		}
@@ -688,7 +722,7 @@ func mergeKey(op *Op) string {
 // an order between increments of the same elements, which keeps every
 // sum's order) and groups, level by level, all ready operators of one
 // merge key (Nengo's greedy planner).
-func (m *Model) planGroups(ops []*Op) ([]*group, error) {
+func (m *Model) planGroups(ops []*Op, planner string, depth int) ([]*group, error) {
 	n := len(ops)
 	pos := map[*Op]int{}
 	for i, op := range ops {
@@ -757,6 +791,33 @@ func (m *Model) planGroups(ops []*Op) ([]*group, error) {
 			}
 		}
 	}
+	var groups []*group
+	var done int
+	switch planner {
+	case "", "level":
+		groups, done = levelPlan(ops, succ, indeg)
+	case "greedy":
+		groups, done = treePlan(ops, succ, indeg, 1)
+	case "tree":
+		if depth <= 0 {
+			depth = 3
+		}
+		groups, done = treePlan(ops, succ, indeg, depth)
+	case "transitive":
+		groups, done = transitivePlan(ops, succ, indeg)
+	default:
+		return nil, fmt.Errorf("sim: optimizer: Planner = %q: want one of %s", planner, strings.Join(Planners, ", "))
+	}
+	if done != n {
+		return nil, fmt.Errorf("sim: optimizer: dependency cycle after simplification (%d of %d operators planned); build with sim.Optimize(sim.Optimizations{Merge: false})", done, n)
+	}
+	return groups, nil
+}
+
+// levelPlan schedules, level by level, all ready operators, one group
+// per merge key.
+func levelPlan(ops []*Op, succ [][]int, indeg []int) ([]*group, int) {
+	n := len(ops)
 	var ready []int
 	for i := range n {
 		if indeg[i] == 0 {
@@ -797,10 +858,7 @@ func (m *Model) planGroups(ops []*Op) ([]*group, error) {
 		}
 		ready = next
 	}
-	if done != n {
-		return nil, fmt.Errorf("sim: optimizer: dependency cycle after simplification (%d of %d operators planned); build with sim.Optimize(sim.Optimizations{Merge: false})", done, n)
-	}
-	return groups, nil
+	return groups, done
 }
 
 // ------------------------------------------------------------ layout

@@ -21,6 +21,10 @@ var optCases = []sim.Optimizations{
 	{Merge: true, Sort: true},
 	{Sort: true},
 	sim.AllOptimizations(),
+	{Simplify: true, Merge: true, Sort: true, Planner: "greedy"},
+	{Simplify: true, Merge: true, Sort: true, Planner: "tree"},
+	{Simplify: true, Merge: true, Planner: "tree", TreeDepth: 2},
+	{Simplify: true, Merge: true, Sort: true, Planner: "transitive"},
 }
 
 type optModel struct {
@@ -409,5 +413,37 @@ func TestDedupIdentical(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPlanners: the planners find different plans (tree search and the
+// transitive planner merge the basal ganglia into fewer groups than the
+// level planner; the greedy planner, scheduling one group at a time, into
+// more), and an unknown planner is an error naming the choices.
+func TestPlanners(t *testing.T) {
+	net, err := networks.BenchBasalGanglia(16, 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range net.AllEnsembles() {
+		e.NeuronType = neurons.NewRectifiedLinear()
+	}
+	groups := map[string]int{}
+	for _, pl := range sim.Planners {
+		o := sim.AllOptimizations()
+		o.Planner = pl
+		m, err := sim.Build(net, sim.Optimize(o))
+		if err != nil {
+			t.Fatalf("%s: %v", pl, err)
+		}
+		groups[pl] = m.Plan().Groups
+	}
+	if !(groups["tree"] < groups["level"] && groups["transitive"] < groups["level"] && groups["greedy"] > groups["level"]) {
+		t.Errorf("groups per planner %v: want tree and transitive < level < greedy", groups)
+	}
+	o := sim.AllOptimizations()
+	o.Planner = "astar"
+	if _, err := sim.Build(net, sim.Optimize(o)); err == nil || !strings.Contains(err.Error(), `Planner = "astar"`) || !strings.Contains(err.Error(), "transitive") {
+		t.Errorf("unknown planner: err = %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,7 +63,9 @@ func OptName(o sim.Optimizations) string {
 }
 
 // ParseOpt parses the --opt flag: "all", "none", or a comma-separated
-// list of the passes simplify, merge and sort.
+// list of the passes simplify, merge and sort and at most one planner
+// (level, greedy, tree, tree:DEPTH, transitive; a planner implies merge),
+// e.g. "all,tree" or "merge,sort,transitive".
 func ParseOpt(s string) (sim.Optimizations, error) {
 	var o sim.Optimizations
 	switch strings.TrimSpace(s) {
@@ -71,16 +74,37 @@ func ParseOpt(s string) (sim.Optimizations, error) {
 	case "none":
 		return o, nil
 	}
+	planner := ""
 	for _, f := range strings.Split(s, ",") {
-		switch strings.TrimSpace(f) {
-		case "simplify":
+		f = strings.TrimSpace(f)
+		name, depth, hasDepth := strings.Cut(f, ":")
+		switch {
+		case f == "all":
+			o.Simplify, o.Merge, o.Sort = true, true, true
+		case f == "simplify":
 			o.Simplify = true
-		case "merge":
+		case f == "merge":
 			o.Merge = true
-		case "sort":
+		case f == "sort":
 			o.Sort = true
+		case slices.Contains(sim.Planners, name) && (!hasDepth || name == "tree"):
+			if planner != "" {
+				return o, fmt.Errorf("--opt %q: two planners (%s, %s): choose one", s, planner, name)
+			}
+			planner = name
+			o.Merge = true
+			if name != "level" {
+				o.Planner = name
+			}
+			if hasDepth {
+				d, err := strconv.Atoi(depth)
+				if err != nil || d < 1 {
+					return o, fmt.Errorf("--opt %q: tree depth %q: want a positive integer", s, depth)
+				}
+				o.TreeDepth = d
+			}
 		default:
-			return o, fmt.Errorf("--opt %q: %q is not a pass: want all, none or a comma-separated list of simplify, merge, sort", s, f)
+			return o, fmt.Errorf("--opt %q: %q is not a pass or planner: want all, none or a comma-separated list of simplify, merge, sort and one of %s (tree:DEPTH)", s, f, strings.Join(sim.Planners, ", "))
 		}
 	}
 	return o, nil

@@ -110,14 +110,20 @@ func TestParseOpt(t *testing.T) {
 		{"merge", sim.Optimizations{Merge: true}, "merge"},
 		{"sort, simplify", sim.Optimizations{Sort: true, Simplify: true}, "simplify+sort"},
 		{"simplify,merge,sort", sim.AllOptimizations(), "all"},
+		{"all,tree", sim.Optimizations{Simplify: true, Merge: true, Sort: true, Planner: "tree"}, "simplify+merge+sort+tree"},
+		{"sort,transitive", sim.Optimizations{Merge: true, Sort: true, Planner: "transitive"}, "merge+sort+transitive"},
+		{"merge,tree:5", sim.Optimizations{Merge: true, Planner: "tree", TreeDepth: 5}, "merge+tree5"},
+		{"all,level", sim.AllOptimizations(), "all"},
 	} {
 		got, err := ParseOpt(tc.in)
 		if err != nil || got != tc.want || OptName(got) != tc.name {
 			t.Errorf("ParseOpt(%q) = %+v (%s), %v; want %+v (%s)", tc.in, got, OptName(got), err, tc.want, tc.name)
 		}
 	}
-	if _, err := ParseOpt("merge,unroll"); err == nil || !strings.Contains(err.Error(), "unroll") {
-		t.Errorf("ParseOpt(merge,unroll): err = %v", err)
+	for _, bad := range []string{"merge,unroll", "greedy,tree", "tree:0", "greedy:2"} {
+		if _, err := ParseOpt(bad); err == nil {
+			t.Errorf("ParseOpt(%q): no error", bad)
+		}
 	}
 }
 
