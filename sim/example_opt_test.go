@@ -41,6 +41,8 @@ func ExampleAblations() {
 	}
 	// Output:
 	// all                  simplify+merge+sort
+	// greedy planner       simplify+merge+sort+greedy
+	// tree planner         simplify+merge+sort+tree
 	// no merging           simplify+sort
 	// no sorting           simplify+merge
 	// no simplifications   merge+sort
@@ -109,7 +111,7 @@ func ExamplePlan() {
 
 // An Ablation row switches passes off by name.
 func ExampleAblation() {
-	a := sim.Ablations()[1]
+	a := sim.Ablations()[3]
 	fmt.Printf("%s: merge=%v\n", a.Name, a.Opt.Merge)
 	// Output: no merging: merge=false
 }
