@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/layers"
@@ -166,10 +167,7 @@ func (o *copyOp) backwardPart(e *engine, p, b, lo, hi int) {
 	n := e.size(o.y)
 	y := e.grad[o.y][b*n+lo : b*n+hi]
 	if e.grad[o.x] != nil {
-		part := o.parts[p*n+lo : p*n+hi]
-		for i, v := range y {
-			part[i] += v
-		}
+		vec.Add(o.parts[p*n+lo:p*n+hi], y)
 	}
 	clear(y)
 }
@@ -569,27 +567,16 @@ func (o *ewOp) backwardBlock(e *engine, t, b, lo, hi int) {
 	if gx := e.grad[o.x]; gx != nil {
 		x := gx[b*n+lo : b*n+hi]
 		if len(a) == 1 {
-			av := a[0]
-			for i, g := range y {
-				x[i] += av * g
-			}
+			vec.Axpy(x, y, a[0])
 		} else {
-			a = a[lo:hi]
-			for i, g := range y {
-				x[i] += a[i] * g
-			}
+			vec.MulInc(x, a[lo:hi], y)
 		}
 	}
 	if e.grad[o.a] != nil {
 		if lo == 0 {
 			o.sums[b] = 0
 		}
-		xb := o.savedX(e, t)[b*n+lo : b*n+hi]
-		var s float64
-		for i, g := range y {
-			s += xb[i] * g
-		}
-		o.sums[b] += s
+		o.sums[b] += vec.Dot(y, o.savedX(e, t)[b*n+lo:b*n+hi])
 	}
 	if o.set {
 		clear(y)
@@ -617,28 +604,16 @@ func (o *ewOp) forwardBlock(e *engine, t, b, lo, hi int) error {
 	n := e.size(o.y)
 	x, y := e.vals[o.x][b*n+lo:b*n+hi], e.vals[o.y][b*n+lo:b*n+hi]
 	a := e.vals[o.a]
-	if len(a) == 1 {
-		av := a[0]
+	switch {
+	case len(a) == 1 && o.set:
+		vec.Scale(y, x, a[0])
+	case len(a) == 1:
+		vec.Axpy(y, x, a[0])
+	default:
 		if o.set {
-			for i, v := range x {
-				y[i] = av * v
-			}
-		} else {
-			for i, v := range x {
-				y[i] += av * v
-			}
+			clear(y)
 		}
-		return nil
-	}
-	a = a[lo:hi]
-	if o.set {
-		for i, v := range x {
-			y[i] = a[i] * v
-		}
-	} else {
-		for i, v := range x {
-			y[i] += a[i] * v
-		}
+		vec.MulInc(y, a[lo:hi], x)
 	}
 	return nil
 }
@@ -1042,11 +1017,7 @@ func (o *neuronsOp) backwardBlock(e *engine, t, b, lo, hi int) {
 	n := e.size(o.j)
 	gout := e.grad[o.out][b*n+lo : b*n+hi]
 	if gJ := e.grad[o.j]; gJ != nil {
-		d := o.ds[t-1][b*n+lo : b*n+hi]
-		gJ = gJ[b*n+lo : b*n+hi]
-		for i, g := range gout {
-			gJ[i] += d[i] * g
-		}
+		vec.MulInc(gJ[b*n+lo:b*n+hi], o.ds[t-1][b*n+lo:b*n+hi], gout)
 	}
 	clear(gout)
 }
