@@ -75,6 +75,7 @@ type config struct {
 	opt      Optimizations
 	optSet   bool
 	parallel int
+	unroll   int
 	f32      bool
 	// Hooks
 	mm        MatMulHook
@@ -105,9 +106,20 @@ func Feed(node *toolkit.Node, data [][][]float64) Option {
 // (Go code of the user) always runs its lanes on one goroutine, so those
 // functions are never called concurrently. With one lane, large merged
 // operators (dot products of ≥ 65 536 multiply-adds, ≥ 16 384 neurons)
-// are cut in two halves that run on two cores, unless Parallel(1). Build
+// are cut into chunks that run on both cores, unless Parallel(1). Build
 // ignores it.
 func Parallel(n int) Option { return func(c *config) { c.parallel = max(n, 1) } }
+
+// Unroll sets how many steps RunSteps and Run execute per dispatch
+// (NengoDL's unroll_simulation, seed 000 §4.1; default 1): a one-lane
+// simulator strings the operators of n consecutive steps, each step's
+// probe recording after them, into one flat list and runs the list per
+// block of n steps; the progress callback and the checks for a closed or
+// failed simulator run once per block. A failing step stops the run at
+// the end of its block (the error names the step that failed; probes hold
+// the rest of the block). Results are identical for every n. Build
+// ignores it.
+func Unroll(n int) Option { return func(c *config) { c.unroll = max(n, 1) } }
 
 // CheckNaN switches the per-step check for NaN in the model's signals
 // on (the default) or off. With it on, a NaN stops the run with an error

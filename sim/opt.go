@@ -90,11 +90,14 @@ func (o Optimizations) String() string {
 type Ablation struct {
 	Name string
 	Opt  Optimizations
+	// Unroll is the simulator's steps per dispatch (Unroll; 0: 1).
+	Unroll int
 }
 
 // Ablations returns the ablation rows: "all", the greedy and the tree
-// planner in place of the default one, then each pass switched off alone
-// ("no merging", …), then "none".
+// planner in place of the default one, all passes with 10 steps per
+// dispatch (Unroll), then each pass switched off alone ("no merging", …),
+// then "none".
 func Ablations() []Ablation {
 	all := AllOptimizations()
 	noMerge, noSort, noSimplify := all, all, all
@@ -104,13 +107,14 @@ func Ablations() []Ablation {
 	greedy, tree := all, all
 	greedy.Planner, tree.Planner = "greedy", "tree"
 	return []Ablation{
-		{"all", all},
-		{"greedy planner", greedy},
-		{"tree planner", tree},
-		{"no merging", noMerge},
-		{"no sorting", noSort},
-		{"no simplifications", noSimplify},
-		{"none", Optimizations{}},
+		{"all", all, 0},
+		{"greedy planner", greedy, 0},
+		{"tree planner", tree, 0},
+		{"unrolled ×10", all, 10},
+		{"no merging", noMerge, 0},
+		{"no sorting", noSort, 0},
+		{"no simplifications", noSimplify, 0},
+		{"none", Optimizations{}, 0},
 	}
 }
 

@@ -30,6 +30,8 @@ type Simulator struct {
 	parts     [][]*lane // lanes of each worker
 	splitOK   bool      // large operators may be cut across cores (one lane)
 	batch     int       // lanes (known before the operators are compiled)
+	unroll    int       // steps per dispatch (Unroll)
+	flat      []func()  // one lane, Unroll > 1: the operators of unroll steps, each followed by its probe recording
 	img       []float64 // every signal's initial value (while compiling; dedup.go)
 	dedups    map[[3]int]*rowDedup
 	packs     map[*group]*packed // pack.go
@@ -163,6 +165,21 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 		}
 	}
 	s.img, s.dedups, s.packs = nil, nil, nil // only needed while compiling
+	s.unroll = max(cfg.unroll, 1)
+	if s.unroll > 1 && len(s.lanes) == 1 {
+		ln := s.lanes[0]
+		finish := func() {
+			if err := s.finishLane(ln); err != nil {
+				s.fail(err)
+			}
+		}
+		for range s.unroll {
+			for _, r := range ln.runners {
+				s.flat = append(s.flat, r.step)
+			}
+			s.flat = append(s.flat, finish)
+		}
+	}
 	s.Reset()
 	return s, nil
 }
@@ -400,7 +417,51 @@ func (s *Simulator) RunSteps(n int) error {
 	if s.workers > 1 && n > 1 && !s.closed && !s.failed.Load() {
 		return s.runParallel(n)
 	}
+	if s.unroll > 1 && n >= s.unroll {
+		return s.runUnrolled(n)
+	}
 	for k := range n {
+		if err := s.Step(); err != nil {
+			return err
+		}
+		if s.Progress != nil {
+			s.Progress(k+1, n)
+		}
+	}
+	return nil
+}
+
+// runUnrolled runs n steps in blocks of s.unroll (the last, shorter
+// block step by step).
+func (s *Simulator) runUnrolled(n int) error {
+	k := 0
+	for ; k+s.unroll <= n; k += s.unroll {
+		if s.closed {
+			return errors.New("sim: RunSteps: simulator is closed")
+		}
+		if s.failed.Load() {
+			return s.firstErr()
+		}
+		if s.flat != nil {
+			for _, f := range s.flat {
+				vec.ClearUpper() // see stepLane
+				f()
+			}
+		} else {
+			for range s.unroll {
+				if err := s.stepLanes(s.lanes); err != nil {
+					return err
+				}
+			}
+		}
+		if s.Progress != nil {
+			s.Progress(k+s.unroll, n)
+		}
+	}
+	if s.failed.Load() {
+		return s.firstErr()
+	}
+	for ; k < n; k++ {
 		if err := s.Step(); err != nil {
 			return err
 		}

@@ -40,6 +40,9 @@ type Config struct {
 	Progress io.Writer
 	// Opt selects the graph optimizer's passes (nil: all of them).
 	Opt *sim.Optimizations
+	// Unroll is the simulator's steps per dispatch (sim.Unroll; 0 or 1:
+	// step by step).
+	Unroll int
 	// CopyGBps is the copy bandwidth measured in the same run
 	// (CopyBandwidth); when positive, results carry the roofline fraction.
 	CopyGBps float64
@@ -147,6 +150,7 @@ type Result struct {
 	Dims          int     `json:"dims"`
 	Batch         int     `json:"batch"`
 	Backend       string  `json:"backend"`
+	Unroll        int     `json:"unroll,omitempty"` // steps per dispatch (sim.Unroll)
 	Seconds       float64 `json:"seconds"`
 	RealtimeRatio float64 `json:"realtime_ratio"`
 	CILow         float64 `json:"ci_low"`
@@ -278,14 +282,21 @@ func runNet(net *toolkit.Network, model string, dims, batch int, c Config) (Resu
 	plan := m.Plan()
 	r.Operators, r.Groups = plan.Simplified, plan.Groups
 	r.BytesPerStep = plan.BytesPerStep * int64(batch)
-	s, err := sim.NewFromModel(m, sim.Batch(batch))
+	// the timing marks are taken by the progress callback, which an
+	// unrolled simulator calls once per block: blocks must end on them
+	warmSteps, steps := int(math.Round(c.Warmup/c.DT)), c.Steps()
+	unroll := max(c.Unroll, 1)
+	for unroll > 1 && (warmSteps%unroll != 0 || steps%unroll != 0) {
+		unroll--
+	}
+	r.Unroll = unroll
+	s, err := sim.NewFromModel(m, sim.Batch(batch), sim.Unroll(unroll))
 	if err != nil {
 		return r, err
 	}
 	defer s.Close()
 
-	warm := int(math.Round(c.Warmup / c.DT))
-	steps := c.Steps()
+	warm := warmSteps
 	r.Steps = steps
 	if steps < 1 {
 		return r, fmt.Errorf("bench: Seconds = %g with DT = %g: less than one step", c.Seconds, c.DT)

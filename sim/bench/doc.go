@@ -37,9 +37,9 @@
 // toolkit/networks; Stress(): 100 800 neurons in 1168 ensembles,
 // StressQuick(): 25 600 in 296) once per row of sim.Ablations() and
 // reports build + optimisation time, µs per step and the speed relative
-// to the rows "none" and "all" (seed 000, Fig 8). Unrolling and the
-// planner are not separate rows: the CPU executor does not unroll, and
-// the planner is part of merging.
+// to the rows "none" and "all" (seed 000, Fig 8): the greedy and the tree
+// planner in place of the default level planner, 10 steps per dispatch
+// (sim.Unroll), and each pass switched off.
 //
 // Nengo runs through nengo_bench.py (next to this file) in the venv
 // scripts/check-nengo-fixtures creates; RunNengo parses its JSON line.

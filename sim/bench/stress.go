@@ -186,6 +186,7 @@ func Ablation(sc StressConfig, c Config) ([]AblationResult, error) {
 		rc := c
 		o := a.Opt
 		rc.Opt = &o
+		rc.Unroll = a.Unroll
 		r, err := runNet(net, "stress", sc.Dims, 1, rc)
 		if err != nil {
 			return nil, fmt.Errorf("bench: ablation %q: %w", a.Name, err)
