@@ -1,5 +1,7 @@
 package layers
 
+import "github.com/neurogo/neurogo/internal/vec"
+
 // AvgPool averages over windows: 1-D for a rank-2 input (L, C), 2-D for a
 // rank-3 input (H, W, C) (Keras AveragePooling1D/2D). Pool defaults to 2 (one
 // value is used on both axes in 2-D), Strides to Pool, Padding to "valid".
@@ -163,13 +165,10 @@ func (e *poolExec) forward(in, out []float64, lo, hi int) {
 				clear(dst)
 				for iy := y0; iy < y1; iy++ {
 					for ix := x0; ix < x1; ix++ {
-						addTo(dst, img[(iy*g.W+ix)*C:(iy*g.W+ix+1)*C])
+						vec.Add(dst, img[(iy*g.W+ix)*C:(iy*g.W+ix+1)*C])
 					}
 				}
-				inv := 1 / float64((y1-y0)*(x1-x0))
-				for c := range dst {
-					dst[c] *= inv
-				}
+				vec.Scale(dst, dst, 1/float64((y1-y0)*(x1-x0)))
 			}
 		}
 	}
@@ -229,10 +228,7 @@ func (e *poolExec) backward(in, dOut, dIn []float64, lo, hi int) {
 				inv := 1 / float64((y1-y0)*(x1-x0))
 				for iy := y0; iy < y1; iy++ {
 					for ix := x0; ix < x1; ix++ {
-						dst := dImg[(iy*g.W+ix)*C : (iy*g.W+ix+1)*C]
-						for c, v := range d {
-							dst[c] += v * inv
-						}
+						vec.Axpy(dImg[(iy*g.W+ix)*C:(iy*g.W+ix+1)*C], d, inv)
 					}
 				}
 			}
