@@ -55,7 +55,19 @@
 // (Hunsberger & Eliasmith 2015) instead of LIFRate's, which is infinite
 // at the threshold (NengoDL's lif_smoothing); Config.SmoothForward also
 // runs SoftLIFRate forward. Evaluate and Predict run the model as built
-// (spiking) unless EvalOptions.Rates.
+// (spiking) unless EvalOptions.Rates. Config.Float32 trains with float32
+// convolution products and LIF smoothing (float64 storage), as PyTorch
+// trains by default.
+//
+// # Engine
+//
+// The engine runs the simulator's operator graph on whole minibatches.
+// It drops what only hands values over — whole-signal copies between
+// signals become shared storage, products with an always-zero input are
+// skipped, inputs a one-step backward pass can still read are not saved —
+// and runs chains of element-wise operators (connection weights, gains,
+// biases, neurons) block by block per example, forward and backward, so
+// their intermediate values stay in the cores' caches (train/fuse.go).
 //
 // # Checking gradients
 //

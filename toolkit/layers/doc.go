@@ -80,5 +80,7 @@
 // GEMMs go through gonum's blas64, so a process-wide
 // blas64.Use(netlib.Implementation{}) (the repository's openblas build tag)
 // moves them to OpenBLAS. im2col and col2im are split between GOMAXPROCS
-// goroutines that each Exec keeps for its lifetime.
+// goroutines that each Exec keeps for its lifetime. A convolution's Exec
+// is a [Float32Exec]: SetFloat32(true) runs its products in float32
+// (sgemm), with float64 values, parameters and gradients.
 package layers

@@ -53,7 +53,10 @@
 // SpikingRectifiedLinear → RectifiedLinear, a rates-to-spikes wrapper →
 // its base with the wrapper's amplitude folded in); types without one
 // (AdaptiveLIF, AdaptiveLIFRate, Izhikevich) give an error for which
-// errors.Is(err, ErrNotDifferentiable) holds.
+// errors.Is(err, ErrNotDifferentiable) holds. [SoftLIFRate.LIFRateDeriv]
+// computes NengoDL's lif_smoothing pass (LIFRate's rate, SoftLIFRate's
+// derivative) in one sweep, vectorised with AVX-512 under
+// GOEXPERIMENT=simd; [SoftLIFRate.LIFRateDeriv32] does it in float32.
 //
 // # Units and conventions (as in Nengo)
 //
