@@ -66,7 +66,9 @@ type engine struct {
 	groupEnd []*laneGroup
 	// fwdGroupStart[i] is the forward lane group whose first operator is i
 	fwdGroupStart []*laneGroup
-	rng           *rand.Rand
+	// gradSet[s]: dL/ds is overwritten by its one reader (findGradSets)
+	gradSet []bool
+	rng     *rand.Rand
 }
 
 // eop is one operator made executable on the engine.
@@ -170,6 +172,7 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		e.findLaneGroups()
 		e.findForwardGroups()
 		e.deferBiasCopies(cfg.fed)
+		e.findGradSets(cfg.fed)
 	}
 	return e, nil
 }

@@ -413,3 +413,68 @@ func (e *engine) runForwardGroup(g *laneGroup, t int) error {
 		return nil
 	})
 }
+
+// findGradSets marks the lane signals whose gradient one operator
+// overwrites instead of accumulating (gradSet): in a one-step engine, a
+// signal that is not carried, fed or probed, whose gradient buffer no
+// other signal shares, read by exactly one operator — an ElementwiseInc
+// on its batch path, which then writes dx = a ⊙ dy — and written only by
+// operators before that one (so in the backward pass the overwrite comes
+// before every use). Nothing then needs to clear the gradient after its
+// use: the next backward pass overwrites it before anyone reads it. This
+// saves a read of dx and a pass clearing it per such signal (a layer's
+// output feeding a connection, say).
+func (e *engine) findGradSets(fed map[int]bool) {
+	e.gradSet = make([]bool, len(e.g.Signals))
+	if e.maxT != 1 {
+		return
+	}
+	probed := map[int]bool{}
+	for _, p := range e.g.Probes {
+		probed[p.Signal] = true
+	}
+	owners := map[*float64]int{}
+	for _, g := range e.grad {
+		if len(g) > 0 {
+			owners[&g[0]]++
+		}
+	}
+	readers := make([][]int, len(e.g.Signals))
+	lastWrite := make([]int, len(e.g.Signals))
+	for i := range lastWrite {
+		lastWrite[i] = -1
+	}
+	for k, gi := range e.opIdx {
+		if gi < 0 {
+			continue
+		}
+		rd, wr := touches(&e.g.Ops[gi])
+		for _, s := range rd {
+			if !slices.Contains(readers[s], k) {
+				readers[s] = append(readers[s], k)
+			}
+		}
+		for _, s := range wr {
+			lastWrite[s] = max(lastWrite[s], k)
+		}
+	}
+	for s, g := range e.grad {
+		if len(g) == 0 || e.shared[s] || e.carried[s] || fed[s] || probed[s] || owners[&g[0]] != 1 || len(readers[s]) != 1 {
+			continue
+		}
+		k := readers[s][0]
+		o, ok := e.ops[k].(*ewOp)
+		if !ok || o.x != s || o.a == s || o.y == s || !e.active[k] || o.lanes(e) <= 0 || lastWrite[s] >= k {
+			continue
+		}
+		e.gradSet[s] = true
+	}
+}
+
+// clearGrad clears a used gradient unless it is overwritten before its
+// next use (gradSet).
+func (e *engine) clearGrad(s int, g []float64) {
+	if e.gradSet == nil || !e.gradSet[s] {
+		clear(g)
+	}
+}

@@ -55,7 +55,7 @@ func fuseNet(t *testing.T) (*toolkit.Network, *toolkit.Node, *toolkit.Probe) {
 // into shared storage, unsaved inputs of one-step engines, products with
 // an always-zero input skipped, batch-wide element-wise passes, chains of
 // them run block by block, forward and backward, biases copied inside
-// those blocks, LIFRate with SoftLIFRate's derivative in one
+// those blocks, gradients overwritten by their one reader, LIFRate with SoftLIFRate's derivative in one
 // pass)
 // give the loss, outputs and gradients of the engine without them, to
 // rounding (sums over the batch in another order, vector exp and log1p).
@@ -93,6 +93,15 @@ func TestEngineSimplifications(t *testing.T) {
 				if g != nil {
 					groups++
 				}
+			}
+			sets := 0
+			for _, v := range e1.gradSet {
+				if v {
+					sets++
+				}
+			}
+			if (sets < 3) != (steps > 1) {
+				t.Errorf("steps %d smooth %v: %d gradients overwritten", steps, smooth, sets)
 			}
 			fwdGroups := 0
 			for _, g := range e1.fwdGroupStart {
@@ -253,6 +262,64 @@ func TestFloat32(t *testing.T) {
 			if !(math.Abs(g64[i][k]-g32[i][k]) <= f32RelTol*scale) {
 				t.Errorf("gradient %d[%d]: %v with float32 layers, %v without", i, k, g32[i][k], g64[i][k])
 				break
+			}
+		}
+	}
+}
+
+// TestEngineSimplificationsFit: several minibatches of training with the
+// simplifications (gradients left uncleared between backward passes,
+// buffers reused) end at the parameters of the plain engine, to rounding.
+func TestEngineSimplificationsFit(t *testing.T) {
+	const relTol = 1e-9 // rounding differences grow a little over the updates
+	rng := rand.New(rand.NewPCG(8, 8))
+	const n = 12
+	x, err := NewArray(n, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range x.Data {
+		x.Data[i] = rng.Float64()
+	}
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(5)
+	}
+	y, err := ArrayFromLabels(labels, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := func(noFuse bool) [][]float64 {
+		net, in, out := fuseNet(t)
+		m, err := New(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.noFuse = noFuse
+		if err := m.Compile(Config{Optimizer: &optim.RMSProp{LR: 1e-3},
+			Loss:         map[*toolkit.Probe]loss.Loss{out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
+			LIFSmoothing: 0.05}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Fit(map[*toolkit.Node]*Array{in: x}, map[*toolkit.Probe]*Array{out: y},
+			FitOptions{Epochs: 3, BatchSize: 4, Seed: 5}); err != nil {
+			t.Fatal(err)
+		}
+		var ps [][]float64
+		for _, s := range m.params {
+			ps = append(ps, append([]float64(nil), m.values[s]...))
+		}
+		return ps
+	}
+	p0, p1 := fit(true), fit(false)
+	for i := range p0 {
+		scale := 0.0
+		for _, v := range p0[i] {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for k := range p0[i] {
+			if !(math.Abs(p0[i][k]-p1[i][k]) <= relTol*scale) {
+				t.Fatalf("parameter %d[%d] = %v after training, %v without simplifications", i, k, p1[i][k], p0[i][k])
 			}
 		}
 	}

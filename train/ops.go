@@ -169,7 +169,7 @@ func (o *copyOp) backwardPart(e *engine, p, b, lo, hi int) {
 	if e.grad[o.x] != nil {
 		vec.Add(o.parts[p*n+lo:p*n+hi], y)
 	}
-	clear(y)
+	e.clearGrad(o.y, y)
 }
 
 // finishParts adds the ranges' sums to dx in range order.
@@ -489,6 +489,7 @@ func (o *ewOp) backwardBatch(e *engine, t int) {
 	a := e.vals[o.a]
 	gx := e.batchGrad(o.x)
 	var xv []float64
+	setX := e.gradSet != nil && e.gradSet[o.x]
 	ga := e.grad[o.a]
 	if ga != nil {
 		xv = o.savedX(e, t)
@@ -508,15 +509,15 @@ func (o *ewOp) backwardBatch(e *engine, t int) {
 			sweep(0, n, func(lo, hi int) error {
 				switch {
 				case x == nil:
+				case len(a) == 1 && setX:
+					vec.Scale(x[lo:hi], y[lo:hi], a[0])
 				case len(a) == 1:
-					av := a[0]
-					for i := lo; i < hi; i++ {
-						x[i] += av * y[i]
-					}
+					vec.Axpy(x[lo:hi], y[lo:hi], a[0])
 				default:
-					for i := lo; i < hi; i++ {
-						x[i] += a[i] * y[i]
+					if setX {
+						clear(x[lo:hi])
 					}
+					vec.MulInc(x[lo:hi], a[lo:hi], y[lo:hi])
 				}
 				if xb != nil {
 					var s float64 // a local: sum is shared with the closure
@@ -526,7 +527,7 @@ func (o *ewOp) backwardBatch(e *engine, t int) {
 					sum += s
 				}
 				if o.set {
-					clear(y[lo:hi])
+					e.clearGrad(o.y, y[lo:hi])
 				}
 				return nil
 			})
@@ -566,9 +567,16 @@ func (o *ewOp) backwardBlock(e *engine, t, b, lo, hi int) {
 	a := e.vals[o.a]
 	if gx := e.grad[o.x]; gx != nil {
 		x := gx[b*n+lo : b*n+hi]
-		if len(a) == 1 {
+		setX := e.gradSet[o.x]
+		switch {
+		case len(a) == 1 && setX:
+			vec.Scale(x, y, a[0])
+		case len(a) == 1:
 			vec.Axpy(x, y, a[0])
-		} else {
+		default:
+			if setX {
+				clear(x)
+			}
 			vec.MulInc(x, a[lo:hi], y)
 		}
 	}
@@ -579,7 +587,7 @@ func (o *ewOp) backwardBlock(e *engine, t, b, lo, hi int) {
 		o.sums[b] += vec.Dot(y, o.savedX(e, t)[b*n+lo:b*n+hi])
 	}
 	if o.set {
-		clear(y)
+		e.clearGrad(o.y, y)
 	}
 }
 
@@ -1019,7 +1027,7 @@ func (o *neuronsOp) backwardBlock(e *engine, t, b, lo, hi int) {
 	if gJ := e.grad[o.j]; gJ != nil {
 		vec.MulInc(gJ[b*n+lo:b*n+hi], o.ds[t-1][b*n+lo:b*n+hi], gout)
 	}
-	clear(gout)
+	e.clearGrad(o.out, gout)
 }
 
 func (o *neuronsOp) finishLanes(*engine) {}
@@ -1404,7 +1412,7 @@ func (o *layerOp) backward(e *engine, t int) error {
 	if err := ex.Backward(o.ps, in, out, gy, e.batchGrad(o.x), o.dps, e.b); err != nil {
 		return err
 	}
-	clear(gy)
+	e.clearGrad(o.y, gy)
 	return nil
 }
 
