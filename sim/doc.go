@@ -79,7 +79,10 @@
 //     copies and products as runs of adjacent elements, dot products as a
 //     block list, neurons and synapses of one type as one call.
 //   - Sort: signals are laid out so group members read and write adjacent
-//     memory (largest groups first).
+//     memory (largest groups first); Optimizations.Sorter "metablock"
+//     runs seed 000's Algorithms 1 and 2 instead (meta-blocks, settling
+//     passes; sortsig.go). Plan reports how many read blocks ended up in
+//     order.
 //
 // Products by read-only matrices with repeated rows (circular
 // convolution's Fourier transforms, the basal ganglia's ones matrices)

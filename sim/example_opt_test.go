@@ -43,6 +43,7 @@ func ExampleAblations() {
 	// all                  simplify+merge+sort
 	// greedy planner       simplify+merge+sort+greedy
 	// tree planner         simplify+merge+sort+tree
+	// metablock sorter     simplify+merge+sort+metablock
 	// unrolled ×10         simplify+merge+sort
 	// no merging           simplify+sort
 	// no sorting           simplify+merge
@@ -112,7 +113,7 @@ func ExamplePlan() {
 
 // An Ablation row switches passes off by name.
 func ExampleAblation() {
-	a := sim.Ablations()[4]
+	a := sim.Ablations()[5]
 	fmt.Printf("%s: merge=%v\n", a.Name, a.Opt.Merge)
 	// Output: no merging: merge=false
 }

@@ -50,7 +50,17 @@ type Optimizations struct {
 	Planner string
 	// TreeDepth is the "tree" planner's search depth (0: 3).
 	TreeDepth int
+	// Sorter chooses how Sort lays the signals out: "" or "groups" (the
+	// default: merged groups, the largest first, place their members'
+	// signals one after the other, each group first reordering its
+	// members by what is already placed) or "metablock" (seed 000's
+	// Algorithms 1 and 2: meta-blocks ordered so that the largest read
+	// blocks are contiguous, then settling passes; sortsig.go).
+	Sorter string
 }
+
+// Sorters lists the names Optimizations.Sorter accepts.
+var Sorters = []string{"groups", "metablock"}
 
 // Planners lists the planner names Optimizations.Planner accepts.
 var Planners = []string{"level", "greedy", "tree", "transitive"}
@@ -75,6 +85,9 @@ func (o Optimizations) String() string {
 	if len(on) == 0 {
 		return "none"
 	}
+	if o.Sort && o.Sorter != "" && o.Sorter != "groups" {
+		on = append(on, o.Sorter)
+	}
 	if o.Merge && o.Planner != "" && o.Planner != "level" {
 		p := o.Planner
 		if p == "tree" && o.TreeDepth > 0 && o.TreeDepth != 3 {
@@ -95,7 +108,8 @@ type Ablation struct {
 }
 
 // Ablations returns the ablation rows: "all", the greedy and the tree
-// planner in place of the default one, all passes with 10 steps per
+// planner in place of the default one, the metablock sorter (Algorithms
+// 1 and 2) in place of the default one, all passes with 10 steps per
 // dispatch (Unroll), then each pass switched off alone ("no merging", …),
 // then "none".
 func Ablations() []Ablation {
@@ -104,12 +118,13 @@ func Ablations() []Ablation {
 	noMerge.Merge = false
 	noSort.Sort = false
 	noSimplify.Simplify = false
-	greedy, tree := all, all
-	greedy.Planner, tree.Planner = "greedy", "tree"
+	greedy, tree, meta := all, all, all
+	greedy.Planner, tree.Planner, meta.Sorter = "greedy", "tree", "metablock"
 	return []Ablation{
 		{"all", all, 0},
 		{"greedy planner", greedy, 0},
 		{"tree planner", tree, 0},
+		{"metablock sorter", meta, 0},
 		{"unrolled ×10", all, 10},
 		{"no merging", noMerge, 0},
 		{"no sorting", noSort, 0},
@@ -143,6 +158,12 @@ type Plan struct {
 	// Contiguous counts the neuron and synapse groups that run as a
 	// single call over adjacent memory (after sorting).
 	Contiguous, Scattered int
+	// ReadBlocks counts the slots of merged groups (one signal per
+	// member: inputs, outputs, weights) and InOrder those whose signals
+	// are adjacent and in member order, one contiguous read; the Bytes
+	// versions weigh them by their size (what sorting optimises).
+	ReadBlocks, InOrder          int
+	ReadBlockBytes, InOrderBytes int64
 	// BytesPerStep is the memory a step touches at least once: every
 	// signal an operator reads, sets, increments or updates, counted once
 	// per signal (8 bytes a value). Divided by the step time it gives the
@@ -152,8 +173,8 @@ type Plan struct {
 
 // String summarises the plan.
 func (p Plan) String() string {
-	return fmt.Sprintf("optimizer %s: %d operators, %d after simplification, %d merged groups per step (%d contiguous, %d scattered neuron/synapse groups)",
-		p.Optimizations, p.Operators, p.Simplified, p.Groups, p.Contiguous, p.Scattered)
+	return fmt.Sprintf("optimizer %s: %d operators, %d after simplification, %d merged groups per step (%d contiguous, %d scattered neuron/synapse groups; %d of %d read blocks in order, %.0f %% of their bytes)",
+		p.Optimizations, p.Operators, p.Simplified, p.Groups, p.Contiguous, p.Scattered, p.InOrder, p.ReadBlocks, 100*float64(p.InOrderBytes)/max(1, float64(p.ReadBlockBytes)))
 }
 
 // Plan returns what the optimizer did to the model.
@@ -201,7 +222,14 @@ func (m *Model) optimize(o Optimizations) error {
 		}
 	}
 	if o.Sort {
-		m.layout(groups)
+		switch o.Sorter {
+		case "", "groups":
+			m.layout(groups)
+		case "metablock":
+			m.layoutOrder(m.metaLayout(groups))
+		default:
+			return fmt.Errorf("sim: optimizer: Sorter = %q: want one of %s", o.Sorter, strings.Join(Sorters, ", "))
+		}
 	}
 	m.groups = groups
 	m.plan.Groups = len(groups)
@@ -213,6 +241,35 @@ func (m *Model) optimize(o Optimizations) error {
 					touched[s] = true
 					m.plan.BytesPerStep += 8 * int64(m.sigs[s].n)
 				}
+			}
+		}
+	}
+	for _, g := range groups {
+		if len(g.ops) < 2 {
+			continue
+		}
+		for k := range slots(g.ops[0]) {
+			var bytes int64
+			ordered := true
+			end := -1
+			for i, op := range g.ops {
+				sl := slots(op)
+				if len(sl) <= k || sl[k] < 0 {
+					ordered = false
+					break
+				}
+				sg := m.sigs[sl[k]]
+				bytes += 8 * int64(sg.n)
+				if i > 0 && sg.off != end {
+					ordered = false
+				}
+				end = sg.off + sg.n
+			}
+			m.plan.ReadBlocks++
+			m.plan.ReadBlockBytes += bytes
+			if ordered {
+				m.plan.InOrder++
+				m.plan.InOrderBytes += bytes
 			}
 		}
 	}
@@ -957,6 +1014,34 @@ func (m *Model) layout(groups []*group) {
 				}
 			}
 		}
+	}
+	for i := range m.sigs {
+		place(i)
+	}
+	for i := range m.sigs {
+		m.sigs[i].off = off[i]
+	}
+	m.size = next
+}
+
+// layoutOrder assigns new offsets: the step and time signals, then the
+// signals of order, then every other signal in index order.
+func (m *Model) layoutOrder(order []int) {
+	off := make([]int, len(m.sigs))
+	for i := range off {
+		off[i] = -1
+	}
+	next := 0
+	place := func(s int) {
+		if off[s] < 0 {
+			off[s] = next
+			next += m.sigs[s].n
+		}
+	}
+	place(m.stepSig)
+	place(m.timeSig)
+	for _, s := range order {
+		place(s)
 	}
 	for i := range m.sigs {
 		place(i)

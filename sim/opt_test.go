@@ -25,6 +25,8 @@ var optCases = []sim.Optimizations{
 	{Simplify: true, Merge: true, Sort: true, Planner: "tree"},
 	{Simplify: true, Merge: true, Planner: "tree", TreeDepth: 2},
 	{Simplify: true, Merge: true, Sort: true, Planner: "transitive"},
+	{Simplify: true, Merge: true, Sort: true, Sorter: "metablock"},
+	{Merge: true, Sort: true, Sorter: "metablock", Planner: "tree"},
 }
 
 type optModel struct {
@@ -445,5 +447,35 @@ func TestPlanners(t *testing.T) {
 	o.Planner = "astar"
 	if _, err := sim.Build(net, sim.Optimize(o)); err == nil || !strings.Contains(err.Error(), `Planner = "astar"`) || !strings.Contains(err.Error(), "transitive") {
 		t.Errorf("unknown planner: err = %v", err)
+	}
+}
+
+// TestMetablockSorter: seed 000's Algorithms 1 and 2 put more of the
+// basal ganglia's read blocks in order than no sorting does and at least
+// as many as the default sorter; an unknown sorter is an error.
+func TestMetablockSorter(t *testing.T) {
+	net, err := networks.BenchBasalGanglia(16, 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inOrder := map[string]int{}
+	for _, o := range []sim.Optimizations{
+		{Simplify: true, Merge: true},
+		{Simplify: true, Merge: true, Sort: true},
+		{Simplify: true, Merge: true, Sort: true, Sorter: "metablock"},
+	} {
+		m, err := sim.Build(net, sim.Optimize(o))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inOrder[o.String()] = m.Plan().InOrder
+	}
+	if !(inOrder["simplify+merge+sort+metablock"] > inOrder["simplify+merge"] && inOrder["simplify+merge+sort+metablock"] >= inOrder["simplify+merge+sort"]) {
+		t.Errorf("read blocks in order: %v", inOrder)
+	}
+	o := sim.AllOptimizations()
+	o.Sorter = "bubble"
+	if _, err := sim.Build(net, sim.Optimize(o)); err == nil || !strings.Contains(err.Error(), `Sorter = "bubble"`) {
+		t.Errorf("unknown sorter: err = %v", err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 const benchSimUsage = `usage: neurogo bench sim [--quick] [--models integrator,cconv,basal_ganglia,pes]
                          [--dims 64,128,192] [--batch 1,10] [--repeats N] [--seconds S]
-                         [--opt all|none|simplify,merge,sort[,greedy|tree[:D]|transitive]] [--json]
+                         [--opt all|none|simplify,merge,sort[,greedy|tree[:D]|transitive][,metablock]] [--json]
                          [--compare nengo] [--python PATH]
        neurogo bench sim --ablation [--quick] [--repeats N] [--seconds S] [--json]
 
@@ -54,7 +54,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "one JSON object per row on stdout")
 	compare := fs.String("compare", "", `"nengo": also run Nengo 4.1 on the same cells`)
 	python := fs.String("python", "", "Python with nengo==4.1.0 (default <repo>/.cache/nengo-venv/bin/python)")
-	optFlag := fs.String("opt", "all", "optimizer passes: all, none or a comma-separated list of simplify, merge, sort and a planner (level, greedy, tree[:DEPTH], transitive)")
+	optFlag := fs.String("opt", "all", "optimizer passes: all, none or a comma-separated list of simplify, merge, sort a planner (level, greedy, tree[:DEPTH], transitive) and a sorter (groups, metablock)")
 	ablation := fs.Bool("ablation", false, "run the optimizer ablation on the stress model")
 	if err := fs.Parse(args); err != nil {
 		return 2

@@ -66,9 +66,10 @@ func OptName(o sim.Optimizations) string {
 }
 
 // ParseOpt parses the --opt flag: "all", "none", or a comma-separated
-// list of the passes simplify, merge and sort and at most one planner
-// (level, greedy, tree, tree:DEPTH, transitive; a planner implies merge),
-// e.g. "all,tree" or "merge,sort,transitive".
+// list of the passes simplify, merge and sort, at most one planner
+// (level, greedy, tree, tree:DEPTH, transitive; a planner implies merge)
+// and a sorter (groups, metablock; implies sort), e.g. "all,tree" or
+// "merge,transitive,metablock".
 func ParseOpt(s string) (sim.Optimizations, error) {
 	var o sim.Optimizations
 	switch strings.TrimSpace(s) {
@@ -90,6 +91,11 @@ func ParseOpt(s string) (sim.Optimizations, error) {
 			o.Merge = true
 		case f == "sort":
 			o.Sort = true
+		case slices.Contains(sim.Sorters, f):
+			o.Sort = true
+			if f != "groups" {
+				o.Sorter = f
+			}
 		case slices.Contains(sim.Planners, name) && (!hasDepth || name == "tree"):
 			if planner != "" {
 				return o, fmt.Errorf("--opt %q: two planners (%s, %s): choose one", s, planner, name)
@@ -107,7 +113,7 @@ func ParseOpt(s string) (sim.Optimizations, error) {
 				o.TreeDepth = d
 			}
 		default:
-			return o, fmt.Errorf("--opt %q: %q is not a pass or planner: want all, none or a comma-separated list of simplify, merge, sort and one of %s (tree:DEPTH)", s, f, strings.Join(sim.Planners, ", "))
+			return o, fmt.Errorf("--opt %q: %q is not a pass or planner: want all, none or a comma-separated list of simplify, merge, sort, one planner of %s (tree:DEPTH) and a sorter (%s)", s, f, strings.Join(sim.Planners, ", "), strings.Join(sim.Sorters, ", "))
 		}
 	}
 	return o, nil

@@ -114,6 +114,7 @@ func TestParseOpt(t *testing.T) {
 		{"sort,transitive", sim.Optimizations{Merge: true, Sort: true, Planner: "transitive"}, "merge+sort+transitive"},
 		{"merge,tree:5", sim.Optimizations{Merge: true, Planner: "tree", TreeDepth: 5}, "merge+tree5"},
 		{"all,level", sim.AllOptimizations(), "all"},
+		{"merge,transitive,metablock", sim.Optimizations{Merge: true, Sort: true, Planner: "transitive", Sorter: "metablock"}, "merge+sort+metablock+transitive"},
 	} {
 		got, err := ParseOpt(tc.in)
 		if err != nil || got != tc.want || OptName(got) != tc.name {
