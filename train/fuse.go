@@ -7,14 +7,18 @@ import (
 	"github.com/neurogo/neurogo/sim"
 )
 
-// Engine-level simplifications of the operator list that change no
-// result: the simulator builds a model as Nengo does (seed 000 §3.1), one
-// operator per Nengo operator, and a layer-to-neurons connection becomes
-// several whole-batch passes (weights, gains, a copy into the layer's
-// input). The engine removes the passes that only hand a signal over.
+// Engine-level simplifications of the operator list, which change results
+// at most by rounding (sums over examples in another fixed order): the
+// simulator builds a model as Nengo does (seed 000 §3.1), one operator
+// per Nengo operator, and a layer-to-neurons connection becomes several
+// whole-batch passes (weights, gains, bias, neurons, a copy into the next
+// layer's input). The engine removes the passes that only hand a signal
+// over and runs the element-wise rest block by block, so that it stays in
+// the cores' caches. TestEngineSimplifications compares every one with
+// the plain engine (engineConfig.noFuse).
 
-// touches lists the signals operator o refers to in any field, and
-// whether it may write each of them.
+// touches returns the signals operator o reads and those it may write
+// (any field; an operator may list a signal in both).
 func touches(o *sim.GraphOp) (read, write []int) {
 	add := func(dst []int, s ...int) []int {
 		for _, v := range s {
