@@ -32,6 +32,9 @@ func init() {
 		"Optimize":         reflect.ValueOf(sim.Optimize),
 		"Parallel":         reflect.ValueOf(sim.Parallel),
 		"ParamsFromArrays": reflect.ValueOf(sim.ParamsFromArrays),
+		"Planners":         reflect.ValueOf(&sim.Planners).Elem(),
+		"Sorters":          reflect.ValueOf(&sim.Sorters).Elem(),
+		"Unroll":           reflect.ValueOf(sim.Unroll),
 		"WithParams":       reflect.ValueOf(sim.WithParams),
 
 		// type definitions

@@ -15,26 +15,28 @@ func init() {
 		"SpecOf": reflect.ValueOf(layers.SpecOf),
 
 		// type definitions
-		"AvgPool":   reflect.ValueOf((*layers.AvgPool)(nil)),
-		"BatchNorm": reflect.ValueOf((*layers.BatchNorm)(nil)),
-		"Conv1D":    reflect.ValueOf((*layers.Conv1D)(nil)),
-		"Conv2D":    reflect.ValueOf((*layers.Conv2D)(nil)),
-		"Dense":     reflect.ValueOf((*layers.Dense)(nil)),
-		"Dropout":   reflect.ValueOf((*layers.Dropout)(nil)),
-		"Error":     reflect.ValueOf((*layers.Error)(nil)),
-		"Exec":      reflect.ValueOf((*layers.Exec)(nil)),
-		"Flatten":   reflect.ValueOf((*layers.Flatten)(nil)),
-		"Func":      reflect.ValueOf((*layers.Func)(nil)),
-		"Layer":     reflect.ValueOf((*layers.Layer)(nil)),
-		"MaxPool":   reflect.ValueOf((*layers.MaxPool)(nil)),
-		"Param":     reflect.ValueOf((*layers.Param)(nil)),
-		"Reshape":   reflect.ValueOf((*layers.Reshape)(nil)),
-		"Spec":      reflect.ValueOf((*layers.Spec)(nil)),
+		"AvgPool":     reflect.ValueOf((*layers.AvgPool)(nil)),
+		"BatchNorm":   reflect.ValueOf((*layers.BatchNorm)(nil)),
+		"Conv1D":      reflect.ValueOf((*layers.Conv1D)(nil)),
+		"Conv2D":      reflect.ValueOf((*layers.Conv2D)(nil)),
+		"Dense":       reflect.ValueOf((*layers.Dense)(nil)),
+		"Dropout":     reflect.ValueOf((*layers.Dropout)(nil)),
+		"Error":       reflect.ValueOf((*layers.Error)(nil)),
+		"Exec":        reflect.ValueOf((*layers.Exec)(nil)),
+		"Flatten":     reflect.ValueOf((*layers.Flatten)(nil)),
+		"Float32Exec": reflect.ValueOf((*layers.Float32Exec)(nil)),
+		"Func":        reflect.ValueOf((*layers.Func)(nil)),
+		"Layer":       reflect.ValueOf((*layers.Layer)(nil)),
+		"MaxPool":     reflect.ValueOf((*layers.MaxPool)(nil)),
+		"Param":       reflect.ValueOf((*layers.Param)(nil)),
+		"Reshape":     reflect.ValueOf((*layers.Reshape)(nil)),
+		"Spec":        reflect.ValueOf((*layers.Spec)(nil)),
 
 		// interface wrapper definitions
-		"_Exec":  reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Exec)(nil)),
-		"_Layer": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Layer)(nil)),
-		"_Spec":  reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Spec)(nil)),
+		"_Exec":        reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Exec)(nil)),
+		"_Float32Exec": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Float32Exec)(nil)),
+		"_Layer":       reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Layer)(nil)),
+		"_Spec":        reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Spec)(nil)),
 	}
 }
 
@@ -50,6 +52,24 @@ func (W _github_com_neurogo_neurogo_toolkit_layers_Exec) Backward(params [][]flo
 }
 func (W _github_com_neurogo_neurogo_toolkit_layers_Exec) Forward(params [][]float64, in []float64, out []float64, batch int, training bool) error {
 	return W.WForward(params, in, out, batch, training)
+}
+
+// _github_com_neurogo_neurogo_toolkit_layers_Float32Exec is an interface wrapper for Float32Exec type
+type _github_com_neurogo_neurogo_toolkit_layers_Float32Exec struct {
+	IValue      interface{}
+	WBackward   func(params [][]float64, in []float64, out []float64, dOut []float64, dIn []float64, dParams [][]float64, batch int) error
+	WForward    func(params [][]float64, in []float64, out []float64, batch int, training bool) error
+	WSetFloat32 func(on bool)
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_layers_Float32Exec) Backward(params [][]float64, in []float64, out []float64, dOut []float64, dIn []float64, dParams [][]float64, batch int) error {
+	return W.WBackward(params, in, out, dOut, dIn, dParams, batch)
+}
+func (W _github_com_neurogo_neurogo_toolkit_layers_Float32Exec) Forward(params [][]float64, in []float64, out []float64, batch int, training bool) error {
+	return W.WForward(params, in, out, batch, training)
+}
+func (W _github_com_neurogo_neurogo_toolkit_layers_Float32Exec) SetFloat32(on bool) {
+	W.WSetFloat32(on)
 }
 
 // _github_com_neurogo_neurogo_toolkit_layers_Layer is an interface wrapper for Layer type
