@@ -56,7 +56,7 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f32 := *dtype == "float32"
-	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS(), "float32_layers": f32}
+	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS(), "float32": f32}
 	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s, products and LIF derivatives in float%d\n", *n, *epochs, *batch, solvers.BLAS(), map[bool]int{true: 32, false: 64}[f32])
 	secs, acc, err := benchNeurogo(dir, *n, *epochs, *batch, f32, stderr)
 	if err != nil {
