@@ -45,7 +45,7 @@ func BenchmarkAxpyToRelu156(b *testing.B) {
 func BenchmarkEnsDot2_52(b *testing.B) {
 	a, bb, e, d1, d2 := make([]float64, 52), make([]float64, 52), make([]float64, 52), make([]float64, 52), make([]float64, 52)
 	for b.Loop() {
-		EnsDot2(a, false, bb, e, 0.3, 1.5, d1, d2)
+		EnsDot2(a, false, bb, e, 0.3, 1, d1, d2)
 	}
 }
 
@@ -86,7 +86,7 @@ func BenchmarkEnsDot2Sizes(b *testing.B) {
 		a, bb, e, d1, d2 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				EnsDot2(a, false, bb, e, 0.3, 1.5, d1, d2)
+				EnsDot2(a, false, bb, e, 0.3, 1, d1, d2)
 			}
 		})
 	}

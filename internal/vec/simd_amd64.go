@@ -225,6 +225,19 @@ func reduce16(z0, z1 archsimd.Float64x8) float64 {
 	return r
 }
 
+// reduce16x2 is reduce16 for two rows at once: one VHADDPD on both rows'
+// four lane sums gives a0+a1, b0+b1 | a2+a3, b2+b3, and adding the halves
+// gives (a0+a1)+(a2+a3) and (b0+b1)+(b2+b3), the same two-level sums.
+func reduce16x2(z0, z1, w0, w1 archsimd.Float64x8) (float64, float64) {
+	a := z0.GetLo().Add(z0.GetHi()).Add(z1.GetLo().Add(z1.GetHi()))
+	b := w0.GetLo().Add(w0.GetHi()).Add(w1.GetLo().Add(w1.GetHi()))
+	h := a.AddPairsGrouped(b)
+	r := h.GetLo().Add(h.GetHi())
+	x, y := r.GetElem(0), r.GetElem(1)
+	archsimd.ClearAVXUpperBits()
+	return x, y
+}
+
 // hsum returns (t0 + t1) + (t2 + t3) without leaving the vector
 // registers (HADDPD twice: the same two-level sum).
 func hsum(t archsimd.Float64x4) float64 {
@@ -308,7 +321,7 @@ func dot2(a, b, x []float64) (float64, float64) {
 		p0, p1 = p0.Add(a0.Mul(x0)), p1.Add(a1.Mul(x1))
 		q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
 	}
-	return reduce16(p0, p1), reduce16(q0, q1)
+	return reduce16x2(p0, p1, q0, q1)
 }
 
 // dot4 is dot for four rows at once.
@@ -344,7 +357,9 @@ func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
 		b0, b1 = tail8(a3, n16, n)
 		w0, w1 = w0.Add(b0.Mul(x0)), w1.Add(b1.Mul(x1))
 	}
-	return reduce16(p0, p1), reduce16(q0, q1), reduce16(u0, u1), reduce16(w0, w1)
+	r0, r1 = reduce16x2(p0, p1, q0, q1)
+	r2, r3 = reduce16x2(u0, u1, w0, w1)
+	return r0, r1, r2, r3
 }
 
 // ensDot2 computes the rates eight at a time (amp·max(0, bias + enc·x)
@@ -367,13 +382,27 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 		d2 = d1 // summed, then dropped
 	}
 	d2 = d2[:n]
+	// scalar float compares before the first vector instruction: a
+	// legacy-SSE UCOMISD after 512-bit work pays the transition penalty
+	unit := amp == 1 && !keep
 	xv := archsimd.BroadcastFloat64x8(x)
 	av := archsimd.BroadcastFloat64x8(amp)
 	var zero archsimd.Float64x8
 	n16 := n &^ 15
 	var p0, p1, q0, q1 archsimd.Float64x8
 	pb, pe, pd1, pd2, pa := base(bias), base(enc), base(d1), base(d2), base(a)
-	for i := 0; i < n16; i += 16 {
+	if unit {
+		// amplitude 1 (the default): 1·r is r, bit for bit (NaN too)
+		for i := 0; i < n16; i += 16 {
+			r := zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv)))
+			p0 = p0.Add(ld8(pd1, i).Mul(r))
+			q0 = q0.Add(ld8(pd2, i).Mul(r))
+			r = zero.Max(ld8(pb, i+8).Add(ld8(pe, i+8).Mul(xv)))
+			p1 = p1.Add(ld8(pd1, i+8).Mul(r))
+			q1 = q1.Add(ld8(pd2, i+8).Mul(r))
+		}
+	}
+	for i := 0; i < n16 && !unit; i += 16 {
 		r := av.Mul(zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv))))
 		if keep {
 			r.Store((*[8]float64)(unsafe.Add(pa, i*8)))
@@ -410,7 +439,7 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 		e0, e1 = tail8(d2, n16, n)
 		q0, q1 = q0.Add(e0.Mul(r0)), q1.Add(e1.Mul(r1))
 	}
-	s1, s2 = reduce16(p0, p1), reduce16(q0, q1)
+	s1, s2 = reduce16x2(p0, p1, q0, q1)
 	if !two {
 		s2 = 0
 	}

@@ -53,6 +53,15 @@ func TestMatchesPortable(t *testing.T) {
 			if two {
 				d2 = x
 			}
+			if u1, u2 := EnsDot2(make([]float64, n), false, y, a, 0.3, 1, a, d2); true {
+				w := make([]float64, n)
+				axpyReluGo(w, y, a, 0.3, 1)
+				v1, v2 := Dot(a, w), 0.0
+				if two {
+					v2 = Dot(x, w)
+				}
+				same("EnsDot2 amplitude 1", []float64{u1, u2}, []float64{v1, v2})
+			}
 			s1, s2 := EnsDot2(g, true, y, a, 0.3, 2.5, a, d2)
 			if t1, t2 := EnsDot2(make([]float64, n), false, y, a, 0.3, 2.5, a, d2); t1 != s1 && !(t1 != t1 && s1 != s1) || t2 != s2 && !(t2 != t2 && s2 != s2) {
 				t.Fatalf("EnsDot2 without keep n=%d: %v %v, want %v %v", n, t1, t2, s1, s2)
