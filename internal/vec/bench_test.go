@@ -84,9 +84,14 @@ func BenchmarkMatVec4Rows(b *testing.B) {
 func BenchmarkEnsDot2Sizes(b *testing.B) {
 	for _, n := range []int{16, 26, 48, 52, 64, 156} {
 		a, bb, e, d1, d2 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+		b.Run(fmt.Sprint(n, "/two"), func(b *testing.B) {
 			for b.Loop() {
 				EnsDot2(a, false, bb, e, 0.3, 1, d1, d2)
+			}
+		})
+		b.Run(fmt.Sprint(n, "/one"), func(b *testing.B) {
+			for b.Loop() {
+				EnsDot2(a, false, bb, e, 0.3, 1, d1, nil)
 			}
 		})
 	}

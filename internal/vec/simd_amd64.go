@@ -391,7 +391,15 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 	n16 := n &^ 15
 	var p0, p1, q0, q1 archsimd.Float64x8
 	pb, pe, pd1, pd2, pa := base(bias), base(enc), base(d1), base(d2), base(a)
-	if unit {
+	if unit && !two {
+		// amplitude 1, one decoder row
+		for i := 0; i < n16; i += 16 {
+			r := zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv)))
+			p0 = p0.Add(ld8(pd1, i).Mul(r))
+			r = zero.Max(ld8(pb, i+8).Add(ld8(pe, i+8).Mul(xv)))
+			p1 = p1.Add(ld8(pd1, i+8).Mul(r))
+		}
+	} else if unit {
 		// amplitude 1 (the default): 1·r is r, bit for bit (NaN too)
 		for i := 0; i < n16; i += 16 {
 			r := zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv)))
