@@ -339,7 +339,23 @@ const smallCopy = 16
 // row (n, oy, ox), column (ky, kx, c) holds x[n, oy·SH-PT+ky·DH, ox·SW-PL+kx·DW, c]
 // or 0 in the padding. The column order matches the kernel's (KH, KW, C, F)
 // layout read as a (KH·KW·C)×F matrix.
-func (g *convGeom) im2col(col, x []float64, nb int) {
+func (g *convGeom) im2col(col, x []float64, nb int) { im2colTo(g, col, x, nb, copy64) }
+
+// copy64 copies src into dst (a loop for short segments, memmove else).
+func copy64(dst, src []float64) {
+	if len(dst) <= smallCopy {
+		src = src[:len(dst)]
+		for j := range dst {
+			dst[j] = src[j]
+		}
+		return
+	}
+	copy(dst, src)
+}
+
+// im2colTo is im2col into a column matrix of either precision: put
+// writes one run of x (converted) into col.
+func im2colTo[T float32 | float64](g *convGeom, col []T, x []float64, nb int, put func(dst []T, src []float64)) {
 	C := g.C
 	rowW := g.KW * C
 	kk := g.KH * rowW
@@ -362,14 +378,7 @@ func (g *convGeom) im2col(col, x []float64, nb int) {
 					}
 					row := img[iy*g.W*C : (iy+1)*g.W*C]
 					if g.DW == 1 && x0 >= 0 && x0+g.KW <= g.W {
-						src := row[x0*C : (x0+g.KW)*C]
-						if len(seg) <= smallCopy {
-							for j := range seg {
-								seg[j] = src[j]
-							}
-						} else {
-							copy(seg, src)
-						}
+						put(seg, row[x0*C:(x0+g.KW)*C])
 						continue
 					}
 					for kx := 0; kx < g.KW; kx++ {
@@ -378,7 +387,7 @@ func (g *convGeom) im2col(col, x []float64, nb int) {
 						if ix < 0 || ix >= g.W {
 							clear(s)
 						} else {
-							copy(s, row[ix*C:(ix+1)*C])
+							put(s, row[ix*C:(ix+1)*C])
 						}
 					}
 				}
@@ -389,7 +398,11 @@ func (g *convGeom) im2col(col, x []float64, nb int) {
 
 // col2im adds the column matrix col back onto the images dx (the adjoint of
 // im2col).
-func (g *convGeom) col2im(dx, col []float64, nb int) {
+func (g *convGeom) col2im(dx, col []float64, nb int) { col2imFrom(g, dx, col, nb, addTo) }
+
+// col2imFrom is col2im from a column matrix of either precision: add adds
+// one run of col onto dx.
+func col2imFrom[T float32 | float64](g *convGeom, dx []float64, col []T, nb int, add func(dst []float64, src []T)) {
 	C := g.C
 	rowW := g.KW * C
 	kk := g.KH * rowW
@@ -411,7 +424,7 @@ func (g *convGeom) col2im(dx, col []float64, nb int) {
 					seg := src[ky*rowW : (ky+1)*rowW]
 					row := img[iy*g.W*C : (iy+1)*g.W*C]
 					if g.DW == 1 && x0 >= 0 && x0+g.KW <= g.W {
-						addTo(row[x0*C:(x0+g.KW)*C], seg)
+						add(row[x0*C:(x0+g.KW)*C], seg)
 						continue
 					}
 					for kx := 0; kx < g.KW; kx++ {
@@ -419,7 +432,7 @@ func (g *convGeom) col2im(dx, col []float64, nb int) {
 						if ix < 0 || ix >= g.W {
 							continue
 						}
-						addTo(row[ix*C:(ix+1)*C], seg[kx*C:(kx+1)*C])
+						add(row[ix*C:(ix+1)*C], seg[kx*C:(kx+1)*C])
 					}
 				}
 			}
