@@ -90,9 +90,12 @@ type engineConfig struct {
 	smoothForward bool
 	float32       bool // Config.Float32
 	trainable     map[int]bool
-	lossSignals   []int        // signals (probes) a loss is computed on
-	fed           map[int]bool // node output signals fed with data
-	seed          uint64
+	// fixed: parameters the model does not train (the values identityMuls
+	// may rely on; engines are rebuilt when such values are set)
+	fixed       func(s int) bool
+	lossSignals []int        // signals (probes) a loss is computed on
+	fed         map[int]bool // node output signals fed with data
+	seed        uint64
 	// noFuse keeps every operator as built and on its per-example path
 	// (tests compare the engine's simplifications, aliasCopies and
 	// stableAfter, its batch-wide paths and the fused LIF smoothing with it)
@@ -159,6 +162,7 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		return nil, err
 	}
 	if !cfg.noFuse {
+		e.identityMuls(cfg.fixed)
 		e.aliasCopies(cfg.fed)
 		for k, op := range e.ops {
 			switch o := op.(type) {

@@ -39,6 +39,28 @@ func touches(o *sim.GraphOp) (read, write []int) {
 	return read, write
 }
 
+// identityMuls turns each product y (+)= a·x by a constant scalar a = 1
+// that is not trained (a connection's transform 1 between a layer and
+// neurons, as NeuronLayer and Layer build them) into the copy y (+)= x
+// it is (NengoDL's remove_identity_muls, seed 000 §3.1): no pass forward
+// or backward, and aliasCopies can then give y x's storage. Called after
+// analyse (a's gradient is known not to be wanted); fixed(a) reports
+// that the model does not train a (not only this engine: an inference
+// engine is reused after training).
+func (e *engine) identityMuls(fixed func(int) bool) {
+	if fixed == nil {
+		return
+	}
+	for k, op := range e.ops {
+		o, ok := op.(*ewOp)
+		if !ok || !e.shared[o.a] || e.trainable[o.a] || !fixed(o.a) || e.grad[o.a] != nil || len(e.vals[o.a]) != 1 || e.vals[o.a][0] != 1 ||
+			o.x == o.y || e.shared[o.x] != e.shared[o.y] || e.size(o.x) != e.size(o.y) {
+			continue
+		}
+		e.ops[k] = &copyOp{x: o.x, y: o.y, inc: !o.set}
+	}
+}
+
 // aliasCopies turns a whole-signal copy y = x between two lane signals of
 // the same size into shared storage when the copy is a mere hand-over:
 // every other operator touching x runs before it, every other operator

@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/neurogo/neurogo/toolkit"
@@ -184,6 +185,13 @@ func engineGrads(t *testing.T, net *toolkit.Network, in *toolkit.Node, out *tool
 	if err != nil {
 		t.Fatal(err)
 	}
+	return modelGrads(t, m, in, out, x, y, cfg, noFuse)
+}
+
+// modelGrads is engineGrads on a model built (and configured) by the caller.
+func modelGrads(t *testing.T, m *Model, in *toolkit.Node, out *toolkit.Probe, x, y *Array, cfg Config, noFuse bool) (l float64, pred []float64, grads [][]float64, e *engine) {
+	t.Helper()
+	var err error
 	m.noFuse = noFuse
 	cfg.Optimizer = &optim.SGD{LR: 0.01}
 	cfg.Loss = map[*toolkit.Probe]loss.Loss{out: loss.CrossEntropy{FromLogits: true, Sparse: true}}
@@ -323,4 +331,161 @@ func TestEngineSimplificationsFit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// layersOnly builds net as a model that trains its layer nodes only (the
+// spiking-MNIST setting): the connections' scalar weights 1 are then
+// constants.
+func layersOnly(t *testing.T, net *toolkit.Network) *Model {
+	t.Helper()
+	m, err := New(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetTrainable(net, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range net.Nodes {
+		if n.Layer != nil {
+			if err := m.SetTrainable(n, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return m
+}
+
+// TestIdentityMuls: products by a constant weight 1 become copies (and
+// then shared storage) without changing the loss, outputs or gradients;
+// a trainable weight 1 stays a product.
+func TestIdentityMuls(t *testing.T) {
+	const relTol = 1e-12
+	rng := rand.New(rand.NewPCG(4, 4))
+	const n = 5
+	x, err := NewArray(n, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range x.Data {
+		x.Data[i] = rng.Float64()
+	}
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(5)
+	}
+	y, err := ArrayFromLabels(labels, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	converted := func(e *engine) (copies, aliased int) {
+		for k, op := range e.ops {
+			if c, ok := op.(*copyOp); ok && e.opIdx[k] >= 0 && e.g.Ops[e.opIdx[k]].Kind == "ElementwiseInc" {
+				copies++
+				if c.alias {
+					aliased++
+				}
+			}
+		}
+		return copies, aliased
+	}
+	cfg := Config{LIFSmoothing: 0.05}
+	net, in, out := fuseNet(t)
+	l0, p0, g0, _ := modelGrads(t, layersOnly(t, net), in, out, x, y, cfg, true)
+	l1, p1, g1, e1 := modelGrads(t, layersOnly(t, net), in, out, x, y, cfg, false)
+	copies, aliased := converted(e1)
+	// conv1→lif1, lif1→conv2, conv2→lif2, lif2→pool, pool→dense (the
+	// fed input's copy to conv1 cannot share storage)
+	if copies < 5 || aliased < 4 {
+		t.Fatalf("%d products by 1 became copies, %d of them shared storage; want ≥ 5 and ≥ 4", copies, aliased)
+	}
+	if d := relDiff([]float64{l0}, []float64{l1}); d > relTol {
+		t.Errorf("loss %v vs %v", l1, l0)
+	}
+	if d := relDiff(p0, p1); d > relTol {
+		t.Errorf("outputs differ by %g", d)
+	}
+	if len(g0) != len(g1) {
+		t.Fatalf("%d vs %d gradients", len(g1), len(g0))
+	}
+	for i := range g0 {
+		if d := relDiff(g0[i], g1[i]); d > relTol {
+			t.Errorf("gradient %d differs by %g", i, d)
+		}
+	}
+	// trained weights stay products
+	_, _, _, e2 := engineGrads(t, net, in, out, x, y, cfg, false)
+	if c, _ := converted(e2); c != 0 {
+		t.Errorf("%d trainable weights became copies", c)
+	}
+}
+
+// TestIdentityMulsSetParam: setting a constant weight rebuilds the
+// engines that had turned its product into a copy.
+func TestIdentityMulsSetParam(t *testing.T) {
+	net, in, out := fuseNet(t)
+	m := layersOnly(t, net)
+	x, err := NewArray(2, 1, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range x.Data {
+		x.Data[i] = float64(i%7) / 7
+	}
+	predict := func() []float64 {
+		p, err := m.Predict(map[*toolkit.Node]*Array{in: x}, EvalOptions{Rates: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[out].Data
+	}
+	before := predict()
+	names, _ := m.ParamNames()
+	name := ""
+	for _, s := range names {
+		if strings.Contains(s, "pool") && strings.HasSuffix(s, ".weights") && strings.Contains(s, "dense") {
+			name = s
+		}
+	}
+	if name == "" {
+		t.Fatalf("no pool→dense weights among %v", names)
+	}
+	if err := m.SetParam(name, []float64{2}); err != nil {
+		t.Fatal(err)
+	}
+	after := predict()
+	// the same as a model whose weight was set before it built engines
+	m2 := layersOnly(t, net)
+	if err := m2.SetParam(name, []float64{2}); err != nil {
+		t.Fatal(err)
+	}
+	p2, err := m2.Predict(map[*toolkit.Node]*Array{in: x}, EvalOptions{Rates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(after, p2[out].Data); d > 1e-12 {
+		t.Fatalf("after SetParam the outputs differ from a fresh model's by %g", d)
+	}
+	if d := relDiff(before, after); d < 1e-6 {
+		t.Fatalf("SetParam(%s, 2) left the outputs unchanged", name)
+	}
+}
+
+// relDiff is the largest |a[i] - b[i]| relative to the largest |a[i]|
+// (+Inf for different lengths or a NaN).
+func relDiff(a, b []float64) float64 {
+	if len(a) != len(b) {
+		return math.Inf(1)
+	}
+	scale, d := 0.0, 0.0
+	for i := range a {
+		scale = math.Max(scale, math.Abs(a[i]))
+		if math.IsNaN(b[i]) != math.IsNaN(a[i]) {
+			return math.Inf(1)
+		}
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	if scale == 0 {
+		return d
+	}
+	return d / scale
 }

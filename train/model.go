@@ -278,8 +278,10 @@ func (m *Model) engine(batch, steps int, rates, losses bool, fed []*toolkit.Node
 	if m.cfg != nil {
 		cfg.sigma, cfg.smoothForward, cfg.float32 = m.cfg.LIFSmoothing, m.cfg.SmoothForward, m.cfg.Float32
 	}
+	tr := m.trainableSignals()
+	cfg.fixed = func(s int) bool { return !tr[s] }
 	if losses {
-		cfg.trainable = m.trainableSignals()
+		cfg.trainable = tr
 		for p := range m.cfg.Loss {
 			cfg.lossSignals = append(cfg.lossSignals, m.g.Probes[m.probeIndex(p)].Signal)
 		}

@@ -206,6 +206,7 @@ func (m *Model) LoadCheckpoint(path string) (epoch int, err error) {
 		}
 	}
 	m.restore(vals)
+	m.engines = map[engineKey]*engine{} // built for the old values (identityMuls)
 	if a, ok := arrays["meta/step"]; ok && len(a.Data) == 1 {
 		m.optStep = int(a.Data[0])
 	}
@@ -246,6 +247,7 @@ func (m *Model) SetParam(name string, v []float64) error {
 				return fmt.Errorf("train: SetParam %q: %d values, want %d", name, len(v), len(m.values[s]))
 			}
 			copy(m.values[s], v)
+			m.engines = map[engineKey]*engine{} // built for the old values (identityMuls)
 			return nil
 		}
 	}

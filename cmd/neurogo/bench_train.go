@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"time"
@@ -35,6 +37,7 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "one JSON object on stdout")
 	noTorch := fs.Bool("no-torch", false, "skip PyTorch")
 	python := fs.String("python", "python3", "Python with torch (scripts/ensure_torch installs it)")
+	cpuprof := fs.String("cpuprofile", "", "write a Go CPU profile of neurogo's training to this file (go tool pprof)")
 	dtype := fs.String("torch-dtype", "float32", "PyTorch dtype: float32 (its default; neurogo then runs its convolution products and LIF derivatives in float32 too) or float64 (neurogo all float64)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -58,7 +61,21 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	f32 := *dtype == "float32"
 	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS(), "float32": f32}
 	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s, products and LIF derivatives in float%d\n", *n, *epochs, *batch, solvers.BLAS(), map[bool]int{true: 32, false: 64}[f32])
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err != nil {
+			fmt.Fprintf(stderr, "neurogo bench train: --cpuprofile: %v\n", err)
+			return 1
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench train: --cpuprofile: %v\n", err)
+			return 1
+		}
+	}
 	secs, acc, err := benchNeurogo(dir, *n, *epochs, *batch, f32, stderr)
+	if *cpuprof != "" {
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo bench train: %v\n", err)
 		return 1
@@ -129,7 +146,7 @@ func benchNeurogo(dir string, n, epochs, batch int, f32 bool, stderr io.Writer) 
 	if err != nil {
 		return 0, 0, err
 	}
-	m, err := train.New(mn.Net)
+	m, err := mn.Model(false) // the layers trained, as in the reproduction and PyTorch's copy
 	if err != nil {
 		return 0, 0, err
 	}

@@ -180,6 +180,28 @@ func (o *MNISTOptions) defaults() {
 	}
 }
 
+// Model builds the network as a train.Model with the paper's trainable
+// parameters: the layers' only (NengoDL's configure_settings
+// trainable=False for the Nengo objects), or also the ensembles' biases
+// and the connections' weights when trainEnsembles is set.
+func (mn *MNISTNet) Model(trainEnsembles bool) (*train.Model, error) {
+	m, err := train.New(mn.Net)
+	if err != nil {
+		return nil, err
+	}
+	if !trainEnsembles {
+		if err := m.SetTrainable(mn.Net, false); err != nil {
+			return nil, err
+		}
+		for _, l := range mn.Layers {
+			if err := m.SetTrainable(l, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}
+
 // ImagesArray turns a data set's images into a one-step (or steps-step,
 // the image held) input Array and its labels into class-index targets.
 func ImagesArray(d *data.Dataset, steps int) (x, y *train.Array, err error) {
@@ -221,21 +243,11 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 		return nil, err
 	}
 	t0 := time.Now()
-	m, err := train.New(mn.Net)
+	m, err := mn.Model(o.TrainEnsembles)
 	if err != nil {
 		return nil, err
 	}
 	logf("built in %.1f s", time.Since(t0).Seconds())
-	if !o.TrainEnsembles {
-		if err := m.SetTrainable(mn.Net, false); err != nil {
-			return nil, err
-		}
-		for _, l := range mn.Layers {
-			if err := m.SetTrainable(l, true); err != nil {
-				return nil, err
-			}
-		}
-	}
 	if err := m.Compile(train.Config{
 		Optimizer:     &optim.RMSProp{LR: o.LR},
 		Loss:          map[*toolkit.Probe]loss.Loss{mn.Out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
