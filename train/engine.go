@@ -66,6 +66,12 @@ type engine struct {
 	groupEnd []*laneGroup
 	// fwdGroupStart[i] is the forward lane group whose first operator is i
 	fwdGroupStart []*laneGroup
+	// block scratch storage (findScratch): scrIdxV[s] and scrIdxG[s] index
+	// signal s's values and gradient among each worker's block buffers
+	// scrV[w] and scrG[w] (-1: s has whole-batch storage)
+	scrIdxV, scrIdxG []int
+	scrV, scrG       [][][]float64
+	nScrV, nScrG     int
 	// gradSet[s]: dL/ds is overwritten by its one reader (findGradSets)
 	gradSet []bool
 	rng     *rand.Rand
@@ -177,6 +183,13 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		e.findForwardGroups()
 		e.deferBiasCopies(cfg.fed)
 		e.findGradSets(cfg.fed)
+		e.findScratch(cfg.fed)
+	}
+	for s := range e.vals {
+		if !e.shared[s] {
+			prefault(e.vals[s])
+			prefault(e.grad[s])
+		}
 	}
 	return e, nil
 }
@@ -580,4 +593,17 @@ func (e *engine) feedNode(n *toolkit.Node, data []float64, steps int) error {
 	}
 	e.feeds[s], e.feedSteps = data, steps
 	return nil
+}
+
+// prefault writes v's zeros to every page of it, so that the operating
+// system backs it with its own pages now: a buffer whose first access is
+// a read is otherwise mapped to the shared zero page and faults again on
+// its first write (a copy-on-write fault and a TLB shootdown on every
+// core running the process), in the middle of the first minibatch.
+func prefault(v []float64) []float64 {
+	const perPage = 4096 / 8
+	for i := 0; i < len(v); i += perPage {
+		v[i] = 0
+	}
+	return v
 }

@@ -191,7 +191,7 @@ func (e *engine) zeroInput(s int, fed map[int]bool) bool {
 // nothing backward (any n), -1 when the operator does not qualify.
 type laneOp interface {
 	lanes(e *engine) int
-	backwardBlock(e *engine, t, b, lo, hi int)
+	backwardBlock(e *engine, w, t, b, lo, hi int)
 	finishLanes(e *engine)
 }
 
@@ -209,6 +209,10 @@ type laneGroup struct {
 	// the group rather than at their own place (deferBiasCopies): first
 	// in each forward block, last in each backward block
 	copies []*copyOp
+	// scratchGrads are the scratch indices of the gradients that live in
+	// block buffers in this (backward) group (findScratch): cleared at the
+	// start of each block
+	scratchGrads []int
 }
 
 // laneParts is the fixed number of example ranges a backward group's
@@ -274,17 +278,21 @@ func (e *engine) runGroup(g *laneGroup, t int) {
 	for _, c := range g.copies {
 		clear(c.parts)
 	}
-	parallelFor(laneParts, 1, func(_, plo, phi int) error {
+	e.growScratch()
+	parallelFor(laneParts, 1, func(w, plo, phi int) error {
 		for p := plo; p < phi; p++ {
 			for b := p * e.b / laneParts; b < (p+1)*e.b/laneParts; b++ {
 				for a := 0; a < n; a += laneBlock {
 					vec.ClearUpper() // see sweep
 					z := min(a+laneBlock, n)
+					for _, k := range g.scratchGrads {
+						clear(e.scrG[w][k][:z-a])
+					}
 					for _, op := range ops {
-						op.backwardBlock(e, t, b, a, z)
+						op.backwardBlock(e, w, t, b, a, z)
 					}
 					for _, c := range g.copies {
-						c.backwardPart(e, p, b, a, z)
+						c.backwardPart(e, w, p, b, a, z)
 					}
 				}
 			}
@@ -370,7 +378,7 @@ func (e *engine) deferBiasCopies(fed map[int]bool) {
 type laneFwd interface {
 	fwdLanes(e *engine) int
 	prepareForward(e *engine, t int)
-	forwardBlock(e *engine, t, b, lo, hi int) error
+	forwardBlock(e *engine, w, t, b, lo, hi int) error
 }
 
 // findForwardGroups marks the maximal runs of consecutive operators with
@@ -421,16 +429,17 @@ func (e *engine) runForwardGroup(g *laneGroup, t int) error {
 		}
 	}
 	n := g.n
-	return parallelFor(e.b, max(1, 16384/n), func(_, lo, hi int) error {
+	e.growScratch()
+	return parallelFor(e.b, max(1, 16384/n), func(w, lo, hi int) error {
 		for b := lo; b < hi; b++ {
 			for a := 0; a < n; a += laneBlock {
 				vec.ClearUpper() // see sweep
 				z := min(a+laneBlock, n)
 				for _, c := range g.copies {
-					copy(e.vals[c.y][b*n+a:b*n+z], e.vals[c.x][a:z])
+					copy(e.vblk(c.y, w, b, a, z), e.vals[c.x][a:z])
 				}
 				for _, op := range ops {
-					if err := op.forwardBlock(e, t, b, a, z); err != nil {
+					if err := op.forwardBlock(e, w, t, b, a, z); err != nil {
 						return err
 					}
 				}

@@ -140,6 +140,14 @@ func TestEngineSimplifications(t *testing.T) {
 			if smooth {
 				wantFused = 0
 			}
+			// the LIF layers' input currents and their gradients live in
+			// block buffers (findScratch)
+			if e1.nScrV < 2 || e1.nScrG < 2 {
+				t.Errorf("steps %d smooth %v: %d signals' values and %d gradients in block buffers, want ≥ 2 each", steps, smooth, e1.nScrV, e1.nScrG)
+			}
+			if e0.nScrV != 0 {
+				t.Errorf("noFuse engine has %d block-buffer signals", e0.nScrV)
+			}
 			if aliased < 3 || (live < wantLive || live > 0 && steps > 1) || fused != wantFused || zero != 2 || groups < 2 || fwdGroups < 2 || deferred != 2 {
 				t.Errorf("steps %d smooth %v: %d copies aliased, %d inputs unsaved, %d fused neuron layers, %d zero products, %d lane groups, %d forward, %d biases deferred",
 					steps, smooth, aliased, live, fused, zero, groups, fwdGroups, deferred)

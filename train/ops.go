@@ -119,10 +119,10 @@ func (o *resetOp) lanes(*engine) int {
 	}
 	return -1
 }
-func (o *resetOp) backwardBlock(*engine, int, int, int, int) {}
-func (o *resetOp) fwdLanes(e *engine) int                    { return o.lanes(e) }
-func (o *resetOp) prepareForward(*engine, int)               {}
-func (o *resetOp) forwardBlock(*engine, int, int, int, int) error {
+func (o *resetOp) backwardBlock(*engine, int, int, int, int, int) {}
+func (o *resetOp) fwdLanes(e *engine) int                         { return o.lanes(e) }
+func (o *resetOp) prepareForward(*engine, int)                    {}
+func (o *resetOp) forwardBlock(*engine, int, int, int, int, int) error {
 	return nil
 }
 func (o *resetOp) finishLanes(*engine) {}
@@ -163,9 +163,9 @@ type copyOp struct {
 
 // backwardPart adds dy's block [lo, hi) of example b to range p's sum
 // and clears it (a deferred copy's backward pass).
-func (o *copyOp) backwardPart(e *engine, p, b, lo, hi int) {
+func (o *copyOp) backwardPart(e *engine, w, p, b, lo, hi int) {
 	n := e.size(o.y)
-	y := e.grad[o.y][b*n+lo : b*n+hi]
+	y := e.gblk(o.y, w, b, lo, hi)
 	if e.grad[o.x] != nil {
 		vec.Add(o.parts[p*n+lo:p*n+hi], y)
 	}
@@ -195,10 +195,10 @@ func (o *copyOp) lanes(*engine) int {
 	}
 	return -1
 }
-func (o *copyOp) backwardBlock(*engine, int, int, int, int) {}
-func (o *copyOp) fwdLanes(e *engine) int                    { return o.lanes(e) }
-func (o *copyOp) prepareForward(*engine, int)               {}
-func (o *copyOp) forwardBlock(*engine, int, int, int, int) error {
+func (o *copyOp) backwardBlock(*engine, int, int, int, int, int) {}
+func (o *copyOp) fwdLanes(e *engine) int                         { return o.lanes(e) }
+func (o *copyOp) prepareForward(*engine, int)                    {}
+func (o *copyOp) forwardBlock(*engine, int, int, int, int, int) error {
 	return nil
 }
 func (o *copyOp) finishLanes(*engine) {}
@@ -561,12 +561,12 @@ func (o *ewOp) lanes(e *engine) int {
 
 // backwardBlock implements laneOp: backwardBatch's loop on elements
 // [lo, hi) of example b (a scalar's gradient summed into sums[b]).
-func (o *ewOp) backwardBlock(e *engine, t, b, lo, hi int) {
+func (o *ewOp) backwardBlock(e *engine, w, t, b, lo, hi int) {
 	n := e.size(o.y)
-	y := e.grad[o.y][b*n+lo : b*n+hi]
+	y := e.gblk(o.y, w, b, lo, hi)
 	a := e.vals[o.a]
-	if gx := e.grad[o.x]; gx != nil {
-		x := gx[b*n+lo : b*n+hi]
+	if e.grad[o.x] != nil {
+		x := e.gblk(o.x, w, b, lo, hi)
 		setX := e.gradSet[o.x]
 		switch {
 		case len(a) == 1 && setX:
@@ -608,9 +608,8 @@ func (o *ewOp) prepareForward(*engine, int) {}
 
 // forwardBlock implements laneFwd: y (+)= a ⊙ x on elements [lo, hi) of
 // example b.
-func (o *ewOp) forwardBlock(e *engine, t, b, lo, hi int) error {
-	n := e.size(o.y)
-	x, y := e.vals[o.x][b*n+lo:b*n+hi], e.vals[o.y][b*n+lo:b*n+hi]
+func (o *ewOp) forwardBlock(e *engine, w, t, b, lo, hi int) error {
+	x, y := e.vblk(o.x, w, b, lo, hi), e.vblk(o.y, w, b, lo, hi)
 	a := e.vals[o.a]
 	switch {
 	case len(a) == 1 && o.set:
@@ -670,8 +669,8 @@ func (o *dotOp) lanes(*engine) int {
 	}
 	return -1
 }
-func (o *dotOp) backwardBlock(*engine, int, int, int, int) {}
-func (o *dotOp) finishLanes(*engine)                       {}
+func (o *dotOp) backwardBlock(*engine, int, int, int, int, int) {}
+func (o *dotOp) finishLanes(*engine)                            {}
 func (o *dotOp) forward(e *engine, t int) error {
 	if o.zero {
 		if o.set {
@@ -718,14 +717,14 @@ func (o *dotOp) forward(e *engine, t int) error {
 	return nil
 }
 func (o *dotOp) backward(e *engine, t int) error {
-	rows, cols := e.size(o.y), e.size(o.x)
-	gy := e.batchGrad(o.y)
 	if o.zero {
 		if o.set {
-			clear(gy)
+			clear(e.batchGrad(o.y))
 		}
 		return nil
 	}
+	rows, cols := e.size(o.y), e.size(o.x)
+	gy := e.batchGrad(o.y)
 	if o.set {
 		defer clear(gy)
 	}
@@ -1021,11 +1020,11 @@ func (o *neuronsOp) lanes(e *engine) int {
 }
 
 // backwardBlock implements laneOp.
-func (o *neuronsOp) backwardBlock(e *engine, t, b, lo, hi int) {
+func (o *neuronsOp) backwardBlock(e *engine, w, t, b, lo, hi int) {
 	n := e.size(o.j)
-	gout := e.grad[o.out][b*n+lo : b*n+hi]
-	if gJ := e.grad[o.j]; gJ != nil {
-		vec.MulInc(gJ[b*n+lo:b*n+hi], o.ds[t-1][b*n+lo:b*n+hi], gout)
+	gout := e.gblk(o.out, w, b, lo, hi)
+	if e.grad[o.j] != nil {
+		vec.MulInc(e.gblk(o.j, w, b, lo, hi), o.ds[t-1][b*n+lo:b*n+hi], gout)
 	}
 	e.clearGrad(o.out, gout)
 }
@@ -1063,10 +1062,10 @@ func (o *neuronsOp) prepareForward(e *engine, t int) {
 
 // forwardBlock implements laneFwd: the rates (and derivatives) of
 // elements [lo, hi) of example b.
-func (o *neuronsOp) forwardBlock(e *engine, t, b, lo, hi int) error {
+func (o *neuronsOp) forwardBlock(e *engine, w, t, b, lo, hi int) error {
 	n := e.size(o.j)
 	a, z := b*n+lo, b*n+hi
-	J, out := e.vals[o.j][a:z], e.vals[o.out][a:z]
+	J, out := e.vblk(o.j, w, b, lo, hi), e.vblk(o.out, w, b, lo, hi)
 	var d []float64
 	if o.curD != nil {
 		d = o.curD[a:z]

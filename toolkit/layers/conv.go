@@ -12,7 +12,14 @@ import (
 // last-level cache between im2col, the GEMMs and col2im measured faster than
 // 64 MiB ones (BenchmarkConv2DMNIST on 2 cores: about 0.6 s against 0.8 s with
 // OpenBLAS, 2.7 s against 2.8 s with gonum's native BLAS).
-const maxColBytes = 8 << 20
+var maxColBytes = 8 << 20
+
+// maxCol32Bytes is maxColBytes for the float32 column matrix
+// (SetFloat32). Measured on the spiking-MNIST convolutions at minibatch
+// 200 on 2 cores with OpenBLAS (forward / backward of conv64 on 26×26×32,
+// ms per minibatch): 4 MiB 39.5 / 78.6, 16 MiB 33.7 / 71.0, 32 MiB
+// 42.6 / 80.4, 100 MiB 45.8 / 81.4 (PyTorch's oneDNN: 19.0 / 41.7).
+var maxCol32Bytes = 16 << 20
 
 // Conv1D is a 1-D convolution over (L, C) inputs giving (OL, Filters)
 // (Keras Conv1D, linear activation). Kernel (Kernel, C, Filters) is
@@ -199,8 +206,11 @@ type convExec struct {
 	noBias bool
 	kk, p  int // column width KH·KW·C, output pixels OH·OW
 	chunk  int // examples per im2col chunk
-	direct bool
-	col    []float64
+	// chunk64: chunk for the float64 column matrix (chunk is set from
+	// maxCol32Bytes while SetFloat32 is on)
+	chunk64 int
+	direct  bool
+	col     []float64
 
 	// parallel im2col/col2im: the current chunk's operands and the
 	// pre-bound range functions (bound once so calls do not allocate)

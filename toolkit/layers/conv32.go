@@ -27,11 +27,24 @@ var sgemm blas.Float32Level3 = blas32.Implementation()
 // strides (no column matrix) stays float64.
 func (e *convExec) SetFloat32(on bool) {
 	e.f32 = on && !e.direct
-	if e.f32 && e.col32 == nil {
-		e.col32 = make([]float32, len(e.col))
-		e.o32 = make([]float32, e.chunk*e.p*e.g.F)
-		e.w32 = make([]float32, e.kk*e.g.F)
-		e.dk32 = make([]float32, e.kk*e.g.F)
+	if e.direct {
+		return
+	}
+	if e.chunk64 == 0 {
+		e.chunk64 = e.chunk
+	}
+	e.chunk = e.chunk64
+	if e.f32 {
+		// the float32 column matrix has its own budget (maxCol32Bytes)
+		e.chunk = min(max(maxCol32Bytes/(e.p*e.kk*4), 1), e.maxBatch)
+		if len(e.col32) != e.chunk*e.p*e.kk {
+			e.col32 = make([]float32, e.chunk*e.p*e.kk)
+			e.o32 = make([]float32, e.chunk*e.p*e.g.F)
+		}
+		if e.w32 == nil {
+			e.w32 = make([]float32, e.kk*e.g.F)
+			e.dk32 = make([]float32, e.kk*e.g.F)
+		}
 	}
 	e.colValid = false
 }

@@ -25,6 +25,9 @@ func TestConvFloat32(t *testing.T) {
 		// of 3 examples (maxColBytes), two for batch 5
 		{Conv2D{Filters: 6, Kernel: []int{3}}, []int{64, 64, 8}},
 	}
+	// 1.1 MB of float32 columns per example: chunks of 3 examples
+	defer func(b int) { maxCol32Bytes = b }(maxCol32Bytes)
+	maxCol32Bytes = 4 << 20
 	r := rand.New(rand.NewPCG(32, 1))
 	for _, c := range specs {
 		l, err := c.spec.Build(c.in, 1)
@@ -36,6 +39,10 @@ func TestConvFloat32(t *testing.T) {
 			ex, _ := cl.NewExec(5, 7)
 			if ch := ex.(*convExec).chunk; ch >= 5 {
 				t.Fatalf("chunk %d: the test wants several chunks", ch)
+			}
+			ex.(*convExec).SetFloat32(true)
+			if ch := ex.(*convExec).chunk; ch >= 5 {
+				t.Fatalf("float32 chunk %d: the test wants several chunks", ch)
 			}
 		}
 		const batch = 5
