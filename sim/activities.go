@@ -1,13 +1,20 @@
 package sim
 
 import (
+	"fmt"
+	"github.com/neurogo/neurogo/internal/vec"
+	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/solvers"
 )
 
 // activities is the activity matrix of an ensemble at its eval points
@@ -27,6 +34,7 @@ type activities struct {
 	done    int       // rows produced
 	nonzero bool
 	rerr    error
+	sub     *subActivities // RowsCols's
 }
 
 // activityChunkBytes bounds the currents buffer (16 MiB).
@@ -72,6 +80,34 @@ func (a *activities) Rows(dst []float64, i0, i1 int) error {
 	return nil
 }
 
+// RowsCols implements solvers.ColumnBlocks: rows [i0, i1) of the
+// columns cols of A into dst (stride len(cols)), from the encoders,
+// gains and biases of those neurons only.
+func (a *activities) RowsCols(dst []float64, i0, i1 int, cols []int) error {
+	d, kc := a.d, len(cols)
+	if a.sub == nil || !slices.Equal(a.sub.cols, cols) {
+		s := &activities{e: a.e, p: &EnsembleParams{Gain: make([]float64, kc), Bias: make([]float64, kc)},
+			ep: a.ep, m: a.m, n: kc, d: d, chunk: min(a.m, max(16, activityChunkBytes/8/max(kc, 1)))}
+		enc := make([]float64, kc*d)
+		for c, j := range cols {
+			if j < 0 || j >= a.n || (c > 0 && j <= cols[c-1]) {
+				return fmt.Errorf("sim: activities: column %d of %d (columns must ascend)", j, a.n)
+			}
+			copy(enc[c*d:(c+1)*d], a.enc.Data[j*d:(j+1)*d])
+			s.p.Gain[c], s.p.Bias[c] = a.p.Gain[j], a.p.Bias[j]
+		}
+		s.enc = blas64.General{Rows: kc, Cols: d, Stride: d, Data: enc}
+		a.sub = &subActivities{cols: slices.Clone(cols), a: s}
+	}
+	return a.sub.a.Rows(dst, i0, i1)
+}
+
+// subActivities is the activities of some of the neurons (RowsCols).
+type subActivities struct {
+	cols []int
+	a    *activities
+}
+
 // rates writes the activities of k rows of currents x to out, the rows
 // split over GOMAXPROCS goroutines (neuron types are elementwise, so the
 // result does not depend on the split), and notes any non-zero one.
@@ -105,3 +141,111 @@ func (a *activities) rates(out, x []float64, k int) error {
 	}
 	return nil
 }
+
+// reluAmplitude returns the amplitude of a rectified-linear neuron type
+// (ok false for other types).
+func reluAmplitude(nt any) (amp float64, ok bool) {
+	switch t := nt.(type) {
+	case neurons.RectifiedLinear:
+		return t.Amplitude, true
+	case *neurons.RectifiedLinear:
+		return t.Amplitude, true
+	case neurons.SpikingRectifiedLinear:
+		return t.Amplitude, true
+	case *neurons.SpikingRectifiedLinear:
+		return t.Amplitude, true
+	}
+	return 0, false
+}
+
+// CountPositive implements solvers.Counter for rectified-linear neurons:
+// the activities amp·max(0, J) are positive where the current J =
+// g·x + b is, so one pass over the currents (rows across the cores)
+// counts them and finds the largest, amp·max J, without the rates.
+func (a *activities) CountPositive(pos []int) (float64, bool, error) {
+	amp, ok := reluAmplitude(a.e.NeuronType)
+	if !ok || !(amp > 0) {
+		return 0, false, nil
+	}
+	n, d := a.n, a.d
+	if a.x == nil {
+		a.x = make([]float64, a.chunk*n)
+	}
+	chunk, xb := a.chunk, a.x
+	w := runtime.GOMAXPROCS(0)
+	parts := make([][]float64, w) // counts (exact in float64)
+	jmax := make([]float64, w)
+	for t := range parts {
+		parts[t] = make([]float64, n)
+		jmax[t] = math.Inf(-1)
+	}
+	g, b := a.p.Gain, a.p.Bias
+	for r0 := 0; r0 < a.m; r0 += chunk {
+		r1 := min(a.m, r0+chunk)
+		k := r1 - r0
+		x := xb[:k*n]
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+			blas64.General{Rows: k, Cols: d, Stride: d, Data: a.ep[r0*d : r1*d]}, a.enc,
+			0, blas64.General{Rows: k, Cols: n, Stride: n, Data: x})
+		var wg sync.WaitGroup
+		for t := range w {
+			wg.Go(func() {
+				mx := jmax[t]
+				for r := t * k / w; r < (t+1)*k/w; r++ {
+					mx = vec.CountPositive(parts[t], x[r*n:(r+1)*n], g, b, mx)
+				}
+				jmax[t] = mx
+			})
+		}
+		wg.Wait()
+	}
+	clear(pos)
+	top := 0.0
+	for t := range w {
+		for j, c := range parts[t] {
+			pos[j] += int(c)
+		}
+		top = math.Max(top, jmax[t])
+	}
+	for _, c := range pos {
+		if c > 0 {
+			a.nonzero = true
+			break
+		}
+	}
+	a.done += a.m
+	return amp * top, true, nil
+}
+
+// Features implements solvers.Affine for rectified-linear neurons: where
+// neuron j is active at every eval point its activities are
+// amp·(g_j·x·e_j/radius + b_j), the features [x 1] times the
+// coefficients [amp·g_j·e_j/radius; amp·b_j]. Other types: nil.
+func (a *activities) Features() (Z, C *mat.Dense) {
+	amp, ok := reluAmplitude(a.e.NeuronType)
+	if !ok {
+		return nil, nil
+	}
+	m, n, d := a.m, a.n, a.d
+	p := d + 1
+	z := make([]float64, m*p)
+	for i := range m {
+		copy(z[i*p:i*p+d], a.ep[i*d:(i+1)*d])
+		z[i*p+d] = 1
+	}
+	c := make([]float64, p*n)
+	for j := range n {
+		g := amp * a.p.Gain[j]
+		for k := range d {
+			c[k*n+j] = g * a.enc.Data[j*d+k]
+		}
+		c[d*n+j] = amp * a.p.Bias[j]
+	}
+	return mat.NewDense(m, p, z), mat.NewDense(p, n, c)
+}
+
+var (
+	_ solvers.Affine       = (*activities)(nil)
+	_ solvers.ColumnBlocks = (*activities)(nil)
+	_ solvers.Counter      = (*activities)(nil)
+)

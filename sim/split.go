@@ -47,8 +47,12 @@ const spinFor = 2 * time.Millisecond
 var pool struct {
 	started atomic.Bool
 	offer   atomic.Pointer[splitter]
-	parked  atomic.Int32 // workers asleep on wake
-	wake    chan struct{}
+	// seq counts the offers: a worker parks only while no offer newer
+	// than the last one it looked at has come (the last offer stays
+	// published after its run, finished)
+	seq    atomic.Uint64
+	parked atomic.Int32 // workers asleep on wake
+	wake   chan struct{}
 }
 
 func startPool() {
@@ -105,6 +109,7 @@ func (sp *splitter) run() {
 	sp.done.Store(0)
 	sp.span.Store(1<<32 | uint64(n))
 	pool.offer.Store(sp) // a previous offer is finished or another simulator's: it is left to its caller
+	pool.seq.Add(1)
 	if pool.parked.Load() > 0 {
 		select {
 		case pool.wake <- struct{}{}:
@@ -129,7 +134,9 @@ func (sp *splitter) run() {
 func worker() {
 	idle := 0
 	last := time.Now()
+	var seen uint64
 	for {
+		seen = pool.seq.Load() // before the offer: a newer one keeps the worker up
 		if sp := pool.offer.Load(); sp != nil {
 			worked := false
 			for i := sp.claim(true); i >= 0; i = sp.claim(true) {
@@ -157,8 +164,10 @@ func worker() {
 		if now.Sub(last) < spinFor {
 			continue
 		}
+		// parked before the check: an offer made after it sees parked > 0
+		// and sends a wake-up (buffered), one made before changes seq
 		pool.parked.Add(1)
-		if pool.offer.Load() == nil {
+		if pool.seq.Load() == seen {
 			<-pool.wake
 		}
 		pool.parked.Add(-1)

@@ -78,6 +78,27 @@ func axpyReluGo(out, b, a []float64, s, amp float64) {
 	}
 }
 
+func gainReluGo(out, x, g, b []float64, amp float64) {
+	x, g, b = x[:len(out)], g[:len(out)], b[:len(out)]
+	for j := range out {
+		out[j] = amp * max(float64(g[j]*x[j])+b[j], 0)
+	}
+}
+
+func countPositiveGo(cnt, x, g, b []float64, mx float64) float64 {
+	x, g, b = x[:len(cnt)], g[:len(cnt)], b[:len(cnt)]
+	for j := range cnt {
+		J := float64(g[j]*x[j]) + b[j]
+		if J > 0 {
+			cnt[j]++
+		}
+		if J > mx {
+			mx = J
+		}
+	}
+	return mx
+}
+
 func ensDot2Go(a, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
 	axpyReluGo(a, bias, enc, x, amp)
 	s1 = dotGo(d1[:len(a)], a)

@@ -26,6 +26,12 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 
 func axpyRelu(out, b, a []float64, s, amp float64) { axpyReluGo(out, b, a, s, amp) }
 
+func gainRelu(out, x, g, b []float64, amp float64) { gainReluGo(out, x, g, b, amp) }
+
+func countPositive(cnt, x, g, b []float64, mx float64) float64 {
+	return countPositiveGo(cnt, x, g, b, mx)
+}
+
 func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, voltage, refractory) }
 
 // ClearUpper is a no-op without vector code (see the simd build).

@@ -132,6 +132,52 @@ func axpyRelu(out, b, a []float64, s, amp float64) {
 	axpyReluGo(out[n:], b[n:], a[n:], s, amp)
 }
 
+// gainRelu is gainReluGo four neurons at a time (as axpyRelu).
+func gainRelu(out, x, g, b []float64, amp float64) {
+	if !avx2 {
+		gainReluGo(out, x, g, b, amp)
+		return
+	}
+	x, g, b = x[:len(out)], g[:len(out)], b[:len(out)]
+	n := len(out) &^ 3
+	var zero archsimd.Float64x4 // see axpyRelu
+	av := archsimd.BroadcastFloat64x4(amp)
+	for i := 0; i < n; i += 4 {
+		J := archsimd.LoadFloat64x4Slice(g[i : i+4]).Mul(archsimd.LoadFloat64x4Slice(x[i : i+4])).Add(archsimd.LoadFloat64x4Slice(b[i : i+4]))
+		av.Mul(zero.Max(J)).StoreSlice(out[i : i+4])
+	}
+	archsimd.ClearAVXUpperBits()
+	gainReluGo(out[n:], x[n:], g[n:], b[n:], amp)
+}
+
+// countPositive is countPositiveGo four currents at a time (the maximum
+// kept per lane and reduced at the end: max is exact in any order).
+func countPositive(cnt, x, g, b []float64, mx float64) float64 {
+	if !avx2 || len(cnt) < 8 {
+		return countPositiveGo(cnt, x, g, b, mx)
+	}
+	x, g, b = x[:len(cnt)], g[:len(cnt)], b[:len(cnt)]
+	n := len(cnt) &^ 3
+	one := archsimd.BroadcastFloat64x4(1)
+	var zero archsimd.Float64x4 // see axpyRelu
+	mv := archsimd.BroadcastFloat64x4(mx)
+	for i := 0; i < n; i += 4 {
+		J := archsimd.LoadFloat64x4Slice(g[i : i+4]).Mul(archsimd.LoadFloat64x4Slice(x[i : i+4])).Add(archsimd.LoadFloat64x4Slice(b[i : i+4]))
+		c := archsimd.LoadFloat64x4Slice(cnt[i : i+4])
+		c.Add(one.Masked(J.Greater(zero))).StoreSlice(cnt[i : i+4])
+		mv = mv.Max(J)
+	}
+	var lanes [4]float64
+	mv.StoreSlice(lanes[:])
+	archsimd.ClearAVXUpperBits()
+	for _, v := range lanes {
+		if v > mx {
+			mx = v
+		}
+	}
+	return countPositiveGo(cnt[n:], x[n:], g[n:], b[n:], mx)
+}
+
 // lif steps four neurons at a time when all four integrate the whole step
 // or none of it and none spikes (the common case); any other group of
 // four, and the tail, go through the scalar step.

@@ -37,6 +37,19 @@ func AxpyTo(y, b, a []float64, s float64) { axpyTo(y, b, a, s) }
 // one pass, with the same result. b and a must be at least len(out) long.
 func AxpyRelu(out, b, a []float64, s, amp float64) { axpyRelu(out, b, a, s, amp) }
 
+// GainRelu sets out[j] = amp·max(g[j]·x[j] + b[j], 0) (the product
+// rounded before the sum): rectified-linear rates from per-neuron gains
+// and biases. All slices must have len(out) elements.
+func GainRelu(out, x, g, b []float64, amp float64) { gainRelu(out, x, g, b, amp) }
+
+// CountPositive adds 1 to cnt[j] where the current g[j]·x[j] + b[j] (the
+// product rounded before the sum, as a neuron type's currents) is
+// positive and returns the largest current, or mx if it is larger. All
+// slices must have len(cnt) elements.
+func CountPositive(cnt, x, g, b []float64, mx float64) float64 {
+	return countPositive(cnt, x, g, b, mx)
+}
+
 // EnsDot2 runs a one-dimensional rectified-linear ensemble and its first
 // decoder rows in one pass: with the rates a[i] = amp·max(bias[i] +
 // enc[i]·x, 0) (AxpyRelu) it returns Dot(d1, a) and Dot(d2, a) (0 for a

@@ -74,6 +74,24 @@ func TestMatchesPortable(t *testing.T) {
 			}
 			same("EnsDot2 sums", []float64{s1, s2}, []float64{w1, w2})
 		}
+		GainRelu(g, x, a, y, 1.5)
+		gainReluGo(w, x, a, y, 1.5)
+		same("GainRelu", g, w)
+		for j := range w {
+			w[j] = 1.5 * max(0, float64(a[j]*x[j])+y[j]) // neurons.reluRates' form
+		}
+		same("GainRelu vs reluRates", g, w)
+		xs0 := append([]float64(nil), x...) // no NaN: a NaN current is neither counted nor a maximum in both
+		if n > 2 {
+			xs0[1] = 0.5
+		}
+		for _, mx := range []float64{math.Inf(-1), 300} {
+			copy(g, y)
+			copy(w, y)
+			m1, m2 := CountPositive(g, xs0, a, y, mx), countPositiveGo(w, xs0, a, y, mx)
+			same("CountPositive counts", g, w)
+			same("CountPositive max", []float64{m1}, []float64{m2})
+		}
 		AxpyRelu(g, x, a, -0.7, 1.5)
 		axpyReluGo(w, x, a, -0.7, 1.5)
 		same("AxpyRelu", g, w)

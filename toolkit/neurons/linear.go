@@ -69,6 +69,12 @@ func reluRates(obj string, amplitude float64, dst, x, gain, bias []float64) erro
 	if err := checkRates(obj, dst, x, gain, bias); err != nil {
 		return err
 	}
+	if n := len(gain); len(x)%n == 0 {
+		for r := 0; r < len(x); r += n { // rows of currents: vector code
+			vec.GainRelu(dst[r:r+n], x[r:r+n], gain, bias, amplitude)
+		}
+		return nil
+	}
 	currents(dst, x, gain, bias)
 	for k, j := range dst {
 		dst[k] = amplitude * max(0, j)

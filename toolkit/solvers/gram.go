@@ -164,6 +164,15 @@ func readErr(obj string, m, n int, err error) error {
 	return &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n), Rule: "reading activities failed: " + err.Error()}
 }
 
+// Counter is the optional interface of Blocks whose entries are never
+// negative and that can count, per column, the rows where the column is
+// positive, and find the largest entry, without writing A (rectified-
+// linear activities: from the currents alone, in one fused pass).
+// counted false: not available (scan reads A).
+type Counter interface {
+	CountPositive(pos []int) (amax float64, counted bool, err error)
+}
+
 // scanned is what one pass over the blocks of A tells: max(A), the number
 // of positive entries of each column and whether it has any non-zero one.
 type scanned struct {
@@ -177,6 +186,19 @@ type scanned struct {
 func scan(A Blocks, br int) (*scanned, error) {
 	m, n := A.Dims()
 	sc := &scanned{m: m, n: n, br: br, amax: math.Inf(-1), pos: make([]int, n), alive: make([]bool, n)}
+	if c, ok := A.(Counter); ok {
+		amax, counted, err := c.CountPositive(sc.pos)
+		if err != nil {
+			return nil, err
+		}
+		if counted {
+			sc.amax = amax
+			for j, p := range sc.pos {
+				sc.alive[j] = p > 0
+			}
+			return sc, nil
+		}
+	}
 	buf := make([]float64, br*n)
 	// one partial scan per goroutine over a share of each block's rows
 	w := min(runtime.GOMAXPROCS(0), br)
@@ -245,6 +267,9 @@ func (sc *scanned) solve(obj string, A Blocks, Y *mat.Dense, sigma func(j int) f
 	if len(cols) == 0 { // all silent: nothing to decode from
 		return mat.NewDense(n, d, nil), nil
 	}
+	if X, ok, err := sc.solveAffine(obj, A, Y, cols, sigma); ok || err != nil {
+		return X, err
+	}
 	if len(cols) == n {
 		cols = nil
 	}
@@ -294,7 +319,7 @@ func accumulate(A Blocks, Y *mat.Dense, cols []int, br int) (*normalEq, error) {
 		}
 		Ac := blas64.General{Rows: r, Cols: k, Stride: k, Data: buf[:r*k]}
 		Yc := blas64.General{Rows: r, Cols: d, Stride: yr.Stride, Data: yr.Data[i0*yr.Stride:]}
-		blas64.Syrk(blas.Trans, 1, Ac, 1, ne.G)
+		syrkPar(Ac, ne.G)
 		blas64.Gemm(blas.Trans, blas.NoTrans, 1, Ac, Yc, 1, ne.B)
 	}
 	return ne, nil

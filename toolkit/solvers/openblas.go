@@ -125,3 +125,16 @@ func potrf(a blas64.Symmetric) (blas64.Triangular, bool) {
 	vec.ClearUpper()
 	return t, info == 0
 }
+
+// serialSyrk is c += aᵀa (upper triangle) in one single-threaded
+// OpenBLAS call (syrkPar runs several at once).
+func serialSyrk(a blas64.General, c blas64.Symmetric) {
+	netlib.Implementation{}.Dsyrk(c.Uplo, blas.Trans, c.N, a.Rows, 1, a.Data, a.Stride, 1, c.Data, c.Stride)
+	vec.ClearUpper()
+}
+
+// serialGemmTN is c += aᵀb in one single-threaded OpenBLAS call.
+func serialGemmTN(a, b, c blas64.General) {
+	netlib.Implementation{}.Dgemm(blas.Trans, blas.NoTrans, a.Cols, b.Cols, a.Rows, 1, a.Data, a.Stride, b.Data, b.Stride, 1, c.Data, c.Stride)
+	vec.ClearUpper()
+}
