@@ -130,13 +130,18 @@ func (sp *splitter) run() {
 }
 
 // worker claims chunks of offered operators from the back; it spins
-// between jobs and parks after spinFor without one.
+// between offers and parks after spinFor without a new one.
 func worker() {
 	idle := 0
 	last := time.Now()
 	var seen uint64
 	for {
-		seen = pool.seq.Load() // before the offer: a newer one keeps the worker up
+		// each new offer restarts the spin, whether or not the worker
+		// gets a chunk of it (the caller may take them all): it parks
+		// only spinFor after offers stop
+		if q := pool.seq.Load(); q != seen {
+			seen, idle = q, 0
+		}
 		if sp := pool.offer.Load(); sp != nil {
 			worked := false
 			for i := sp.claim(true); i >= 0; i = sp.claim(true) {
