@@ -20,24 +20,48 @@ func init() {
 		"RMSE":          reflect.ValueOf(solvers.RMSE),
 
 		// type definitions
-		"BlockSolver": reflect.ValueOf((*solvers.BlockSolver)(nil)),
-		"Blocks":      reflect.ValueOf((*solvers.Blocks)(nil)),
-		"Error":       reflect.ValueOf((*solvers.Error)(nil)),
-		"Lstsq":       reflect.ValueOf((*solvers.Lstsq)(nil)),
-		"LstsqL2":     reflect.ValueOf((*solvers.LstsqL2)(nil)),
-		"LstsqL2nz":   reflect.ValueOf((*solvers.LstsqL2nz)(nil)),
-		"LstsqNoise":  reflect.ValueOf((*solvers.LstsqNoise)(nil)),
-		"Nnls":        reflect.ValueOf((*solvers.Nnls)(nil)),
-		"NnlsL2":      reflect.ValueOf((*solvers.NnlsL2)(nil)),
-		"NnlsL2nz":    reflect.ValueOf((*solvers.NnlsL2nz)(nil)),
-		"NoSolver":    reflect.ValueOf((*solvers.NoSolver)(nil)),
-		"Solver":      reflect.ValueOf((*solvers.Solver)(nil)),
+		"Affine":       reflect.ValueOf((*solvers.Affine)(nil)),
+		"BlockSolver":  reflect.ValueOf((*solvers.BlockSolver)(nil)),
+		"Blocks":       reflect.ValueOf((*solvers.Blocks)(nil)),
+		"ColumnBlocks": reflect.ValueOf((*solvers.ColumnBlocks)(nil)),
+		"Counter":      reflect.ValueOf((*solvers.Counter)(nil)),
+		"Error":        reflect.ValueOf((*solvers.Error)(nil)),
+		"Lstsq":        reflect.ValueOf((*solvers.Lstsq)(nil)),
+		"LstsqL2":      reflect.ValueOf((*solvers.LstsqL2)(nil)),
+		"LstsqL2nz":    reflect.ValueOf((*solvers.LstsqL2nz)(nil)),
+		"LstsqNoise":   reflect.ValueOf((*solvers.LstsqNoise)(nil)),
+		"Nnls":         reflect.ValueOf((*solvers.Nnls)(nil)),
+		"NnlsL2":       reflect.ValueOf((*solvers.NnlsL2)(nil)),
+		"NnlsL2nz":     reflect.ValueOf((*solvers.NnlsL2nz)(nil)),
+		"NoSolver":     reflect.ValueOf((*solvers.NoSolver)(nil)),
+		"Solver":       reflect.ValueOf((*solvers.Solver)(nil)),
 
 		// interface wrapper definitions
-		"_BlockSolver": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_BlockSolver)(nil)),
-		"_Blocks":      reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Blocks)(nil)),
-		"_Solver":      reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Solver)(nil)),
+		"_Affine":       reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Affine)(nil)),
+		"_BlockSolver":  reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_BlockSolver)(nil)),
+		"_Blocks":       reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Blocks)(nil)),
+		"_ColumnBlocks": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_ColumnBlocks)(nil)),
+		"_Counter":      reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Counter)(nil)),
+		"_Solver":       reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_solvers_Solver)(nil)),
 	}
+}
+
+// _github_com_neurogo_neurogo_toolkit_solvers_Affine is an interface wrapper for Affine type
+type _github_com_neurogo_neurogo_toolkit_solvers_Affine struct {
+	IValue    interface{}
+	WDims     func() (m int, n int)
+	WFeatures func() (Z *mat.Dense, C *mat.Dense)
+	WRows     func(dst []float64, i0 int, i1 int) error
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_solvers_Affine) Dims() (m int, n int) {
+	return W.WDims()
+}
+func (W _github_com_neurogo_neurogo_toolkit_solvers_Affine) Features() (Z *mat.Dense, C *mat.Dense) {
+	return W.WFeatures()
+}
+func (W _github_com_neurogo_neurogo_toolkit_solvers_Affine) Rows(dst []float64, i0 int, i1 int) error {
+	return W.WRows(dst, i0, i1)
 }
 
 // _github_com_neurogo_neurogo_toolkit_solvers_BlockSolver is an interface wrapper for BlockSolver type
@@ -78,6 +102,26 @@ func (W _github_com_neurogo_neurogo_toolkit_solvers_Blocks) Dims() (m int, n int
 }
 func (W _github_com_neurogo_neurogo_toolkit_solvers_Blocks) Rows(dst []float64, i0 int, i1 int) error {
 	return W.WRows(dst, i0, i1)
+}
+
+// _github_com_neurogo_neurogo_toolkit_solvers_ColumnBlocks is an interface wrapper for ColumnBlocks type
+type _github_com_neurogo_neurogo_toolkit_solvers_ColumnBlocks struct {
+	IValue    interface{}
+	WRowsCols func(dst []float64, i0 int, i1 int, cols []int) error
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_solvers_ColumnBlocks) RowsCols(dst []float64, i0 int, i1 int, cols []int) error {
+	return W.WRowsCols(dst, i0, i1, cols)
+}
+
+// _github_com_neurogo_neurogo_toolkit_solvers_Counter is an interface wrapper for Counter type
+type _github_com_neurogo_neurogo_toolkit_solvers_Counter struct {
+	IValue         interface{}
+	WCountPositive func(pos []int) (amax float64, counted bool, err error)
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_solvers_Counter) CountPositive(pos []int) (amax float64, counted bool, err error) {
+	return W.WCountPositive(pos)
 }
 
 // _github_com_neurogo_neurogo_toolkit_solvers_Solver is an interface wrapper for Solver type
