@@ -62,12 +62,16 @@
 // # Engine
 //
 // The engine runs the simulator's operator graph on whole minibatches.
-// It drops what only hands values over — whole-signal copies between
-// signals become shared storage, products with an always-zero input are
-// skipped, inputs a one-step backward pass can still read are not saved —
-// and runs chains of element-wise operators (connection weights, gains,
-// biases, neurons) block by block per example, forward and backward, so
-// their intermediate values stay in the cores' caches (train/fuse.go).
+// It drops what only hands values over — products by a constant weight
+// 1 become copies, whole-signal copies between signals become shared
+// storage, products with an always-zero input are skipped, inputs a
+// one-step backward pass can still read are not saved — and runs chains
+// of element-wise operators (connection weights, gains, biases, neurons)
+// block by block per example, forward and backward, so their
+// intermediate values stay in the cores' caches (train/fuse.go); signals
+// used only inside such a chain (a neuron layer's input current and its
+// gradient) have one block buffer per worker instead of a whole-batch
+// array (train/scratch.go).
 //
 // # Checking gradients
 //
