@@ -479,3 +479,37 @@ func TestMetablockSorter(t *testing.T) {
 		t.Errorf("unknown sorter: err = %v", err)
 	}
 }
+
+// TestPackIdentical: packed ensemble weights (the one-dimensional
+// ensembles of the integrator, circular convolution's products and the
+// basal ganglia, one and two decoder rows, a partial last block) give
+// exactly the outputs of the unpacked ones, at batch 1 and 2.
+func TestPackIdentical(t *testing.T) {
+	for _, name := range []string{"integrator", "cconv", "basal_ganglia"} {
+		mk := networks.Benchmarks()[name]
+		net, err := mk(8, 21, 2) // 21 neurons: a partial last block of 16
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range net.AllEnsembles() {
+			e.NeuronType = neurons.NewRectifiedLinear()
+		}
+		for _, batch := range []int{1, 2} {
+			restore := sim.SetPack(false)
+			want := probeAll(t, net, 100, batch, sim.AllOptimizations())
+			restore()
+			got := probeAll(t, net, 100, batch, sim.AllOptimizations())
+			for k, w := range want {
+				for b := range w {
+					for s := range w[b] {
+						for i := range w[b][s] {
+							if got[k][b][s][i] != w[b][s][i] {
+								t.Fatalf("%s batch %d probe %s lane %d step %d [%d] = %v, want %v", name, batch, k, b, s, i, got[k][b][s][i], w[b][s][i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

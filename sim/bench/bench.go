@@ -301,6 +301,9 @@ func runNet(net *toolkit.Network, model string, dims, batch int, c Config) (Resu
 		return r, err
 	}
 	defer s.Close()
+	// the build's garbage is collected now, not by a background GC
+	// during the timed steps
+	runtime.GC()
 
 	warm := warmSteps
 	r.Steps = steps
