@@ -148,12 +148,13 @@ func TestAffineSolve(t *testing.T) {
 				}
 			}
 			// the identity decode: the targets are the eval points (the
-			// features' first columns, see accumulateAffine)
+			// features' first columns, see accumulateAffine); and a small
+			// regularisation (an ill-conditioned system)
 			Yid := mat.DenseCopyOf(r.X)
 			for _, tc := range []struct {
 				s BlockSolver
 				Y *mat.Dense
-			}{{NewLstsqL2(), Ysin}, {LstsqL2nz{Reg: 0.1}, Ysin}, {NewLstsqL2(), Yid}} {
+			}{{NewLstsqL2(), Ysin}, {LstsqL2nz{Reg: 0.1}, Ysin}, {NewLstsqL2(), Yid}, {LstsqL2{Reg: 1e-3}, Ysin}} {
 				s, Y := tc.s, tc.Y
 				sc, err := scan(A, 64)
 				if err != nil {
@@ -183,8 +184,14 @@ func TestAffineSolve(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if e := relErr(got, want); e > gramTol {
-					t.Errorf("cols %v allLinear %v %s: rel err %g > %g (%d linear, %d mixed)", cols, allLinear, s.Name(), e, gramTol, nLin, nMixed)
+				tol := gramTol
+				if l, ok := s.(LstsqL2); ok && l.Reg < 0.01 {
+					// the system's condition grows as 1/Reg²: both solves
+					// round at ~1e-10 here (still 1e-4 of issue 3's 1e-6)
+					tol = 1e-7
+				}
+				if e := relErr(got, want); e > tol {
+					t.Errorf("cols %v allLinear %v %s: rel err %g > %g (%d linear, %d mixed)", cols, allLinear, s.Name(), e, tol, nLin, nMixed)
 				}
 			}
 		}
