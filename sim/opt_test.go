@@ -389,9 +389,17 @@ func TestEnsembleFusionApplies(t *testing.T) {
 // Fourier transforms, the basal ganglia's ones matrices) give exactly the
 // outputs of the plain products, at batch 1 and batch 2.
 func TestDedupIdentical(t *testing.T) {
-	for _, name := range []string{"cconv", "basal_ganglia"} {
-		mk := networks.Benchmarks()[name]
-		net, err := mk(8, 12, 2)
+	identicalWithout(t, []string{"cconv", "basal_ganglia"}, 12, func() func() { return sim.SetDedup(false) })
+}
+
+// identicalWithout runs the benchmark models (D 8, npd neurons per
+// dimension, RectifiedLinear) at batch 1 and 2 with an executor feature
+// switched off (off returns its restore function) and on, and fails on
+// the first probe value that differs.
+func identicalWithout(t *testing.T, models []string, npd int, off func() func()) {
+	t.Helper()
+	for _, name := range models {
+		net, err := networks.Benchmarks()[name](8, npd, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -399,7 +407,7 @@ func TestDedupIdentical(t *testing.T) {
 			e.NeuronType = neurons.NewRectifiedLinear()
 		}
 		for _, batch := range []int{1, 2} {
-			restore := sim.SetDedup(false)
+			restore := off()
 			want := probeAll(t, net, 100, batch, sim.AllOptimizations())
 			restore()
 			got := probeAll(t, net, 100, batch, sim.AllOptimizations())
@@ -485,31 +493,6 @@ func TestMetablockSorter(t *testing.T) {
 // basal ganglia, one and two decoder rows, a partial last block) give
 // exactly the outputs of the unpacked ones, at batch 1 and 2.
 func TestPackIdentical(t *testing.T) {
-	for _, name := range []string{"integrator", "cconv", "basal_ganglia"} {
-		mk := networks.Benchmarks()[name]
-		net, err := mk(8, 21, 2) // 21 neurons: a partial last block of 16
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range net.AllEnsembles() {
-			e.NeuronType = neurons.NewRectifiedLinear()
-		}
-		for _, batch := range []int{1, 2} {
-			restore := sim.SetPack(false)
-			want := probeAll(t, net, 100, batch, sim.AllOptimizations())
-			restore()
-			got := probeAll(t, net, 100, batch, sim.AllOptimizations())
-			for k, w := range want {
-				for b := range w {
-					for s := range w[b] {
-						for i := range w[b][s] {
-							if got[k][b][s][i] != w[b][s][i] {
-								t.Fatalf("%s batch %d probe %s lane %d step %d [%d] = %v, want %v", name, batch, k, b, s, i, got[k][b][s][i], w[b][s][i])
-							}
-						}
-					}
-				}
-			}
-		}
-	}
+	// 21 neurons: a partial last block of 16
+	identicalWithout(t, []string{"integrator", "cconv", "basal_ganglia"}, 21, func() func() { return sim.SetPack(false) })
 }

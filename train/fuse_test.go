@@ -288,23 +288,7 @@ func TestFloat32(t *testing.T) {
 // buffers reused) end at the parameters of the plain engine, to rounding.
 func TestEngineSimplificationsFit(t *testing.T) {
 	const relTol = 1e-9 // rounding differences grow a little over the updates
-	rng := rand.New(rand.NewPCG(8, 8))
-	const n = 12
-	x, err := NewArray(n, 1, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range x.Data {
-		x.Data[i] = rng.Float64()
-	}
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = rng.IntN(5)
-	}
-	y, err := ArrayFromLabels(labels, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := fuseData(t, rand.New(rand.NewPCG(8, 8)), 12, 1)
 	fit := func(noFuse bool) [][]float64 {
 		net, in, out := fuseNet(t)
 		m, err := New(net)
@@ -368,23 +352,7 @@ func layersOnly(t *testing.T, net *toolkit.Network) *Model {
 // a trainable weight 1 stays a product.
 func TestIdentityMuls(t *testing.T) {
 	const relTol = 1e-12
-	rng := rand.New(rand.NewPCG(4, 4))
-	const n = 5
-	x, err := NewArray(n, 1, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range x.Data {
-		x.Data[i] = rng.Float64()
-	}
-	labels := make([]int, n)
-	for i := range labels {
-		labels[i] = rng.IntN(5)
-	}
-	y, err := ArrayFromLabels(labels, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, y := fuseData(t, rand.New(rand.NewPCG(4, 4)), 5, 1)
 	converted := func(e *engine) (copies, aliased int) {
 		for k, op := range e.ops {
 			if c, ok := op.(*copyOp); ok && e.opIdx[k] >= 0 && e.g.Ops[e.opIdx[k]].Kind == "ElementwiseInc" {
@@ -496,4 +464,25 @@ func relDiff(a, b []float64) float64 {
 		return d
 	}
 	return d / scale
+}
+
+// fuseData returns n random fuseNet inputs (steps steps of 64 values in
+// [0, 1)) and class labels 0–4 as targets.
+func fuseData(t *testing.T, rng *rand.Rand, n, steps int) (x, y *Array) {
+	t.Helper()
+	x, err := NewArray(n, steps, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range x.Data {
+		x.Data[i] = rng.Float64()
+	}
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = rng.IntN(5)
+	}
+	if y, err = ArrayFromLabels(labels, steps); err != nil {
+		t.Fatal(err)
+	}
+	return x, y
 }
