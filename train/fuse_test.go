@@ -65,23 +65,7 @@ func TestEngineSimplifications(t *testing.T) {
 	for _, steps := range []int{1, 3} {
 		for _, smooth := range []bool{false, true} {
 			net, in, out := fuseNet(t)
-			rng := rand.New(rand.NewPCG(uint64(steps), 9))
-			const n = 7
-			x, err := NewArray(n, steps, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range x.Data {
-				x.Data[i] = rng.Float64()
-			}
-			labels := make([]int, n)
-			for i := range labels {
-				labels[i] = rng.IntN(5)
-			}
-			y, err := ArrayFromLabels(labels, steps)
-			if err != nil {
-				t.Fatal(err)
-			}
+			x, y := fuseData(t, rand.New(rand.NewPCG(uint64(steps), 9)), 7, steps)
 			cfg := Config{LIFSmoothing: 0.05, SmoothForward: smooth}
 			run := func(noFuse bool) (float64, []float64, [][]float64, *engine) {
 				return engineGrads(t, net, in, out, x, y, cfg, noFuse)
