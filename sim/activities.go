@@ -54,9 +54,17 @@ func newActivities(e *toolkit.Ensemble, p *EnsembleParams, ep []float64, m int) 
 // Dims implements solvers.Blocks.
 func (a *activities) Dims() (int, int) { return a.m, a.n }
 
+// currents sets x (rows r0..r1, n wide) to eval_points[r0:r1] ·
+// (encoders/radius)ᵀ.
+func (a *activities) currents(x []float64, r0, r1 int) {
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1,
+		blas64.General{Rows: r1 - r0, Cols: a.d, Stride: a.d, Data: a.ep[r0*a.d : r1*a.d]}, a.enc,
+		0, blas64.General{Rows: r1 - r0, Cols: a.n, Stride: a.n, Data: x})
+}
+
 // Rows implements solvers.Blocks: rows [i0, i1) of A into dst.
 func (a *activities) Rows(dst []float64, i0, i1 int) error {
-	n, d := a.n, a.d
+	n := a.n
 	if a.x == nil {
 		a.x = make([]float64, a.chunk*n)
 	}
@@ -64,10 +72,7 @@ func (a *activities) Rows(dst []float64, i0, i1 int) error {
 		r1 := min(i1, r0+a.chunk)
 		k := r1 - r0
 		x := a.x[:k*n]
-		// x = eval_points[r0:r1] · (encoders/radius)ᵀ
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-			blas64.General{Rows: k, Cols: d, Stride: d, Data: a.ep[r0*d : r1*d]}, a.enc,
-			0, blas64.General{Rows: k, Cols: n, Stride: n, Data: x})
+		a.currents(x, r0, r1)
 		out := dst[(r0-i0)*n : (r1-i0)*n]
 		if err := a.rates(out, x, k); err != nil {
 			if a.rerr == nil {
@@ -167,7 +172,7 @@ func (a *activities) CountPositive(pos []int) (float64, bool, error) {
 	if !ok || !(amp > 0) {
 		return 0, false, nil
 	}
-	n, d := a.n, a.d
+	n := a.n
 	if a.x == nil {
 		a.x = make([]float64, a.chunk*n)
 	}
@@ -184,9 +189,7 @@ func (a *activities) CountPositive(pos []int) (float64, bool, error) {
 		r1 := min(a.m, r0+chunk)
 		k := r1 - r0
 		x := xb[:k*n]
-		blas64.Gemm(blas.NoTrans, blas.Trans, 1,
-			blas64.General{Rows: k, Cols: d, Stride: d, Data: a.ep[r0*d : r1*d]}, a.enc,
-			0, blas64.General{Rows: k, Cols: n, Stride: n, Data: x})
+		a.currents(x, r0, r1)
 		var wg sync.WaitGroup
 		for t := range w {
 			wg.Go(func() {

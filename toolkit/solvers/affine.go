@@ -84,9 +84,8 @@ func accumulateAffine(A Blocks, Y *mat.Dense, Z, C *mat.Dense, nCols, lCols []in
 		yIsZ = slices.Equal(yr.Data[i*yr.Stride:i*yr.Stride+d], zr.Data[i*zr.Stride:i*zr.Stride+d])
 	}
 	if kN > 0 {
-		cb, byCols := A.(ColumnBlocks)
 		var buf []float64
-		if byCols {
+		if _, byCols := A.(ColumnBlocks); byCols {
 			br = max(br, min(m, br*n/kN)) // the same block bytes
 			buf = make([]float64, br*kN)
 		} else {
@@ -95,20 +94,8 @@ func accumulateAffine(A Blocks, Y *mat.Dense, Z, C *mat.Dense, nCols, lCols []in
 		for i0 := 0; i0 < m; i0 += br {
 			i1 := min(m, i0+br)
 			r := i1 - i0
-			if byCols {
-				if err := cb.RowsCols(buf[:r*kN], i0, i1, nCols); err != nil {
-					return nil, err
-				}
-			} else {
-				if err := A.Rows(buf[:r*n], i0, i1); err != nil {
-					return nil, err
-				}
-				for i := range r { // compact to the N columns (ascending: c ≤ j)
-					src, dst := buf[i*n:(i+1)*n], buf[i*kN:(i+1)*kN]
-					for c, j := range nCols {
-						dst[c] = src[j]
-					}
-				}
+			if err := rowsOf(A, buf, i0, i1, nCols); err != nil {
+				return nil, err
 			}
 			An := blas64.General{Rows: r, Cols: kN, Stride: kN, Data: buf[:r*kN]}
 			Yc := blas64.General{Rows: r, Cols: d, Stride: yr.Stride, Data: yr.Data[i0*yr.Stride:]}

@@ -306,16 +306,8 @@ func accumulate(A Blocks, Y *mat.Dense, cols []int, br int) (*normalEq, error) {
 	for i0 := 0; i0 < m; i0 += br {
 		i1 := min(m, i0+br)
 		r := i1 - i0
-		if err := A.Rows(buf[:r*n], i0, i1); err != nil {
+		if err := rowsOf(A, buf, i0, i1, cols); err != nil {
 			return nil, err
-		}
-		if cols != nil { // compact each row in place (cols ascend: c ≥ its index)
-			for i := range r {
-				src, dst := buf[i*n:(i+1)*n], buf[i*k:(i+1)*k]
-				for c, j := range cols {
-					dst[c] = src[j]
-				}
-			}
 		}
 		Ac := blas64.General{Rows: r, Cols: k, Stride: k, Data: buf[:r*k]}
 		Yc := blas64.General{Rows: r, Cols: d, Stride: yr.Stride, Data: yr.Data[i0*yr.Stride:]}
@@ -323,6 +315,32 @@ func accumulate(A Blocks, Y *mat.Dense, cols []int, br int) (*normalEq, error) {
 		blas64.Gemm(blas.Trans, blas.NoTrans, 1, Ac, Yc, 1, ne.B)
 	}
 	return ne, nil
+}
+
+// rowsOf writes rows [i0, i1) of A's columns cols (all if nil; cols
+// ascend) to buf, row-major with stride len(cols): through ColumnBlocks
+// when A has it, else by reading whole rows (buf must then hold
+// (i1−i0)·n values) and compacting them in place.
+func rowsOf(A Blocks, buf []float64, i0, i1 int, cols []int) error {
+	_, n := A.Dims()
+	r := i1 - i0
+	if cols == nil {
+		return A.Rows(buf[:r*n], i0, i1)
+	}
+	k := len(cols)
+	if cb, ok := A.(ColumnBlocks); ok {
+		return cb.RowsCols(buf[:r*k], i0, i1, cols)
+	}
+	if err := A.Rows(buf[:r*n], i0, i1); err != nil {
+		return err
+	}
+	for i := range r { // in place: c ≤ cols[c], and row i's target lies before its source
+		src, dst := buf[i*n:(i+1)*n], buf[i*k:(i+1)*k]
+		for c, j := range cols {
+			dst[c] = src[j]
+		}
+	}
+	return nil
 }
 
 // solve adds m·sigma(i)² to the diagonal of G, factorises G = UᵀU in place
