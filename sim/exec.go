@@ -519,6 +519,12 @@ type ensMember struct {
 	// pk, pad: the member's packed weights (pack.go) at w[pk:pk+4·pad],
 	// pad = n rounded up to 16; pad is 0 when not packed
 	pk, pad int
+	// octN > 0 marks the first of eight consecutive members packed
+	// together (an octet, vec.EnsOct) at w[pk:], octN neurons each (the
+	// largest of the eight), with a second decoder row when octTwo; inOct
+	// marks all eight (the split never cuts an octet)
+	octN          int
+	octTwo, inOct bool
 	// rows lists the decoder rows one by one for one-dimensional
 	// ensembles of at least two neurons (vec.EnsDot2's fused pass; a
 	// one-neuron ensemble decodes through decodeInto's axpy form)
@@ -569,7 +575,30 @@ func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
 // J = bias + E·x (as the encoder product computes it), a = amp·max(J, 0)
 // (the neurons) in scratch, then its decoder products.
 func ensembles(d, w, pw []float64, ms []ensMember, scratch []float64, amp float64) {
-	for _, mb := range ms {
+	var xs, s1, s2 [8]float64
+	for i := 0; i < len(ms); i++ {
+		mb := &ms[i]
+		if mb.octN > 0 && i+8 <= len(ms) {
+			finite := true
+			for e := range 8 {
+				v := d[ms[i+e].x]
+				xs[e] = v
+				finite = finite && v-v == 0
+			}
+			if finite {
+				// eight ensembles side by side (pack.go)
+				vec.EnsOct(pw[mb.pk:], mb.octN, mb.octTwo, &xs, amp, &s1, &s2)
+				for e := range 8 {
+					r := ms[i+e].rows
+					r[0].put(d, s1[e])
+					if len(r) > 1 {
+						r[1].put(d, s2[e])
+					}
+				}
+				i += 7
+				continue
+			}
+		}
 		x := d[mb.x : mb.x+mb.nx]
 		if mb.pad > 0 && x[0]-x[0] == 0 {
 			// packed, zero-padded weights (pack.go): whole blocks only
@@ -658,8 +687,8 @@ func ensWork(mb ensMember) int {
 	return w
 }
 
-// splitEnsembles cuts a fused group's members into k non-empty lists
-// (k ≤ len(ms)) of about equal work.
+// splitEnsembles cuts a fused group's members into at most k non-empty
+// lists (k ≤ len(ms)) of about equal work, never inside an octet.
 func splitEnsembles(ms []ensMember, k int) [][]ensMember {
 	total := 0
 	for _, mb := range ms {
@@ -671,7 +700,8 @@ func splitEnsembles(ms []ensMember, k int) [][]ensMember {
 		acc += ensWork(mb)
 		p := len(parts)
 		left := len(ms) - (i + 1) // members after this one
-		if p < k-1 && (acc >= total*(p+1)/k || left == k-1-p) && left >= k-1-p {
+		cut := i+1 < len(ms) && !(ms[i+1].inOct && ms[i+1].octN == 0)
+		if p < k-1 && cut && (acc >= total*(p+1)/k || left == k-1-p) && left >= k-1-p {
 			parts = append(parts, ms[start:i+1:i+1])
 			start = i + 1
 		}

@@ -36,3 +36,14 @@ func SetPack(on bool) (restore func()) {
 	packOn = on
 	return func() { packOn = old }
 }
+
+// SetOctets switches packing eight ensembles together (octets) on or
+// off; it returns a function that restores the setting.
+func SetOctets(on bool) (restore func()) {
+	old := octOn
+	octOn = on
+	return func() { octOn = old }
+}
+
+// Octets returns the number of octets a simulator packed.
+func Octets(s *Simulator) int { return s.octets }

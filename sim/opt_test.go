@@ -496,3 +496,84 @@ func TestPackIdentical(t *testing.T) {
 	// 21 neurons: a partial last block of 16
 	identicalWithout(t, []string{"integrator", "cconv", "basal_ganglia"}, 21, func() func() { return sim.SetPack(false) })
 }
+
+// TestOctetsIdentical: eight one-dimensional ensembles packed side by
+// side (vec.EnsOct) give the outputs of the per-ensemble packs bit for
+// bit, with octets of unequal sizes (zero-padded), one and two decoder
+// rows, an amplitude other than 1, a non-finite input (which takes the
+// unpacked path), batches and the cut across cores.
+func TestOctetsIdentical(t *testing.T) {
+	mk := func(amp float64) *toolkit.Network {
+		net := toolkit.New("octets", 5)
+		u := net.Node("u", 1, func(tm float64, out []float64) {
+			out[0] = math.Sin(2 * math.Pi * tm)
+			if tm > 0.0505 && tm < 0.0525 {
+				out[0] = math.Inf(1)
+			}
+		})
+		v := net.Passthrough("v", 1)
+		for i := range 19 {
+			e := net.Ensemble(fmt.Sprintf("e%d", i), 20+i%5, 1)
+			rl := neurons.NewRectifiedLinear()
+			rl.Amplitude = amp
+			e.NeuronType = rl
+			net.Connect(u, e)
+			net.Connect(e, v)
+			if i%3 == 0 {
+				c := net.Connect(e, v)
+				c.Function = func(x []float64) []float64 { return []float64{x[0] * x[0]} }
+			}
+		}
+		net.Probe("v", v, toolkit.AttrOutput)
+		return net
+	}
+	run := func(net *toolkit.Network, batch int) [][][]float64 {
+		t.Helper()
+		s, err := sim.New(net, sim.Batch(batch), sim.CheckNaN(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RunSteps(120); err != nil {
+			t.Fatal(err)
+		}
+		d, err := s.DataBatch(net.AllProbes()[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	for _, amp := range []float64{1, 0.5} {
+		net := mk(amp)
+		s, err := sim.New(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := sim.Octets(s); n < 2 {
+			t.Fatalf("amp %v: %d octets packed, want ≥ 2", amp, n)
+		}
+		for _, split := range []bool{false, true} {
+			if split {
+				defer sim.SetSplitThresholds(1, 1)()
+			}
+			for _, batch := range []int{1, 3} {
+				restore := sim.SetOctets(false)
+				want := run(net, batch)
+				restore()
+				got := run(net, batch)
+				nan := false
+				for b := range want {
+					for st := range want[b] {
+						g, x := got[b][st][0], want[b][st][0]
+						nan = nan || x != x
+						if math.Float64bits(g) != math.Float64bits(x) && !(g != g && x != x) {
+							t.Fatalf("amp %v split %v batch %d lane %d step %d = %v, want %v", amp, split, batch, b, st, g, x)
+						}
+					}
+				}
+				if !nan {
+					t.Fatalf("amp %v: the infinite input left no NaN: the unpacked path was not run", amp)
+				}
+			}
+		}
+	}
+}

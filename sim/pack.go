@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/neurogo/neurogo/internal/vec"
+
 // Packed ensemble weights. A fused rectified-linear group (EnsembleReLU)
 // of one-dimensional ensembles reads, per ensemble, its biases, encoders
 // and one or two decoder rows from four places in the store, and an
@@ -12,9 +14,19 @@ package sim
 // input and a positive amplitude; other inputs take the unpacked path),
 // so the results are identical. The buffer is built once per simulator
 // and group and shared by the lanes.
+//
+// Runs of eight consecutive such ensembles of similar size (the smallest
+// at least 3/4 of the largest) are packed together instead, as an octet
+// (vec.EnsOct): one vector lane per ensemble, the neurons in the order
+// of Dot's sixteen partial sums, so the eight ensembles' sums are
+// combined by vertical vector adds and no ensemble pays a horizontal
+// reduction; the shorter ones are padded with zero weights, which add +0
+// as above. For ensembles of 26 and 52 neurons (cconv and the
+// integrator at D = 192) an octet takes half the time of eight EnsDot2
+// passes.
 
-// packOn switches packing (tests compare with and without).
-var packOn = true
+// packOn switches packing, octOn octets (tests compare with and without).
+var packOn, octOn = true, true
 
 // packed is one group's packed weights: member i's at buf[pk[i]:] with
 // padded length pad[i] (0: not packed).
@@ -22,6 +34,10 @@ type packed struct {
 	buf     []float64
 	pk, pad []int
 	maxPad  int
+	// octets: member i starts one of octN[i] > 0 neurons (two decoder
+	// rows if octTwo[i]) at buf[pk[i]:]; inOct marks all its members
+	octN          []int
+	octTwo, inOct []bool
 }
 
 // packEnsembles packs the members of g that qualify (one input dimension,
@@ -46,6 +62,7 @@ func (s *Simulator) packEnsembles(g *group, ms []ensMember, amp float64) ([]floa
 	}
 	for i := range ms {
 		ms[i].pk, ms[i].pad = p.pk[i], p.pad[i]
+		ms[i].octN, ms[i].octTwo, ms[i].inOct = p.octN[i], p.octTwo[i], p.inOct[i]
 	}
 	return p.buf, p.maxPad
 }
@@ -66,11 +83,44 @@ func (s *Simulator) pack(g *group, ms []ensMember) *packed {
 		s.img = s.model.initImage()
 	}
 	img := s.img
-	p := &packed{pk: make([]int, len(ms)), pad: make([]int, len(ms))}
+	p := &packed{pk: make([]int, len(ms)), pad: make([]int, len(ms)),
+		octN: make([]int, len(ms)), octTwo: make([]bool, len(ms)), inOct: make([]bool, len(ms))}
+	ok := func(mb ensMember) bool {
+		return mb.nx == 1 && mb.n >= 2 && len(mb.rows) > 0 && len(mb.rows) <= 2
+	}
 	var buf []float64
-	for i, mb := range ms {
-		if mb.nx != 1 || mb.n < 2 || len(mb.rows) == 0 || len(mb.rows) > 2 {
+	for i := 0; i < len(ms); i++ {
+		mb := ms[i]
+		if !ok(mb) {
 			continue
+		}
+		if oct := ms[i:min(i+8, len(ms))]; len(oct) == 8 && octOn {
+			lo, hi, two := oct[0].n, oct[0].n, false
+			for _, o := range oct {
+				if !ok(o) {
+					lo = 0
+					break
+				}
+				lo, hi, two = min(lo, o.n), max(hi, o.n), two || len(o.rows) > 1
+			}
+			if 4*lo >= 3*hi {
+				off := len(buf)
+				buf = append(buf, make([]float64, hi*vec.OctWidth(two))...)
+				for e, o := range oct {
+					for j := range o.n {
+						b := off + vec.OctOffset(hi, j, two) + e
+						buf[b], buf[b+8] = img[o.bias+j], img[o.enc+j]
+						for k, r := range o.rows {
+							buf[b+16+8*k] = img[r.a+j]
+						}
+					}
+					p.inOct[i+e] = true
+				}
+				p.pk[i], p.octN[i], p.octTwo[i] = off, hi, two
+				s.octets++
+				i += 7
+				continue
+			}
 		}
 		pad := (mb.n + 15) &^ 15
 		off := len(buf)
@@ -83,7 +133,7 @@ func (s *Simulator) pack(g *group, ms []ensMember) *packed {
 		p.pk[i], p.pad[i] = off, pad
 		p.maxPad = max(p.maxPad, pad)
 	}
-	if p.maxPad > 0 {
+	if len(buf) > 0 {
 		p.buf = buf
 	}
 	return p

@@ -29,6 +29,7 @@ type Simulator struct {
 	workers   int       // goroutines that step lanes in RunSteps (see Parallel)
 	parts     [][]*lane // lanes of each worker
 	splitOK   bool      // large operators may be cut across cores (one lane)
+	octets    int       // ensemble octets packed (pack.go; tests)
 	batch     int       // lanes (known before the operators are compiled)
 	unroll    int       // steps per dispatch (Unroll)
 	flat      []func()  // one lane, Unroll > 1: the operators of unroll steps, each followed by its probe recording

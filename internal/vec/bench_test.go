@@ -96,3 +96,35 @@ func BenchmarkEnsDot2Sizes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEnsOct compares eight ensembles through EnsOct with eight
+// EnsDot2 calls on zero-padded (packed) weights.
+func BenchmarkEnsOct(b *testing.B) {
+	for _, n := range []int{26, 52, 156} {
+		pad := (n + 15) &^ 15
+		p := make([]float64, n*OctWidth(true))
+		for i := range p {
+			p[i] = float64(i%7) - 3
+		}
+		w := make([]float64, 8*4*pad)
+		for i := range w {
+			w[i] = float64(i%5) - 2
+		}
+		x := [8]float64{0.1, 0.2, -0.3, 0.4, 0.5, -0.6, 0.7, 0.8}
+		b.Run(fmt.Sprintf("oct%d", n), func(b *testing.B) {
+			var s1, s2 [8]float64
+			for b.Loop() {
+				EnsOct(p, n, true, &x, 1, &s1, &s2)
+			}
+		})
+		b.Run(fmt.Sprintf("dot2x8_%d", n), func(b *testing.B) {
+			a := make([]float64, pad)
+			for b.Loop() {
+				for e := range 8 {
+					q := w[e*4*pad:]
+					EnsDot2(a, false, q[:pad], q[pad:2*pad], x[e], 1, q[2*pad:3*pad], q[3*pad:4*pad])
+				}
+			}
+		})
+	}
+}

@@ -163,3 +163,41 @@ func lifGo(p lifParams, J, out, voltage, refractory []float64) {
 		p.lifOne(i, J, out, voltage, refractory)
 	}
 }
+
+// octStripes is the order of the stripes in an eight-ensemble pack: that
+// of Dot's final sums, (s0 + s4) + (s8 + s12) first (see OctOffset).
+var octStripes = [16]int{0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15}
+
+func ensOctGo(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64) {
+	w := OctWidth(two)
+	var acc1, acc2 [16][8]float64
+	off := 0
+	for _, k := range octStripes {
+		for i := k; i < n; i += 16 {
+			b := p[off : off+w : off+w]
+			for e := range 8 {
+				r := amp * max(b[e]+float64(b[8+e]*x[e]), 0)
+				acc1[k][e] += float64(b[16+e] * r)
+				if two {
+					acc2[k][e] += float64(b[24+e] * r)
+				}
+			}
+			off += w
+		}
+	}
+	reduce := func(s *[16][8]float64, out *[8]float64) {
+		for e := range 8 {
+			var t [4]float64
+			for l := range 4 {
+				t[l] = (s[l][e] + s[4+l][e]) + (s[8+l][e] + s[12+l][e])
+			}
+			out[e] = (t[0] + t[1]) + (t[2] + t[3])
+		}
+	}
+	reduce(&acc1, s1)
+	if two {
+		reduce(&acc2, s2)
+	} else {
+		*s2 = [8]float64{}
+	}
+}

@@ -36,3 +36,7 @@ func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, 
 
 // ClearUpper is a no-op without vector code (see the simd build).
 func ClearUpper() {}
+
+func ensOct(p []float64, n, mode int, x *[8]float64, amp float64, s1, s2 *[8]float64) {
+	ensOctGo(p, n, mode&1 != 0, x, amp, s1, s2)
+}

@@ -499,3 +499,88 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 	}
 	return s1, s2
 }
+
+// ensOct walks the pack's stripes in the order of Dot's final sums,
+// k = j + 4q: each stripe's partial sums of the eight ensembles stay in
+// one vector while its neurons are read, and are folded at once into
+// t_j = (s_j + s_{4+j}) + (s_{8+j} + s_{12+j}) and then into
+// (t0 + t1) + (t2 + t3): vertical adds only, all in registers.
+//
+// The variant comes as an integer (octMode), decided by the caller: the
+// compiler schedules a float compare here after the first vector
+// instructions, and a legacy-SSE UCOMISD after 512-bit work pays the
+// transition penalty (it took 60 % of the time).
+func ensOct(p []float64, n, mode int, x *[8]float64, amp float64, s1, s2 *[8]float64) {
+	two := mode&1 != 0
+	if !avx512 {
+		ensOctGo(p, n, two, x, amp, s1, s2)
+		return
+	}
+	xv := archsimd.LoadFloat64x8(x)
+	av := archsimd.BroadcastFloat64x8(amp)
+	var zero, p1, q1, p2, q2 archsimd.Float64x8
+	pp := base(p)
+	off := 0
+	for j := range 4 {
+		var u1, v1, u2, v2 archsimd.Float64x8
+		for q := range 4 {
+			var a1, a2 archsimd.Float64x8
+			switch mode {
+			case 0:
+				for i := j + 4*q; i < n; i += 16 {
+					r := zero.Max(ld8(pp, off).Add(ld8(pp, off+8).Mul(xv)))
+					a1 = a1.Add(ld8(pp, off+16).Mul(r))
+					off += 24
+				}
+			case 1:
+				for i := j + 4*q; i < n; i += 16 {
+					r := zero.Max(ld8(pp, off).Add(ld8(pp, off+8).Mul(xv)))
+					a1 = a1.Add(ld8(pp, off+16).Mul(r))
+					a2 = a2.Add(ld8(pp, off+24).Mul(r))
+					off += 32
+				}
+			case 2:
+				for i := j + 4*q; i < n; i += 16 {
+					r := av.Mul(zero.Max(ld8(pp, off).Add(ld8(pp, off+8).Mul(xv))))
+					a1 = a1.Add(ld8(pp, off+16).Mul(r))
+					off += 24
+				}
+			default:
+				for i := j + 4*q; i < n; i += 16 {
+					r := av.Mul(zero.Max(ld8(pp, off).Add(ld8(pp, off+8).Mul(xv))))
+					a1 = a1.Add(ld8(pp, off+16).Mul(r))
+					a2 = a2.Add(ld8(pp, off+24).Mul(r))
+					off += 32
+				}
+			}
+			switch q {
+			case 0:
+				u1, u2 = a1, a2
+			case 1:
+				u1, u2 = u1.Add(a1), u2.Add(a2)
+			case 2:
+				v1, v2 = a1, a2
+			default:
+				v1, v2 = v1.Add(a1), v2.Add(a2)
+			}
+		}
+		t1, t2 := u1.Add(v1), u2.Add(v2)
+		switch j {
+		case 0:
+			p1, p2 = t1, t2
+		case 1:
+			p1, p2 = p1.Add(t1), p2.Add(t2)
+		case 2:
+			q1, q2 = t1, t2
+		default:
+			q1, q2 = q1.Add(t1), q2.Add(t2)
+		}
+	}
+	p1.Add(q1).Store(s1)
+	if two {
+		p2.Add(q2).Store(s2)
+	} else {
+		*s2 = [8]float64{}
+	}
+	archsimd.ClearAVXUpperBits()
+}

@@ -15,3 +15,13 @@ func TestMatchesPortableAVX2(t *testing.T) {
 	defer func() { avx512 = true }()
 	TestMatchesPortable(t)
 }
+
+// TestEnsOctAVX2 checks EnsOct's fallback against the AVX2 EnsDot2.
+func TestEnsOctAVX2(t *testing.T) {
+	if !avx512 {
+		t.Skip("no AVX-512: TestEnsOct already runs the fallback")
+	}
+	avx512 = false
+	defer func() { avx512 = true }()
+	TestEnsOct(t)
+}

@@ -70,3 +70,60 @@ func EnsDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 func LIF(dt, tauRC, tauRef, minV, amp float64, J, out, voltage, refractory []float64) {
 	lif(newLIF(dt, tauRC, tauRef, minV, amp), J, out[:len(J)], voltage[:len(J)], refractory[:len(J)])
 }
+
+// OctWidth is the number of float64s of one neuron block of an
+// eight-ensemble pack (EnsOct): bias, encoder and one decoder row, each
+// eight wide, plus a second decoder row with two.
+func OctWidth(two bool) int {
+	if two {
+		return 32
+	}
+	return 24
+}
+
+// OctOffset returns where neuron i's block starts in an eight-ensemble
+// pack of n neurons per ensemble (EnsOct). The blocks are ordered by the
+// neuron's stripe k = i mod 16 of Dot's sixteen partial sums, in the
+// order the sums are combined (k = 0, 4, 8, 12, 1, 5, …, 15), then by i,
+// so EnsOct reads the pack front to back; within a block, field f (0 bias,
+// 1 encoder, 2 first and 3 second decoder row) of ensemble e is at
+// OctOffset + 8·f + e.
+func OctOffset(n, i int, two bool) int {
+	k, q := i%16, i/16
+	before := 0
+	for _, s := range octStripes {
+		if s == k {
+			break
+		}
+		if s < n {
+			before += (n - s + 15) / 16
+		}
+	}
+	return (before + q) * OctWidth(two)
+}
+
+// EnsOct runs eight one-dimensional rectified-linear ensembles side by
+// side, one per vector lane: ensemble e's rates a[i] = amp·max(bias +
+// enc·x[e], 0) and s1[e] = Σ d1·a (s2[e] = Σ d2·a with two), each summed
+// in Dot's order, so the results equal EnsDot2's on every ensemble alone
+// (an ensemble with fewer than n neurons is padded with zero weights,
+// which add +0 exactly as Dot's last block does). p holds the weights as
+// OctOffset lays them out, n·OctWidth(two) values; x must be finite and
+// amp positive (the padding's rates are then +0). The sixteen partial
+// sums of all eight ensembles are combined by vertical vector adds: no
+// horizontal reduction per ensemble, which dominates EnsDot2 for small
+// ensembles.
+func EnsOct(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64) {
+	if n <= 0 {
+		*s1, *s2 = [8]float64{}, [8]float64{}
+		return
+	}
+	mode := 0 // amplitude 1, one decoder row
+	if amp != 1 {
+		mode = 2
+	}
+	if two {
+		mode |= 1
+	}
+	ensOct(p[:n*OctWidth(two)], n, mode, x, amp, s1, s2)
+}

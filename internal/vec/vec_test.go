@@ -185,3 +185,72 @@ func BenchmarkLIF(b *testing.B) {
 		LIF(0.001, 0.02, 0.002, -1, 1, J, out, v, r)
 	}
 }
+
+// EnsOct must give every ensemble of the eight what EnsDot2 gives it
+// alone, bit for bit, whatever the sizes (shorter ensembles zero-padded
+// to the octet's n), the number of decoder rows and the amplitude.
+func TestEnsOct(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{1, 2, 7, 15, 16, 17, 26, 31, 32, 33, 52, 156} {
+		for _, two := range []bool{false, true} {
+			for _, amp := range []float64{1, 0.37, 2.5} {
+				p := make([]float64, n*OctWidth(two))
+				var x [8]float64
+				sizes := [8]int{}
+				type ens struct{ bias, enc, d1, d2 []float64 }
+				var es [8]ens
+				for e := range 8 {
+					sizes[e] = n
+					if e%3 == 1 {
+						sizes[e] = 1 + rng.IntN(n) // shorter, padded
+					}
+					x[e] = rng.NormFloat64()
+					m := sizes[e]
+					es[e] = ens{make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)}
+					for i := range m {
+						es[e].bias[i], es[e].enc[i] = rng.NormFloat64(), rng.NormFloat64()
+						es[e].d1[i], es[e].d2[i] = rng.NormFloat64()*1e-3, rng.NormFloat64()
+						o := OctOffset(n, i, two)
+						p[o+e], p[o+8+e], p[o+16+e] = es[e].bias[i], es[e].enc[i], es[e].d1[i]
+						if two {
+							p[o+24+e] = es[e].d2[i]
+						}
+					}
+				}
+				var s1, s2 [8]float64
+				EnsOct(p, n, two, &x, amp, &s1, &s2)
+				for e := range 8 {
+					m := sizes[e]
+					var d2 []float64
+					if two {
+						d2 = es[e].d2
+					}
+					w1, w2 := EnsDot2(make([]float64, m), false, es[e].bias, es[e].enc, x[e], amp, es[e].d1, d2)
+					if math.Float64bits(s1[e]) != math.Float64bits(w1) || math.Float64bits(s2[e]) != math.Float64bits(w2) {
+						t.Fatalf("n=%d two=%v amp=%v ensemble %d (%d neurons): %v %v, want %v %v", n, two, amp, e, m, s1[e], s2[e], w1, w2)
+					}
+				}
+			}
+		}
+	}
+}
+
+// OctOffset must place the n neurons in n distinct blocks, stripe-major.
+func TestOctOffset(t *testing.T) {
+	for _, n := range []int{1, 5, 16, 17, 40} {
+		seen := map[int]bool{}
+		prev := -32
+		for _, k := range octStripes {
+			for i := k; i < n; i += 16 {
+				o := OctOffset(n, i, true)
+				if o != prev+32 || seen[o] {
+					t.Fatalf("n=%d neuron %d at %d after %d", n, i, o, prev)
+				}
+				seen[o], prev = true, o
+			}
+		}
+		if prev+32 != n*OctWidth(true) {
+			t.Fatalf("n=%d: pack ends at %d, want %d", n, prev+32, n*OctWidth(true))
+		}
+	}
+}
