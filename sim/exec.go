@@ -91,6 +91,14 @@ type block struct {
 	// dedup, if set, computes the block by its distinct rows (dedup.go);
 	// it holds scratch, so a block with it belongs to one lane and chunk
 	dedup *rowDedup
+	// sums, if set (a pairs block without dedup), is scratch for its
+	// rows' sums, computed by one vec.DotRows before they are written;
+	// like dedup, it ties the block to one lane and chunk
+	sums []float64
+	// wa, if set, is the block's aligned weight copy (its distinct rows
+	// with dedup) with row stride len(xs), and xs the aligned input
+	// scratch (dedup.go)
+	wa, xs []float64
 }
 
 // withPairs sets b.pairs.
@@ -205,7 +213,10 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		dedup := func(part []block) []block {
 			out := make([]block, len(part))
 			for i, b := range part {
-				out[i] = s.withDedup(b, readonly)
+				out[i] = s.withAligned(s.withDedup(b, readonly), readonly)
+				if out[i].dedup == nil && b.pairs && b.nx >= 16 && b.ny >= 2 {
+					out[i].sums = make([]float64, b.ny)
+				}
 			}
 			return out
 		}
@@ -466,6 +477,18 @@ func dotBlocks(d, w []float64, bs []block, set bool) {
 			}
 			if b.dedup != nil {
 				dotDedup(d, w, b, put)
+				continue
+			}
+			if b.sums != nil {
+				if b.wa != nil {
+					copy(b.xs, x)
+					vec.DotRows(b.sums, b.wa, len(b.xs), nil, b.xs)
+				} else {
+					vec.DotRows(b.sums, a, b.nx, nil, x)
+				}
+				for i, acc := range b.sums {
+					put(i, acc)
+				}
 				continue
 			}
 			i := 0

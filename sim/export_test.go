@@ -47,3 +47,14 @@ func SetOctets(on bool) (restore func()) {
 
 // Octets returns the number of octets a simulator packed.
 func Octets(s *Simulator) int { return s.octets }
+
+// SetAligned switches the aligned weight copies of read-only products on
+// or off; it returns a function that restores the setting.
+func SetAligned(on bool) (restore func()) {
+	old := alignOn
+	alignOn = on
+	return func() { alignOn = old }
+}
+
+// AlignedBytes returns the bytes of aligned weight copies s made.
+func AlignedBytes(s *Simulator) int { return s.alignedBytes }

@@ -577,3 +577,43 @@ func TestOctetsIdentical(t *testing.T) {
 		}
 	}
 }
+
+// TestAlignedIdentical: products computed from aligned, zero-padded
+// weight copies (with and without distinct rows) give the outputs of the
+// products on the store bit for bit.
+func TestAlignedIdentical(t *testing.T) {
+	for _, d := range []int{8, 32} {
+		net, err := networks.Benchmarks()["cconv"](d, 12, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range net.AllEnsembles() {
+			e.NeuronType = neurons.NewRectifiedLinear()
+		}
+		s, err := sim.New(net)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sim.AlignedBytes(s) == 0 {
+			t.Fatalf("D=%d: no aligned weight copies made for cconv", d)
+		}
+		for _, batch := range []int{1, 2} {
+			restore := sim.SetAligned(false)
+			want := probeAll(t, net, 60, batch, sim.AllOptimizations())
+			restore()
+			got := probeAll(t, net, 60, batch, sim.AllOptimizations())
+			for k, w := range want {
+				for b := range w {
+					for st := range w[b] {
+						for i := range w[b][st] {
+							if got[k][b][st][i] != w[b][st][i] {
+								t.Fatalf("D=%d batch %d probe %s lane %d step %d [%d] = %v, want %v", d, batch, k, b, st, i, got[k][b][st][i], w[b][st][i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	identicalWithout(t, []string{"basal_ganglia", "integrator"}, 21, func() func() { return sim.SetAligned(false) })
+}

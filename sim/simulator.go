@@ -30,6 +30,9 @@ type Simulator struct {
 	parts     [][]*lane // lanes of each worker
 	splitOK   bool      // large operators may be cut across cores (one lane)
 	octets    int       // ensemble octets packed (pack.go; tests)
+	// aligned weight copies (dedup.go) made while compiling
+	aligned      map[[3]int][]float64
+	alignedBytes int
 	batch     int       // lanes (known before the operators are compiled)
 	unroll    int       // steps per dispatch (Unroll)
 	flat      []func()  // one lane, Unroll > 1: the operators of unroll steps, each followed by its probe recording
@@ -165,7 +168,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 			}
 		}
 	}
-	s.img, s.dedups, s.packs = nil, nil, nil // only needed while compiling
+	s.img, s.dedups, s.packs, s.aligned = nil, nil, nil, nil // only needed while compiling
 	s.unroll = max(cfg.unroll, 1)
 	if s.unroll > 1 && len(s.lanes) == 1 {
 		ln := s.lanes[0]

@@ -201,3 +201,13 @@ func ensOctGo(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *
 		*s2 = [8]float64{}
 	}
 }
+
+func dotRowsGo(out, w []float64, nx int, rows []int, x []float64) {
+	for k := range out {
+		r := k
+		if rows != nil {
+			r = rows[k]
+		}
+		out[k] = dotGo(w[r*nx:(r+1)*nx], x)
+	}
+}

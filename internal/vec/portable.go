@@ -40,3 +40,5 @@ func ClearUpper() {}
 func ensOct(p []float64, n, mode int, x *[8]float64, amp float64, s1, s2 *[8]float64) {
 	ensOctGo(p, n, mode&1 != 0, x, amp, s1, s2)
 }
+
+func dotRows(out, w []float64, nx int, rows []int, x []float64) { dotRowsGo(out, w, nx, rows, x) }

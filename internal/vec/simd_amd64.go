@@ -258,6 +258,17 @@ func ld8(p unsafe.Pointer, j int) archsimd.Float64x8 {
 
 func base(a []float64) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(a)) }
 
+// ldp loads eight values at p. The hot loops walk pointers forward with
+// next8 and next16 instead of indexing (ld8): the compiler folds a
+// constant offset into the load but builds every indexed address with
+// two LEAs, which made Dot4 issue-bound (10.2 → 15.1 GMAC/s on an
+// L2-resident matrix). A loop advances its pointers only while a block
+// remains, so none ever points past its slice (Go's unsafe.Pointer rules).
+func ldp(p unsafe.Pointer) archsimd.Float64x8 { return archsimd.LoadFloat64x8((*[8]float64)(p)) }
+
+func next8(p unsafe.Pointer) unsafe.Pointer  { return unsafe.Add(p, 64) }
+func next16(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, 128) }
+
 // zero8 is the zero vector added where the last block has no products,
 // so a partial sum of −0 turns +0 exactly as dotGo's +0 does.
 var zero8 archsimd.Float64x8
@@ -331,9 +342,13 @@ func dot(a, x []float64) float64 {
 	}
 	var z0, z1 archsimd.Float64x8
 	pa, px := base(a), base(x)
-	for j := 0; j < n16; j += 16 {
-		z0 = z0.Add(ld8(pa, j).Mul(ld8(px, j)))
-		z1 = z1.Add(ld8(pa, j+8).Mul(ld8(px, j+8)))
+	for j := 16; j <= n16; j += 16 {
+		z0 = z0.Add(ldp(pa).Mul(ldp(px)))
+		z1 = z1.Add(ldp(next8(pa)).Mul(ldp(next8(px))))
+		if j == n16 {
+			break
+		}
+		pa, px = next16(pa), next16(px)
 	}
 	if n > n16 {
 		a0, a1 := tail8(a, n16, n)
@@ -352,13 +367,8 @@ func dot2(a, b, x []float64) (float64, float64) {
 	b, x = b[:n], x[:n]
 	n16 := n &^ 15
 	var p0, p1, q0, q1 archsimd.Float64x8
-	pa, pb, px := base(a), base(b), base(x)
-	for j := 0; j < n16; j += 16 {
-		x0, x1 := ld8(px, j), ld8(px, j+8)
-		p0 = p0.Add(ld8(pa, j).Mul(x0))
-		p1 = p1.Add(ld8(pa, j+8).Mul(x1))
-		q0 = q0.Add(ld8(pb, j).Mul(x0))
-		q1 = q1.Add(ld8(pb, j+8).Mul(x1))
+	if n16 > 0 {
+		p0, p1, q0, q1 = dot2Blocks(base(x), base(a), base(b), n16)
 	}
 	if n > n16 {
 		x0, x1 := tail8(x, n16, n)
@@ -368,6 +378,30 @@ func dot2(a, b, x []float64) (float64, float64) {
 		q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
 	}
 	return reduce16x2(p0, p1, q0, q1)
+}
+
+// dot2Blocks returns the partial sums of two rows over the n16/16 whole
+// blocks (n16 > 0). It is a function of its own, and dot4 calls it for
+// two pairs of rows: four rows in one loop need eight accumulators, two
+// inputs and eight products, more than the fifteen vector registers Go
+// allocates, and the allocator spilled an accumulator to the stack and
+// reloaded it every block (a store-forwarding chain). Measured on an
+// L2-resident 192×192 matrix: 10.3 GMAC/s before, 13.7 now.
+//
+//go:noinline
+func dot2Blocks(px, pa, pb unsafe.Pointer, n16 int) (p0, p1, q0, q1 archsimd.Float64x8) {
+	for j := 16; j <= n16; j += 16 {
+		x0, x1 := ldp(px), ldp(next8(px))
+		p0 = p0.Add(ldp(pa).Mul(x0))
+		p1 = p1.Add(ldp(next8(pa)).Mul(x1))
+		q0 = q0.Add(ldp(pb).Mul(x0))
+		q1 = q1.Add(ldp(next8(pb)).Mul(x1))
+		if j == n16 {
+			break
+		}
+		px, pa, pb = next16(px), next16(pa), next16(pb)
+	}
+	return
 }
 
 // dot4 is dot for four rows at once.
@@ -380,17 +414,9 @@ func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
 	a1, a2, a3 = a1[:n], a2[:n], a3[:n]
 	n16 := n &^ 15
 	var p0, p1, q0, q1, u0, u1, w0, w1 archsimd.Float64x8
-	px, p0a, p1a, p2a, p3a := base(x), base(a0), base(a1), base(a2), base(a3)
-	for j := 0; j < n16; j += 16 {
-		x0, x1 := ld8(px, j), ld8(px, j+8)
-		p0 = p0.Add(ld8(p0a, j).Mul(x0))
-		p1 = p1.Add(ld8(p0a, j+8).Mul(x1))
-		q0 = q0.Add(ld8(p1a, j).Mul(x0))
-		q1 = q1.Add(ld8(p1a, j+8).Mul(x1))
-		u0 = u0.Add(ld8(p2a, j).Mul(x0))
-		u1 = u1.Add(ld8(p2a, j+8).Mul(x1))
-		w0 = w0.Add(ld8(p3a, j).Mul(x0))
-		w1 = w1.Add(ld8(p3a, j+8).Mul(x1))
+	if n16 > 0 {
+		p0, p1, q0, q1 = dot2Blocks(base(x), base(a0), base(a1), n16)
+		u0, u1, w0, w1 = dot2Blocks(base(x), base(a2), base(a3), n16)
 	}
 	if n > n16 {
 		x0, x1 := tail8(x, n16, n)
@@ -583,4 +609,43 @@ func ensOct(p []float64, n, mode int, x *[8]float64, amp float64, s1, s2 *[8]flo
 		*s2 = [8]float64{}
 	}
 	archsimd.ClearAVXUpperBits()
+}
+
+// dotRows runs the rows in pairs through dot2Blocks, then the pair's
+// zero-filled last block, then one two-row reduction.
+func dotRows(out, w []float64, nx int, rows []int, x []float64) {
+	if !avx512 || nx < 16 {
+		for k := range out {
+			r := k
+			if rows != nil {
+				r = rows[k]
+			}
+			out[k] = dot(w[r*nx:(r+1)*nx], x)
+		}
+		return
+	}
+	n16 := nx &^ 15
+	row := func(k int) []float64 {
+		r := k
+		if rows != nil {
+			r = rows[k]
+		}
+		return w[r*nx : (r+1)*nx : (r+1)*nx]
+	}
+	k := 0
+	for ; k+1 < len(out); k += 2 {
+		a, b := row(k), row(k+1)
+		p0, p1, q0, q1 := dot2Blocks(base(x), base(a), base(b), n16)
+		if nx > n16 {
+			x0, x1 := tail8(x, n16, nx)
+			a0, a1 := tail8(a, n16, nx)
+			b0, b1 := tail8(b, n16, nx)
+			p0, p1 = p0.Add(a0.Mul(x0)), p1.Add(a1.Mul(x1))
+			q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
+		}
+		out[k], out[k+1] = reduce16x2(p0, p1, q0, q1)
+	}
+	if k < len(out) {
+		out[k] = dot(row(k), x)
+	}
 }

@@ -127,3 +127,29 @@ func EnsOct(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8
 	}
 	ensOct(p[:n*OctWidth(two)], n, mode, x, amp, s1, s2)
 }
+
+// DotRows sets out[k] = Dot(w[r·nx:(r+1)·nx], x) for the rows r =
+// rows[k] of the row-major matrix w (rows nil: r = k), each in Dot's
+// order, so the results equal Dot's; rows are computed two at a time
+// with no per-row call. It panics if a row lies outside w or x is shorter
+// than nx.
+func DotRows(out, w []float64, nx int, rows []int, x []float64) {
+	if nx < 0 || len(x) < nx {
+		panic("vec.DotRows: x shorter than a row")
+	}
+	last := len(out) - 1
+	if rows != nil {
+		rows = rows[:len(out)]
+		last = -1
+		for _, r := range rows {
+			if r < 0 {
+				panic("vec.DotRows: negative row")
+			}
+			last = max(last, r)
+		}
+	}
+	if last >= 0 && (last+1)*nx > len(w) {
+		panic("vec.DotRows: row outside w")
+	}
+	dotRows(out, w, nx, rows, x[:nx])
+}

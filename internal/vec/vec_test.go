@@ -254,3 +254,39 @@ func TestOctOffset(t *testing.T) {
 		}
 	}
 }
+
+// DotRows must equal Dot row by row, bit for bit.
+func TestDotRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, nx := range []int{0, 1, 15, 16, 17, 32, 40, 192, 388} {
+		for _, ny := range []int{0, 1, 2, 5} {
+			w, x := make([]float64, nx*ny), make([]float64, nx+3)
+			for i := range w {
+				w[i] = rng.NormFloat64()
+			}
+			for i := range x {
+				x[i] = rng.NormFloat64() * 10
+			}
+			for _, rows := range [][]int{nil, {ny - 1, 0, ny - 1}} {
+				n := ny
+				if rows != nil {
+					if ny == 0 {
+						continue
+					}
+					n = len(rows)
+				}
+				out := make([]float64, n)
+				DotRows(out, w, nx, rows, x)
+				for k := range out {
+					r := k
+					if rows != nil {
+						r = rows[k]
+					}
+					if want := Dot(w[r*nx:(r+1)*nx], x); math.Float64bits(out[k]) != math.Float64bits(want) {
+						t.Fatalf("nx=%d ny=%d rows=%v: out[%d] = %v, want %v", nx, ny, rows, k, out[k], want)
+					}
+				}
+			}
+		}
+	}
+}
