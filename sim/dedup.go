@@ -110,8 +110,9 @@ func (s *Simulator) withDedup(b block, readonly bool) block {
 	return b
 }
 
-// dotDedup runs a block by its distinct rows (see rowDedup).
-func dotDedup(d, w []float64, b block, put func(i int, acc float64)) {
+// dotDedup runs a block by its distinct rows (see rowDedup), writing as
+// dotBlocks does (putRows).
+func dotDedup(d, w []float64, b block, set bool) {
 	dd := b.dedup
 	nx, x := b.nx, d[b.x:b.x+b.nx]
 	if b.wa != nil {
@@ -121,8 +122,44 @@ func dotDedup(d, w []float64, b block, put func(i int, acc float64)) {
 	} else {
 		vec.DotRows(dd.sums, w[b.a:b.a+b.ny*nx], nx, dd.uniq, x)
 	}
-	for i, k := range dd.of {
-		put(i, dd.sums[k])
+	putRows(d, b, set, dd.sums, dd.of)
+}
+
+// putRows writes row i's sum sums[of[i]] (of nil: sums[i]) into the
+// block's output: y = bias + sum with a bias, y = sum when set, y += sum
+// otherwise (dotBlocks's writes, one loop per kind).
+func putRows(d []float64, b block, set bool, sums []float64, of []int) {
+	y := d[b.y : b.y+b.ny]
+	switch {
+	case b.b >= 0:
+		bias := d[b.b : b.b+b.ny]
+		if of == nil {
+			for i, v := range sums[:len(y)] {
+				y[i] = bias[i] + v
+			}
+			return
+		}
+		for i, k := range of[:len(y)] {
+			y[i] = bias[i] + sums[k]
+		}
+	case set:
+		if of == nil {
+			copy(y, sums)
+			return
+		}
+		for i, k := range of[:len(y)] {
+			y[i] = sums[k]
+		}
+	default:
+		if of == nil {
+			for i, v := range sums[:len(y)] {
+				y[i] += v
+			}
+			return
+		}
+		for i, k := range of[:len(y)] {
+			y[i] += sums[k]
+		}
 	}
 }
 

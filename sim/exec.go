@@ -242,7 +242,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		if macs >= splitMACs && s.canSplit() {
 			return runner{step: newSplitter(dotChunks(chunkCount(macs, splitMACs/2))...).run}, nil
 		}
-		if k := s.lockChunks(8 * macs); k > 1 {
+		deduped := false
+		for _, b := range whole {
+			deduped = deduped || b.dedup != nil
+		}
+		if k := s.lockChunks(8 * macs); k > 1 && !deduped {
 			return lockRunner(dotChunks(k)), nil
 		}
 		return runner{step: func() { dotBlocks(d, w, whole, set) }}, nil
@@ -302,7 +306,8 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		maxN = max(maxN, maxPad)
 		run := func(ms []ensMember) func() {
 			scratch := make([]float64, maxN)
-			return func() { ensembles(d, w, pw, ms, scratch, amp) }
+			octs, rest := octetsOf(ms)
+			return func() { ensembles(d, w, pw, octs, rest, scratch, amp) }
 		}
 		neuronsTotal := 0
 		for _, mb := range ms {
@@ -476,7 +481,7 @@ func dotBlocks(d, w []float64, bs []block, set bool) {
 				}
 			}
 			if b.dedup != nil {
-				dotDedup(d, w, b, put)
+				dotDedup(d, w, b, set)
 				continue
 			}
 			if b.sums != nil {
@@ -486,9 +491,7 @@ func dotBlocks(d, w []float64, bs []block, set bool) {
 				} else {
 					vec.DotRows(b.sums, a, b.nx, nil, x)
 				}
-				for i, acc := range b.sums {
-					put(i, acc)
-				}
+				putRows(d, b, set, b.sums, nil)
 				continue
 			}
 			i := 0
@@ -597,31 +600,35 @@ func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
 // ensembles runs a fused EnsembleReLU group's members: per ensemble
 // J = bias + E·x (as the encoder product computes it), a = amp·max(J, 0)
 // (the neurons) in scratch, then its decoder products.
-func ensembles(d, w, pw []float64, ms []ensMember, scratch []float64, amp float64) {
+func ensembles(d, w, pw []float64, octs []octet, ms []ensMember, scratch []float64, amp float64) {
 	var xs, s1, s2 [8]float64
-	for i := 0; i < len(ms); i++ {
-		mb := &ms[i]
-		if mb.octN > 0 && i+8 <= len(ms) {
-			finite := true
+	for oi := range octs {
+		o := &octs[oi]
+		finite := true
+		for e, off := range o.x {
+			v := d[off]
+			xs[e] = v
+			finite = finite && v-v == 0
+		}
+		if !finite {
+			ensembles(d, w, pw, nil, o.ms, scratch, amp) // unpacked path
+			continue
+		}
+		// eight ensembles side by side (pack.go)
+		vec.EnsOct(pw[o.pk:], o.n, o.two, &xs, amp, &s1, &s2)
+		for e := range 8 {
+			o.out[e].put(d, s1[e])
+		}
+		if o.two {
 			for e := range 8 {
-				v := d[ms[i+e].x]
-				xs[e] = v
-				finite = finite && v-v == 0
-			}
-			if finite {
-				// eight ensembles side by side (pack.go)
-				vec.EnsOct(pw[mb.pk:], mb.octN, mb.octTwo, &xs, amp, &s1, &s2)
-				for e := range 8 {
-					r := ms[i+e].rows
-					r[0].put(d, s1[e])
-					if len(r) > 1 {
-						r[1].put(d, s2[e])
-					}
+				if o.out[8+e].y >= 0 {
+					o.out[8+e].put(d, s2[e])
 				}
-				i += 7
-				continue
 			}
 		}
+	}
+	for i := range ms {
+		mb := &ms[i]
 		x := d[mb.x : mb.x+mb.nx]
 		if mb.pad > 0 && x[0]-x[0] == 0 {
 			// packed, zero-padded weights (pack.go): whole blocks only
@@ -699,6 +706,62 @@ func (r decRow) put(d []float64, acc float64) {
 	default:
 		d[r.y] += acc
 	}
+}
+
+// octet is what ensembles reads of eight members packed together
+// (pack.go): compact, so a step touches one small record per octet
+// instead of eight member records and their row lists.
+type octet struct {
+	pk, n int
+	two   bool
+	x     [8]int
+	// out[e] writes member e's first decoder row, out[8+e] its second
+	// (y < 0: none)
+	out [16]octOut
+	ms  []ensMember // the members, for the unpacked path (non-finite input)
+}
+
+// octOut is a decRow without its weights.
+type octOut struct {
+	y, b int32
+	set  bool
+}
+
+func (r octOut) put(d []float64, acc float64) {
+	switch {
+	case r.b >= 0:
+		d[r.y] = d[r.b] + acc
+	case r.set:
+		d[r.y] = acc
+	default:
+		d[r.y] += acc
+	}
+}
+
+// octetsOf returns the octets that start in ms (a split part, which never
+// cuts one) and the members outside them. Members write disjoint outputs
+// (fuseEnsembles), so the order in which they run does not matter.
+func octetsOf(ms []ensMember) ([]octet, []ensMember) {
+	var octs []octet
+	var rest []ensMember
+	for i := 0; i < len(ms); i++ {
+		mb := ms[i]
+		if mb.octN == 0 || i+8 > len(ms) {
+			rest = append(rest, mb)
+			continue
+		}
+		o := octet{pk: mb.pk, n: mb.octN, two: mb.octTwo, ms: ms[i : i+8 : i+8]}
+		for e, m := range o.ms {
+			o.x[e] = m.x
+			o.out[8+e].y = -1
+			for k, r := range m.rows {
+				o.out[8*k+e] = octOut{y: int32(r.y), b: int32(r.b), set: r.set}
+			}
+		}
+		octs = append(octs, o)
+		i += 7
+	}
+	return octs, rest
 }
 
 // ensWork is a member's multiply-adds per step (encoders and decoders).
