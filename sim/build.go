@@ -105,7 +105,7 @@ func Feed(node *toolkit.Node, data [][][]float64) Option {
 // model, so the results do not depend on it. A model with Node functions
 // (Go code of the user) always runs its lanes on one goroutine, so those
 // functions are never called concurrently. With one lane, large merged
-// operators (dot products of ≥ 65 536 multiply-adds, ≥ 16 384 neurons)
+// operators (dot products of ≥ 8192 multiply-adds, ≥ 4096 neurons)
 // are cut into chunks that run on both cores, unless Parallel(1). Build
 // ignores it.
 func Parallel(n int) Option { return func(c *config) { c.parallel = max(n, 1) } }

@@ -86,13 +86,18 @@
 //
 // Products by read-only matrices with repeated rows (circular
 // convolution's Fourier transforms, the basal ganglia's ones matrices)
-// compute each distinct row once (dedup.go), with the same sums.
+// compute each distinct row once (dedup.go), with the same sums, from a
+// compile-time copy of the weights whose rows start on 64-byte
+// boundaries (a misaligned vector load spans two cache lines).
 //
 // The inner loops (internal/vec) use AVX-512 or AVX2 when built with
 // GOEXPERIMENT=simd (bin/neurogo is), bit-identical to the portable ones:
 // dot products keep sixteen partial sums whatever the vector width, rows
-// are summed four at a time, and a rectified-linear ensemble's rates and
-// first two decoder rows are one pass (vec.EnsDot2). With one lane, large
+// are summed two at a time (vec.DotRows), a rectified-linear ensemble's
+// rates and first two decoder rows are one pass (vec.EnsDot2), and eight
+// one-dimensional ensembles run side by side, one per vector lane
+// (octets, pack.go, vec.EnsOct), so their sums need no horizontal
+// reduction. With one lane, large
 // merged operators are cut into chunks that the caller and a spinning
 // worker claim from both ends (split.go: ~100 ns hand-over; a worker
 // descheduled by another process delays at most one chunk). Batched
