@@ -1,9 +1,9 @@
 package sim
 
 import (
-	"unsafe"
 	"hash/maphash"
 	"math"
+	"unsafe"
 
 	"github.com/neurogo/neurogo/internal/vec"
 )

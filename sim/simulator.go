@@ -20,28 +20,28 @@ import (
 // With Batch(n) it runs n independent copies (lanes) of the model; Data
 // returns lane 0 and DataBatch all lanes as [batch][samples][dims].
 type Simulator struct {
-	model     *Model
-	lanes     []*lane
-	mu        sync.Mutex // guards err (operators on parallel lanes fail concurrently)
-	err       error
-	failed    atomic.Bool
-	closed    bool
-	workers   int       // goroutines that step lanes in RunSteps (see Parallel)
-	parts     [][]*lane // lanes of each worker
-	splitOK   bool      // large operators may be cut across cores (one lane)
-	octets    int       // ensemble octets packed (pack.go; tests)
+	model   *Model
+	lanes   []*lane
+	mu      sync.Mutex // guards err (operators on parallel lanes fail concurrently)
+	err     error
+	failed  atomic.Bool
+	closed  bool
+	workers int       // goroutines that step lanes in RunSteps (see Parallel)
+	parts   [][]*lane // lanes of each worker
+	splitOK bool      // large operators may be cut across cores (one lane)
+	octets  int       // ensemble octets packed (pack.go; tests)
 	// aligned weight copies (dedup.go) made while compiling
 	aligned      map[[3]int][]float64
 	alignedBytes int
-	batch     int       // lanes (known before the operators are compiled)
-	unroll    int       // steps per dispatch (Unroll)
-	flat      []func()  // one lane, Unroll > 1: the operators of unroll steps, each followed by its probe recording
-	img       []float64 // every signal's initial value (while compiling; dedup.go)
-	dedups    map[[3]int]*rowDedup
-	packs     map[*group]*packed // pack.go
-	check     []int              // signals scanned for NaN after each step
-	mm        MatMulHook         // Hooks
-	layerHook LayerHook
+	batch        int       // lanes (known before the operators are compiled)
+	unroll       int       // steps per dispatch (Unroll)
+	flat         []func()  // one lane, Unroll > 1: the operators of unroll steps, each followed by its probe recording
+	img          []float64 // every signal's initial value (while compiling; dedup.go)
+	dedups       map[[3]int]*rowDedup
+	packs        map[*group]*packed // pack.go
+	check        []int              // signals scanned for NaN after each step
+	mm           MatMulHook         // Hooks
+	layerHook    LayerHook
 	// Progress, if set, is called by Run and RunSteps after every step
 	// with the number of steps done and the total.
 	Progress func(done, total int)
