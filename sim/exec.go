@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 
 	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/toolkit/neurons"
@@ -240,7 +241,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			}
 		}
 		if macs >= splitMACs && s.canSplit() {
-			return runner{step: newSplitter(dotChunks(chunkCount(macs, splitMACs/2))...).run}, nil
+			// one chunk per core: claimed from both ends, each core keeps
+			// its rows (and their weights in its cache) step after step;
+			// finer chunks cost cconv D=192 7 % (24.7 → 23.0 µs/step)
+			k := min(runtime.GOMAXPROCS(0), chunkCount(macs, splitMACs/2))
+			return runner{step: newSplitter(dotChunks(max(k, 2))...).run}, nil
 		}
 		deduped := false
 		for _, b := range whole {
