@@ -15,6 +15,7 @@ int openblas_get_num_threads(void);
 void openblas_set_num_threads(int);
 char *openblas_get_config(void);
 int dpotrf_(char *uplo, int *n, double *a, int *lda, int *info);
+int blas_thread_shutdown_(void);
 */
 import "C"
 
@@ -122,6 +123,15 @@ func potrf(a blas64.Symmetric) (blas64.Triangular, bool) {
 	C.openblas_set_num_threads(C.int(blasThreads))
 	C.dpotrf_(&uplo, &n, (*C.double)(&a.Data[0]), &lda, &info)
 	C.openblas_set_num_threads(1)
+	if blasThreads > 1 {
+		// the worker threads would spin (sched_yield) for 2^28 cycles
+		// (~0.1 s) after the call: a simulation started right after a
+		// build lost a core to them, in stalls of several ms (measured:
+		// the integrator's step 2.7 µs with 4 ms stalls every ~4 ms).
+		// Shutting them down stops the spin; the next threaded call
+		// starts them again (~0.1 ms, against a factorisation's ms).
+		C.blas_thread_shutdown_()
+	}
 	vec.ClearUpper()
 	return t, info == 0
 }
