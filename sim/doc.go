@@ -69,7 +69,10 @@
 //     rectified-linear ensemble whose currents and rates nothing else
 //     reads runs encoders, neurons and decoders as one operator
 //     (EnsembleReLU, rates in a scratch buffer); a low-rank decoded
-//     connection runs as decoders then transform.
+//     connection runs as decoders then transform; resets, copies and
+//     products whose outputs no operator reads and no probe records are
+//     removed (dead code: an EnsembleArray's default output that nothing
+//     connects to, decoded every step by Nengo; Plan.Dead counts them).
 //   - Merge: a planner groups operators of one kind that do not depend
 //     on each other (increments of the same elements keep their order, so
 //     every sum is the same) — by default all ready operators level by

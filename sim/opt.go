@@ -16,8 +16,9 @@ type Optimizations struct {
 	// Simplify removes a Reset whose signal is then fully written by a
 	// single increment (the increment sets it instead), temporaries that
 	// only carry one operator's output into a copy (the operator writes
-	// the copy's destination directly), and multiplications by a constant
-	// one (seed 000 §4.2.4).
+	// the copy's destination directly), multiplications by a constant
+	// one (seed 000 §4.2.4), and operators whose outputs nothing reads
+	// or probes (dead code).
 	Simplify bool
 	// Merge plans the operators into groups of one kind that do not
 	// depend on each other (see Planner) and runs each group as one loop: copies and
@@ -153,6 +154,9 @@ type Plan struct {
 	Optimizations Optimizations
 	// Operators is the number of operators before and after simplification.
 	Operators, Simplified int
+	// Dead counts the operators simplification removed because no
+	// operator reads and no probe records anything they write.
+	Dead int
 	// Groups is the number of merged operators executed per step.
 	Groups int
 	// Contiguous counts the neuron and synapse groups that run as a
@@ -173,8 +177,8 @@ type Plan struct {
 
 // String summarises the plan.
 func (p Plan) String() string {
-	return fmt.Sprintf("optimizer %s: %d operators, %d after simplification, %d merged groups per step (%d contiguous, %d scattered neuron/synapse groups; %d of %d read blocks in order, %.0f %% of their bytes)",
-		p.Optimizations, p.Operators, p.Simplified, p.Groups, p.Contiguous, p.Scattered, p.InOrder, p.ReadBlocks, 100*float64(p.InOrderBytes)/max(1, float64(p.ReadBlockBytes)))
+	return fmt.Sprintf("optimizer %s: %d operators, %d after simplification (%d dead), %d merged groups per step (%d contiguous, %d scattered neuron/synapse groups; %d of %d read blocks in order, %.0f %% of their bytes)",
+		p.Optimizations, p.Operators, p.Simplified, p.Dead, p.Groups, p.Contiguous, p.Scattered, p.InOrder, p.ReadBlocks, 100*float64(p.InOrderBytes)/max(1, float64(p.ReadBlockBytes)))
 }
 
 // Plan returns what the optimizer did to the model.
@@ -464,9 +468,54 @@ func (m *Model) simplify(ops []*Op) []*Op {
 		}
 		if len(drop) > 0 {
 			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			idx = signalUsers(len(m.sigs), ops)
+		}
+		// dead code: a reset, copy or product whose every output is read
+		// by no operator and recorded by no probe can never be seen (an
+		// EnsembleArray's default output that nothing connects to: the
+		// basal ganglia and the circular convolution decode it every
+		// step in Nengo). Node outputs count as unobserved here: a node
+		// output nobody reads or probes is only ever overwritten (Feed).
+		// Removing the last reader of a signal makes its producers dead
+		// in the next round.
+		for _, op := range ops {
+			switch op.Kind {
+			case "Reset", "Copy", "DotInc", "ElementwiseInc":
+			default:
+				continue
+			}
+			if len(op.Updates) > 0 || len(op.Sets)+len(op.Incs) == 0 {
+				continue
+			}
+			dead := true
+			for _, w := range [][]int{op.Sets, op.Incs} {
+				for _, s := range w {
+					if s == m.timeSig || s == m.stepSig || m.probed(s) || len(idx.reads[s]) > 0 || len(idx.ups[s]) > 0 {
+						dead = false
+					}
+				}
+			}
+			if dead {
+				drop[op] = true
+				changed = true
+				m.plan.Dead++
+			}
+		}
+		if len(drop) > 0 {
+			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
 		}
 	}
 	return ops
+}
+
+// probed reports whether a probe records signal s.
+func (m *Model) probed(s int) bool {
+	for _, p := range m.Probes {
+		if p.sig == s {
+			return true
+		}
+	}
+	return false
 }
 
 // gatherFrom makes c read p's source directly: c read t[cx[k]] where p set

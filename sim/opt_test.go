@@ -617,3 +617,77 @@ func TestAlignedIdentical(t *testing.T) {
 	}
 	identicalWithout(t, []string{"basal_ganglia", "integrator"}, 21, func() func() { return sim.SetAligned(false) })
 }
+
+// TestDeadCode: operators whose outputs nothing reads or probes are
+// removed (Plan.Dead), the probed outputs stay identical to the
+// unoptimised run, and probing the dead output keeps it computed.
+func TestDeadCode(t *testing.T) {
+	mk := func(probeUnused bool) (*toolkit.Network, []*toolkit.Probe) {
+		net := toolkit.New("dead", 4)
+		u := net.Node("u", 1, func(tm float64, out []float64) { out[0] = math.Sin(2 * math.Pi * tm) })
+		e := net.Ensemble("e", 40, 1)
+		e.NeuronType = neurons.NewRectifiedLinear()
+		used, unused := net.Passthrough("used", 1), net.Passthrough("unused", 1)
+		net.Connect(u, e)
+		net.Connect(e, used)
+		net.Connect(e, unused)
+		ps := []*toolkit.Probe{net.Probe("used", used, toolkit.AttrOutput)}
+		if probeUnused {
+			ps = append(ps, net.Probe("unused", unused, toolkit.AttrOutput))
+		}
+		return net, ps
+	}
+	run := func(net *toolkit.Network, ps []*toolkit.Probe, opts ...sim.Option) ([][][]float64, sim.Plan) {
+		t.Helper()
+		s, err := sim.New(net, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RunSteps(50); err != nil {
+			t.Fatal(err)
+		}
+		var out [][][]float64
+		for _, p := range ps {
+			d, err := s.Data(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, d)
+		}
+		return out, s.Model().Plan()
+	}
+	same := func(name string, got, want [][][]float64) {
+		t.Helper()
+		for k := range want {
+			for st := range want[k] {
+				for i := range want[k][st] {
+					if got[k][st][i] != want[k][st][i] {
+						t.Fatalf("%s: probe %d step %d [%d] = %v, want %v", name, k, st, i, got[k][st][i], want[k][st][i])
+					}
+				}
+			}
+		}
+	}
+	net, ps := mk(false)
+	got, plan := run(net, ps)
+	if plan.Dead == 0 {
+		t.Fatalf("no dead operators removed: %v", plan)
+	}
+	want, _ := run(net, ps, sim.Optimize(sim.Optimizations{}))
+	same("unprobed", got, want)
+	noSimp := sim.AllOptimizations()
+	noSimp.Simplify = false
+	if _, p := run(net, ps, sim.Optimize(noSimp)); p.Dead != 0 {
+		t.Fatalf("without simplification %d operators removed", p.Dead)
+	}
+	net2, ps2 := mk(true)
+	got2, plan2 := run(net2, ps2)
+	want2, _ := run(net2, ps2, sim.Optimize(sim.Optimizations{}))
+	same("probed", got2, want2)
+	if plan2.Dead >= plan.Dead {
+		t.Fatalf("probing the unused output removed %d operators, want fewer than %d", plan2.Dead, plan.Dead)
+	}
+	if got2[1][49][0] == 0 {
+		t.Fatal("the probed unused output is 0: it was not computed")
+	}
+}
