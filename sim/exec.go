@@ -247,13 +247,10 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			k := min(runtime.GOMAXPROCS(0), chunkCount(macs, splitMACs/2))
 			return runner{step: newSplitter(dotChunks(max(k, 2))...).run}, nil
 		}
-		deduped := false
-		for _, b := range whole {
-			deduped = deduped || b.dedup != nil
-		}
-		if k := s.lockChunks(8 * macs); k > 1 && !deduped {
-			return lockRunner(dotChunks(k)), nil
-		}
+		// no lockstep chunks for products: a lane's rows in one pass over
+		// the aligned weights was faster than chunks run lane by lane
+		// (cconv D=192 batch 5 on one core: 168 → 148 µs/step), the
+		// weights staying in L2 for the next lane either way
 		return runner{step: func() { dotBlocks(d, w, whole, set) }}, nil
 	case "DotIncPES":
 		op := g.ops[0]
