@@ -606,10 +606,15 @@ func ensembles(d, w, pw []float64, octs []octet, ms []ensMember, scratch []float
 	var xs, s1, s2 [8]float64
 	for oi := range octs {
 		o := &octs[oi]
+		if o.xRun >= 0 {
+			xs = [8]float64(d[o.xRun : o.xRun+8])
+		} else {
+			for e, off := range o.x {
+				xs[e] = d[off]
+			}
+		}
 		finite := true
-		for e, off := range o.x {
-			v := d[off]
-			xs[e] = v
+		for _, v := range xs {
 			finite = finite && v-v == 0
 		}
 		if !finite {
@@ -618,15 +623,9 @@ func ensembles(d, w, pw []float64, octs []octet, ms []ensMember, scratch []float
 		}
 		// eight ensembles side by side (pack.go)
 		vec.EnsOct(pw[o.pk:], o.n, o.two, &xs, amp, &s1, &s2)
-		for e := range 8 {
-			o.out[e].put(d, s1[e])
-		}
+		o.put(d, 0, &s1)
 		if o.two {
-			for e := range 8 {
-				if o.out[8+e].y >= 0 {
-					o.out[8+e].put(d, s2[e])
-				}
-			}
+			o.put(d, 1, &s2)
 		}
 	}
 	for i := range ms {
@@ -721,12 +720,39 @@ type octet struct {
 	// (y < 0: none)
 	out [16]octOut
 	ms  []ensMember // the members, for the unpacked path (non-finite input)
+	// xRun ≥ 0: the eight inputs are d[xRun:xRun+8] (an EnsembleArray's
+	// input vector), read as one block; runs[k] describes row k's
+	// outputs the same way (see octRun)
+	xRun int
+	runs [2]octRun
+}
+
+// octRun is a decoder row's eight outputs when they are adjacent and
+// set (the decoders of an EnsembleArray's ensembles write the adjacent
+// elements of their connections' signals): y = d[y0:y0+8], one block
+// store (run false: written one by one).
+type octRun struct {
+	y0  int
+	run bool
 }
 
 // octOut is a decRow without its weights.
 type octOut struct {
 	y, b int32
 	set  bool
+}
+
+// put writes decoder row k's eight sums.
+func (o *octet) put(d []float64, k int, s *[8]float64) {
+	if r := o.runs[k]; r.run {
+		*(*[8]float64)(d[r.y0 : r.y0+8]) = *s
+		return
+	}
+	for e, v := range s {
+		if w := o.out[8*k+e]; w.y >= 0 {
+			w.put(d, v)
+		}
+	}
 }
 
 func (r octOut) put(d []float64, acc float64) {
@@ -759,6 +785,22 @@ func octetsOf(ms []ensMember) ([]octet, []ensMember) {
 			for k, r := range m.rows {
 				o.out[8*k+e] = octOut{y: int32(r.y), b: int32(r.b), set: r.set}
 			}
+		}
+		o.xRun = o.x[0]
+		for e := range 8 {
+			if o.x[e] != o.x[0]+e {
+				o.xRun = -1
+			}
+		}
+		for k := range 2 {
+			r := o.out[8*k : 8*k+8]
+			run := octRun{y0: int(r[0].y), run: true}
+			for e, w := range r {
+				if w.y < 0 || int(w.y) != run.y0+e || w.b >= 0 || !w.set {
+					run.run = false
+				}
+			}
+			o.runs[k] = run
 		}
 		octs = append(octs, o)
 		i += 7

@@ -691,3 +691,68 @@ func TestDeadCode(t *testing.T) {
 		t.Fatal("the probed unused output is 0: it was not computed")
 	}
 }
+
+// TestOctetRuns: an EnsembleArray, whose ensembles' decoders set adjacent
+// elements (the octet reads its inputs and writes its outputs as one
+// block each), gives the same outputs with and without octets, also when
+// its output node receives another connection.
+func TestOctetRuns(t *testing.T) {
+	for _, extra := range []bool{true, false} {
+		net := toolkit.New("runs", 6)
+		u := net.Node("u", 16, func(tm float64, out []float64) {
+			for i := range out {
+				out[i] = math.Sin(2*math.Pi*tm + float64(i))
+			}
+		})
+		ea, err := networks.EnsembleArray(net, "ea", 24, 16, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ea.Ensembles {
+			e.NeuronType = neurons.NewRectifiedLinear()
+		}
+		net.Connect(u, ea.Input)
+		if extra {
+			net.Connect(u, ea.Output)
+		}
+		p := net.Probe("out", ea.Output, toolkit.AttrOutput)
+		run := func() [][]float64 {
+			s, err := sim.New(net)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sim.Octets(s) < 2 {
+				return nil
+			}
+			if err := s.RunSteps(60); err != nil {
+				t.Fatal(err)
+			}
+			d, err := s.Data(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		got := run()
+		if got == nil {
+			t.Fatalf("extra=%v: fewer than 2 octets packed", extra)
+		}
+		restore := sim.SetOctets(false)
+		s, err := sim.New(net)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RunSteps(60); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := s.Data(p)
+		for st := range want {
+			for i := range want[st] {
+				if got[st][i] != want[st][i] {
+					t.Fatalf("extra=%v step %d [%d] = %v, want %v", extra, st, i, got[st][i], want[st][i])
+				}
+			}
+		}
+	}
+}
