@@ -37,8 +37,15 @@ func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, 
 // ClearUpper is a no-op without vector code (see the simd build).
 func ClearUpper() {}
 
-func ensOct(p []float64, n, mode int, x *[8]float64, amp float64, s1, s2 *[8]float64) {
-	ensOctGo(p, n, mode&1 != 0, x, amp, s1, s2)
+func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
+	var s2 [8]float64
+	ensOctGo(p, n, false, x, 1, s1, &s2)
+}
+
+func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) { ensOctGo(p, n, true, x, 1, s1, s2) }
+
+func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64) {
+	ensOctGo(p, n, two, x, amp, s1, s2)
 }
 
 func dotRows(out, w []float64, nx int, rows []int, x []float64) { dotRowsGo(out, w, nx, rows, x) }

@@ -536,22 +536,17 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 // compiler schedules a float compare here after the first vector
 // instructions, and a legacy-SSE UCOMISD after 512-bit work pays the
 // transition penalty (it took 60 % of the time).
-func ensOct(p []float64, n, mode int, x *[8]float64, amp float64, s1, s2 *[8]float64) {
-	two := mode&1 != 0
+// ensOctAmp is ensOct for an amplitude other than 1.
+//
+//go:noinline
+func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64) {
 	if !avx512 {
 		ensOctGo(p, n, two, x, amp, s1, s2)
 		return
 	}
-	switch mode {
-	case 0:
-		ensOctUnit1(p, n, x, s1)
-		*s2 = [8]float64{}
-		archsimd.ClearAVXUpperBits()
-		return
-	case 1:
-		ensOctUnit2(p, n, x, s1, s2)
-		archsimd.ClearAVXUpperBits()
-		return
+	mode := 2
+	if two {
+		mode = 3
 	}
 	xv := archsimd.LoadFloat64x8(x)
 	av := archsimd.BroadcastFloat64x8(amp)
@@ -687,6 +682,11 @@ func dotRows(out, w []float64, nx int, rows []int, x []float64) {
 //
 //go:noinline
 func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
+	if !avx512 {
+		var s2 [8]float64
+		ensOctGo(p, n, false, x, 1, s1, &s2)
+		return
+	}
 	xv := archsimd.LoadFloat64x8(x)
 	var zero, p1, q1 archsimd.Float64x8
 	pp := base(p)
@@ -731,10 +731,15 @@ func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
 		}
 	}
 	p1.Add(q1).Store(s1)
+	archsimd.ClearAVXUpperBits()
 }
 
 //go:noinline
 func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) {
+	if !avx512 {
+		ensOctGo(p, n, true, x, 1, s1, s2)
+		return
+	}
 	xv := archsimd.LoadFloat64x8(x)
 	var zero, p1, q1, p2, q2 archsimd.Float64x8
 	pp := base(p)
@@ -781,4 +786,5 @@ func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) {
 	}
 	p1.Add(q1).Store(s1)
 	p2.Add(q2).Store(s2)
+	archsimd.ClearAVXUpperBits()
 }

@@ -118,14 +118,20 @@ func EnsOct(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8
 		*s1, *s2 = [8]float64{}, [8]float64{}
 		return
 	}
-	mode := 0 // amplitude 1, one decoder row
-	if amp != 1 {
-		mode = 2
+	// the variant is decided here by scalar compares, before any vector
+	// instruction (a legacy-SSE compare after 512-bit work pays the
+	// transition penalty), and amplitude 1 (every rectified-linear
+	// model's default) runs loops without a branch on it
+	p = p[:n*OctWidth(two)]
+	switch {
+	case amp == 1 && !two:
+		ensOctUnit1(p, n, x, s1)
+		*s2 = [8]float64{}
+	case amp == 1:
+		ensOctUnit2(p, n, x, s1, s2)
+	default:
+		ensOctAmp(p, n, two, x, amp, s1, s2)
 	}
-	if two {
-		mode |= 1
-	}
-	ensOct(p[:n*OctWidth(two)], n, mode, x, amp, s1, s2)
 }
 
 // DotRows sets out[k] = Dot(w[r·nx:(r+1)·nx], x) for the rows r =
