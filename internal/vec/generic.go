@@ -211,3 +211,12 @@ func dotRowsGo(out, w []float64, nx int, rows []int, x []float64) {
 		out[k] = dotGo(w[r*nx:(r+1)*nx], x)
 	}
 }
+
+func lowpassGo(y, x, u []float64, a, b float64) {
+	x, u = x[:len(y)], u[:len(y)]
+	for i, v := range u {
+		s := float64(a*x[i]) + float64(b*v)
+		x[i] = s
+		y[i] = s
+	}
+}

@@ -49,3 +49,5 @@ func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 
 }
 
 func dotRows(out, w []float64, nx int, rows []int, x []float64) { dotRowsGo(out, w, nx, rows, x) }
+
+func lowpass(y, x, u []float64, a, b float64) { lowpassGo(y, x, u, a, b) }

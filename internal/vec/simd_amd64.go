@@ -788,3 +788,19 @@ func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) {
 	p2.Add(q2).Store(s2)
 	archsimd.ClearAVXUpperBits()
 }
+
+func lowpass(y, x, u []float64, a, b float64) {
+	if !avx2 {
+		lowpassGo(y, x, u, a, b)
+		return
+	}
+	n := len(y) &^ 3
+	av, bv := archsimd.BroadcastFloat64x4(a), archsimd.BroadcastFloat64x4(b)
+	for i := 0; i < n; i += 4 {
+		s := av.Mul(archsimd.LoadFloat64x4Slice(x[i : i+4])).Add(bv.Mul(archsimd.LoadFloat64x4Slice(u[i : i+4])))
+		s.StoreSlice(x[i : i+4])
+		s.StoreSlice(y[i : i+4])
+	}
+	archsimd.ClearAVXUpperBits()
+	lowpassGo(y[n:], x[n:], u[n:], a, b)
+}

@@ -159,3 +159,11 @@ func DotRows(out, w []float64, nx int, rows []int, x []float64) {
 	}
 	dotRows(out, w, nx, rows, x[:nx])
 }
+
+// Lowpass steps first-order filters (Nengo's LinearFilter with one state
+// and no pass-through, e.g. Lowpass): x[i] = a·x[i] + b·u[i] (each product
+// rounded before the sum), then y[i] = x[i]. x and u must be at least
+// len(y) long; y may be u itself but must not otherwise overlap x or u.
+func Lowpass(y, x, u []float64, a, b float64) {
+	lowpass(y, x[:len(y)], u[:len(y)], a, b)
+}

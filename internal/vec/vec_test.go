@@ -44,6 +44,20 @@ func TestMatchesPortable(t *testing.T) {
 		AxpyTo(g, y, a, 0.3)
 		axpyToGo(w, y, a, 0.3)
 		same("AxpyTo", g, w)
+		{
+			// Lowpass: state and output, twice (the state carries over);
+			// the second time in place (y = u)
+			xs, xw := append([]float64(nil), a...), append([]float64(nil), a...)
+			Lowpass(g, xs, x, 0.9, 0.1)
+			lowpassGo(w, xw, x, 0.9, 0.1)
+			same("Lowpass", g, w)
+			same("Lowpass state", xs, xw)
+			gu, wu := append([]float64(nil), y...), append([]float64(nil), y...)
+			Lowpass(gu, xs, gu, 0.9, 0.1)
+			lowpassGo(wu, xw, wu, 0.9, 0.1)
+			same("Lowpass in place", gu, wu)
+			same("Lowpass state 2", xs, xw)
+		}
 		AxpyRelu(g, y, a, 0.3, 2.5)
 		axpyToGo(w, y, a, 0.3)
 		reluGo(w, w, 2.5)

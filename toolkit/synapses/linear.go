@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/neurogo/neurogo/internal/vec"
 )
 
 // LinearFilter is a general LTI synapse given by its transfer function
@@ -161,13 +163,8 @@ func (f *LTIFilter) Step(dst, src []float64) error {
 			dst[c] = s.D * u
 		}
 	case OneX:
-		// Nengo: X *= a; X += b*signal
-		a, b := f.a, f.b
-		for c, u := range src {
-			x := float64(a*f.x[c]) + float64(b*u)
-			f.x[c] = x
-			dst[c] = x
-		}
+		// Nengo: X *= a; X += b*signal (vector loop, same rounding)
+		vec.Lowpass(dst, f.x, src, f.a, f.b)
 	case NoD:
 		for c, u := range src {
 			x := f.x[c*k : c*k+k]
