@@ -698,14 +698,18 @@ type decRow struct {
 	set     bool
 }
 
-func (r decRow) put(d []float64, acc float64) {
+func (r decRow) put(d []float64, acc float64) { putAcc(d, r.y, r.b, r.set, acc) }
+
+// putAcc writes a decoder row's sum acc into d[y]: bias d[b] + acc when
+// b ≥ 0, acc when set, d[y] + acc otherwise.
+func putAcc(d []float64, y, b int, set bool, acc float64) {
 	switch {
-	case r.b >= 0:
-		d[r.y] = d[r.b] + acc
-	case r.set:
-		d[r.y] = acc
+	case b >= 0:
+		d[y] = d[b] + acc
+	case set:
+		d[y] = acc
 	default:
-		d[r.y] += acc
+		d[y] += acc
 	}
 }
 
@@ -755,16 +759,7 @@ func (o *octet) put(d []float64, k int, s *[8]float64) {
 	}
 }
 
-func (r octOut) put(d []float64, acc float64) {
-	switch {
-	case r.b >= 0:
-		d[r.y] = d[r.b] + acc
-	case r.set:
-		d[r.y] = acc
-	default:
-		d[r.y] += acc
-	}
-}
+func (r octOut) put(d []float64, acc float64) { putAcc(d, int(r.y), int(r.b), r.set, acc) }
 
 // octetsOf returns the octets that start in ms (a split part, which never
 // cuts one) and the members outside them. Members write disjoint outputs
