@@ -678,7 +678,9 @@ func dotRows(out, w []float64, nx int, rows []int, x []float64) {
 // ensOctUnit1 and ensOctUnit2 are ensOct for amplitude 1 (every
 // rectified-linear model's default) with one and two decoder rows: loops
 // without a branch on the variant, which Go compiles 12–18 % faster than
-// the general one (measured on 26–156 neurons).
+// the general one (measured on 26–156 neurons). The tree folding is
+// written out in each on purpose: a shared helper returning the folded
+// vectors made 26 neurons take 75 instead of 55 ns.
 //
 //go:noinline
 func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
