@@ -134,7 +134,10 @@ func (s *Simulator) pack(g *group, ms []ensMember) *packed {
 		p.maxPad = max(p.maxPad, pad)
 	}
 	if len(buf) > 0 {
-		p.buf = buf
+		// 64-byte aligned (dedup.go): every pack and octet block is a
+		// multiple of 64 bytes, so all their vector loads are aligned
+		p.buf = aligned64(len(buf))
+		copy(p.buf, buf)
 	}
 	return p
 }
