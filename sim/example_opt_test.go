@@ -29,7 +29,7 @@ func ExampleOptimize() {
 	}
 	fmt.Println("same output:", out["all"] == out["none"])
 	// Output:
-	// simplify+merge+sort: 187 operators run as 14 steps
+	// simplify+merge+sort: 187 operators run as 13 steps
 	// none: 187 operators run as 187 steps
 	// same output: true
 }

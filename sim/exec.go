@@ -251,7 +251,7 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		// the aligned weights was faster than chunks run lane by lane
 		// (cconv D=192 batch 5 on one core: 168 → 148 µs/step), the
 		// weights staying in L2 for the next lane either way
-		return runner{step: func() { dotBlocks(d, w, whole, set) }}, nil
+		return runner{step: func() { dotBlocks(d, w, whole, set) }, dot: &dotRun{d: d, w: w, bs: whole, set: set}}, nil
 	case "DotIncPES":
 		op := g.ops[0]
 		b, acts, e, alpha, err := m.pesLayout(op)
@@ -450,6 +450,56 @@ func (g *group) tag() string {
 		return g.ops[0].Tag
 	}
 	return fmt.Sprintf("%s (and %d merged %s operators)", g.ops[0].Tag, len(g.ops)-1, g.kind)
+}
+
+// dotRun is one lane's merged DotInc: its store, the weights' store,
+// its blocks (with the lane's scratch) and whether it sets its outputs.
+type dotRun struct {
+	d, w []float64
+	bs   []block
+	set  bool
+}
+
+// dotLanes runs group gi's merged DotInc for lanes lns at once: a block
+// with an aligned weight copy (shared by the lanes) is one matrix–matrix
+// product (vec.DotRowsLanes, each lane's sums in Dot's order, so every
+// lane's outputs equal its serial run's); other blocks run lane by lane.
+// xs and outs are lns[0]'s scratch lists.
+func dotLanes(lns []*lane, gi int) {
+	vec.ClearUpper() // see stepLane
+	r0 := lns[0].runners[gi].dot
+	xs, outs := lns[0].xs[:0], lns[0].outs[:0]
+	for bi, b := range r0.bs {
+		if b.wa == nil {
+			for _, ln := range lns {
+				r := ln.runners[gi].dot
+				dotBlocks(r.d, r.w, r.bs[bi:bi+1], r.set)
+			}
+			continue
+		}
+		xs, outs = xs[:0], outs[:0]
+		for _, ln := range lns {
+			r := ln.runners[gi].dot
+			lb := r.bs[bi]
+			copy(lb.xs, r.d[lb.x:lb.x+lb.nx])
+			xs = append(xs, lb.xs)
+			if lb.dedup != nil {
+				outs = append(outs, lb.dedup.sums)
+			} else {
+				outs = append(outs, lb.sums)
+			}
+		}
+		vec.DotRowsLanes(outs, b.wa, len(b.xs), xs)
+		for _, ln := range lns {
+			r := ln.runners[gi].dot
+			lb := r.bs[bi]
+			if lb.dedup != nil {
+				putRows(r.d, lb, r.set, lb.dedup.sums, lb.dedup.of)
+			} else {
+				putRows(r.d, lb, r.set, lb.sums, nil)
+			}
+		}
+	}
 }
 
 // dotBlocks runs the blocks of a merged DotInc.

@@ -87,6 +87,10 @@ type runner struct {
 	// (lockstep), so the chunk's weights are read from the cache by all
 	// lanes but the first
 	chunks []func()
+	// dot, if set, is the lane's merged product with its blocks: a
+	// batched simulator computes the blocks with aligned weights for all
+	// its lanes at once (dotLanes)
+	dot *dotRun
 }
 
 // lockRunner runs chunks in order as one step, and exposes them for

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -428,28 +429,43 @@ func identicalWithout(t *testing.T, models []string, npd int, off func() func())
 
 // TestPlanners: the planners find different plans (tree search and the
 // transitive planner merge the basal ganglia into fewer groups than the
-// level planner; the greedy planner, scheduling one group at a time, into
-// more), and an unknown planner is an error naming the choices.
+// level and greedy planners; on the PES model the greedy planner,
+// scheduling one group at a time, finds fewer groups than the level
+// planner), and an unknown planner is an error naming the choices.
 func TestPlanners(t *testing.T) {
+	groupsOf := func(net *toolkit.Network) map[string]int {
+		t.Helper()
+		for _, e := range net.AllEnsembles() {
+			e.NeuronType = neurons.NewRectifiedLinear()
+		}
+		groups := map[string]int{}
+		for _, pl := range sim.Planners {
+			o := sim.AllOptimizations()
+			o.Planner = pl
+			m, err := sim.Build(net, sim.Optimize(o))
+			if err != nil {
+				t.Fatalf("%s: %v", pl, err)
+			}
+			groups[pl] = m.Plan().Groups
+		}
+		return groups
+	}
 	net, err := networks.BenchBasalGanglia(16, 20, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range net.AllEnsembles() {
-		e.NeuronType = neurons.NewRectifiedLinear()
-	}
-	groups := map[string]int{}
-	for _, pl := range sim.Planners {
-		o := sim.AllOptimizations()
-		o.Planner = pl
-		m, err := sim.Build(net, sim.Optimize(o))
-		if err != nil {
-			t.Fatalf("%s: %v", pl, err)
+	groups := groupsOf(net)
+	for _, pl := range []string{"tree", "transitive"} {
+		if !(groups[pl] < groups["level"] && groups[pl] < groups["greedy"]) {
+			t.Errorf("basal ganglia, groups per planner %v: want %s < level and greedy", groups, pl)
 		}
-		groups[pl] = m.Plan().Groups
 	}
-	if !(groups["tree"] < groups["level"] && groups["transitive"] < groups["level"] && groups["greedy"] > groups["level"]) {
-		t.Errorf("groups per planner %v: want tree and transitive < level < greedy", groups)
+	pes, err := networks.BenchPES(16, 20, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if groups := groupsOf(pes); !(groups["greedy"] < groups["level"]) {
+		t.Errorf("pes, groups per planner %v: want greedy < level", groups)
 	}
 	o := sim.AllOptimizations()
 	o.Planner = "astar"
@@ -751,6 +767,81 @@ func TestOctetRuns(t *testing.T) {
 			for i := range want[st] {
 				if got[st][i] != want[st][i] {
 					t.Fatalf("extra=%v step %d [%d] = %v, want %v", extra, st, i, got[st][i], want[st][i])
+				}
+			}
+		}
+	}
+}
+
+// TestLanesDotIdentical: batched lanes that compute their products
+// together (one matrix–matrix pass over the aligned weights, four lanes
+// per pass) give every lane exactly its serial run's outputs. The lanes
+// get different inputs (feeds), the batch sizes leave remainders beside
+// the four-lane passes, and one or two workers split the lanes.
+func TestLanesDotIdentical(t *testing.T) {
+	const d, steps = 32, 40
+	net, err := networks.Benchmarks()["cconv"](d, 12, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range net.AllEnsembles() {
+		e.NeuronType = neurons.NewRectifiedLinear()
+	}
+	var inA, inB *toolkit.Node
+	for _, n := range net.AllNodes() {
+		switch n.Label {
+		case "inp_a":
+			inA = n
+		case "inp_b":
+			inB = n
+		}
+	}
+	if inA == nil || inB == nil {
+		t.Fatal("cconv: input nodes inp_a, inp_b not found")
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	feed := func(batch int) [][][]float64 {
+		f := make([][][]float64, batch)
+		for b := range f {
+			f[b] = make([][]float64, steps)
+			for k := range f[b] {
+				f[b][k] = make([]float64, d)
+				for i := range f[b][k] {
+					f[b][k][i] = rng.NormFloat64() * 0.5
+				}
+			}
+		}
+		return f
+	}
+	p := net.AllProbes()[0]
+	run := func(fa, fb [][][]float64, opts ...sim.Option) [][][]float64 {
+		t.Helper()
+		s, err := sim.New(net, append([]sim.Option{sim.Batch(len(fa)), sim.Feed(inA, fa), sim.Feed(inB, fb)}, opts...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if err := s.RunSteps(steps); err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.DataBatch(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for _, batch := range []int{4, 5, 9} {
+		for _, par := range []int{1, 2} {
+			fa, fb := feed(batch), feed(batch)
+			got := run(fa, fb, sim.Parallel(par))
+			for b := range batch {
+				want := run(fa[b:b+1], fb[b:b+1])[0]
+				for k := range want {
+					for i := range want[k] {
+						if math.Float64bits(got[b][k][i]) != math.Float64bits(want[k][i]) {
+							t.Fatalf("batch %d, %d workers: lane %d step %d [%d] = %v, serial run %v", batch, par, b, k, i, got[b][k][i], want[k][i])
+						}
+					}
 				}
 			}
 		}

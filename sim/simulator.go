@@ -54,6 +54,9 @@ type lane struct {
 	d32     []float32 // the float32 store (Float32 only)
 	runners []runner
 	probes  [][]float64 // per probe: flat [samples][dims]
+	// scratch lists of dotLanes when the lane is the first of a worker's
+	// lanes (capacity: the batch)
+	xs, outs [][]float64
 }
 
 // New builds net (see Build) and returns a simulator for it.
@@ -154,6 +157,9 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 				s.workers = 1 // user functions are never called concurrently
 			}
 		}
+	}
+	for _, ln := range s.lanes {
+		ln.xs, ln.outs = make([][]float64, 0, len(s.lanes)), make([][]float64, 0, len(s.lanes))
 	}
 	if s.workers > 1 {
 		s.parts = make([][]*lane, s.workers)
@@ -308,6 +314,10 @@ func (s *Simulator) stepLanes(lns []*lane) error {
 		return s.stepLane(lns[0])
 	}
 	for gi, r := range lns[0].runners {
+		if r.dot != nil && lanesDot {
+			dotLanes(lns, gi)
+			continue
+		}
 		if len(r.chunks) == 0 {
 			for _, ln := range lns {
 				vec.ClearUpper() // see stepLane
@@ -334,6 +344,10 @@ func (s *Simulator) stepLanes(lns []*lane) error {
 	}
 	return err
 }
+
+// lanesDot: batched lanes compute their products together (dotLanes);
+// tests switch it off to compare.
+var lanesDot = true
 
 // stepLane runs one step of one lane and records its probes.
 func (s *Simulator) stepLane(ln *lane) error {

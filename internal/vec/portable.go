@@ -51,3 +51,9 @@ func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 
 func dotRows(out, w []float64, nx int, rows []int, x []float64) { dotRowsGo(out, w, nx, rows, x) }
 
 func lowpass(y, x, u []float64, a, b float64) { lowpassGo(y, x, u, a, b) }
+
+func dotRowsLanes4(out *[4][]float64, w []float64, nx int, x *[4][]float64) {
+	for l := range 4 {
+		dotRowsGo(out[l], w, nx, nil, x[l])
+	}
+}

@@ -134,6 +134,27 @@ func EnsOct(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8
 	}
 }
 
+// DotRowsLanes sets out[l][k] = Dot(w[k·nx:(k+1)·nx], x[l]) for every
+// row k < len(out[0]) of the row-major matrix w and every input x[l]:
+// the matrix–matrix product of a minibatch, each sum in Dot's order (so
+// every lane's results equal DotRows's for it alone). Four lanes share
+// each load of a row (on AVX-512, an assembly kernel holding the four
+// lanes' partial sums in sixteen vector registers); the lanes beyond a
+// multiple of four run DotRows. It panics if len(x) != len(out), a row
+// lies outside w or an input is shorter than nx.
+func DotRowsLanes(out [][]float64, w []float64, nx int, x [][]float64) {
+	if len(x) != len(out) {
+		panic("vec: DotRowsLanes: inputs and outputs differ in number")
+	}
+	l := 0
+	for ; l+3 < len(out); l += 4 {
+		dotRowsLanes4((*[4][]float64)(out[l:l+4]), w, nx, (*[4][]float64)(x[l:l+4]))
+	}
+	for ; l < len(out); l++ {
+		DotRows(out[l], w, nx, nil, x[l])
+	}
+}
+
 // DotRows sets out[k] = Dot(w[r·nx:(r+1)·nx], x) for the rows r =
 // rows[k] of the row-major matrix w (rows nil: r = k), each in Dot's
 // order, so the results equal Dot's; rows are computed two at a time
