@@ -2,24 +2,57 @@
 
 #include "textflag.h"
 
-// func dotLanes4(a, x0, x1, x2, x3 *float64, n16 int, acc *[64]float64)
+// LANE multiplies one block's two row vectors Z8, Z9 by lane input p
+// (x at p, p+64) into the lane's partial sums za, zb: a separate multiply
+// and add, as vec.dot2Blocks.
+#define LANE(p, za, zb, t0, t1) \
+	VMULPD (p), Z8, t0 \
+	VMULPD 64(p), Z9, t1 \
+	VADDPD t0, za, za \
+	VADDPD t1, zb, zb
+
+// REDUCE folds a lane's sixteen partial sums za, zb (Y/X names ya, yb,
+// xa) into one value in Dot's order and stores it at (dst): lane-wise
+// (s0..3 + s4..7) + (s8..11 + s12..15), then (t0 + t1) + (t2 + t3), as
+// reduce16 does.
+#define REDUCE(za, zb, ya, yb, dst) \
+	VEXTRACTF64X4 $1, za, Y10 \
+	VADDPD Y10, ya, Y10 \
+	VEXTRACTF64X4 $1, zb, Y11 \
+	VADDPD Y11, yb, Y11 \
+	VADDPD Y11, Y10, Y10 \
+	VEXTRACTF128 $1, Y10, X11 \
+	VHADDPD X11, X10, X10 \
+	VHADDPD X10, X10, X10 \
+	VMOVSD X10, dst
+
+// func dotLanes4(w *float64, stride, rows, n16, tail int, x, out *[4]*float64)
 //
-// One matrix row a[0:n16] times four inputs x0..x3 (four minibatch
-// lanes), n16 a positive multiple of 16. Each lane keeps Dot's sixteen
-// partial sums in two vectors (stripe k: element k mod 16), summed block
-// after block with a separate multiply and add, exactly as vec.dot2Blocks
-// does for one lane; the row's two vectors are loaded once per block for
-// all four lanes. acc receives lane l's two vectors at acc[16l:16l+16].
-// Written in assembly because Go's register allocator keeps at most 15
-// vectors live and spilled an accumulator per block here.
-TEXT ·dotLanes4(SB), NOSPLIT, $0-56
-	MOVQ a+0(FP), AX
-	MOVQ x0+8(FP), BX
-	MOVQ x1+16(FP), CX
-	MOVQ x2+24(FP), DX
-	MOVQ x3+32(FP), SI
-	MOVQ n16+40(FP), DI
-	MOVQ acc+48(FP), R8
+// Rows 0..rows-1 of the row-major matrix w (row k at w + k·stride
+// values) times four inputs x[0..3] (four minibatch lanes): out[l][k] =
+// Dot(row k, x[l]) with n16 ≥ 16 values in whole blocks of sixteen and,
+// if tail is 1, eight more (the rest of Dot's last block is zero). Each
+// lane keeps Dot's sixteen partial sums (stripe k: element k mod 16) in
+// two vectors, summed block after block with a separate multiply and
+// add as vec.dot2Blocks does, so every result equals Dot's bit for bit;
+// the row's vectors are loaded once per block for all four lanes. In
+// assembly because Go's register allocator keeps at most 15 vectors live
+// and spilled an accumulator every block here.
+TEXT ·dotLanes4(SB), NOSPLIT, $8-56
+	MOVQ w+0(FP), R11
+	MOVQ stride+8(FP), R12
+	SHLQ $3, R12
+	MOVQ rows+16(FP), R10
+	MOVQ n16+24(FP), R13
+	SHRQ $4, R13
+	MOVQ x+40(FP), R8
+	MOVQ out+48(FP), R9
+	VPXORQ Z31, Z31, Z31
+	MOVQ $0, k-8(SP)
+	TESTQ R10, R10
+	JZ   done
+
+row:
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -28,42 +61,62 @@ TEXT ·dotLanes4(SB), NOSPLIT, $0-56
 	VPXORQ Z5, Z5, Z5
 	VPXORQ Z6, Z6, Z6
 	VPXORQ Z7, Z7, Z7
-	SHRQ $4, DI
+	MOVQ R11, AX
+	MOVQ 0(R8), BX
+	MOVQ 8(R8), CX
+	MOVQ 16(R8), DX
+	MOVQ 24(R8), SI
+	MOVQ R13, DI
 
-loop:
+block:
 	VMOVUPD (AX), Z8
 	VMOVUPD 64(AX), Z9
-	VMULPD  (BX), Z8, Z10
-	VMULPD  64(BX), Z9, Z11
-	VMULPD  (CX), Z8, Z12
-	VMULPD  64(CX), Z9, Z13
-	VMULPD  (DX), Z8, Z14
-	VMULPD  64(DX), Z9, Z15
-	VMULPD  (SI), Z8, Z16
-	VMULPD  64(SI), Z9, Z17
-	VADDPD  Z10, Z0, Z0
-	VADDPD  Z11, Z1, Z1
-	VADDPD  Z12, Z2, Z2
-	VADDPD  Z13, Z3, Z3
-	VADDPD  Z14, Z4, Z4
-	VADDPD  Z15, Z5, Z5
-	VADDPD  Z16, Z6, Z6
-	VADDPD  Z17, Z7, Z7
+	LANE(BX, Z0, Z1, Z12, Z13)
+	LANE(CX, Z2, Z3, Z14, Z15)
+	LANE(DX, Z4, Z5, Z16, Z17)
+	LANE(SI, Z6, Z7, Z18, Z19)
 	ADDQ $128, AX
 	ADDQ $128, BX
 	ADDQ $128, CX
 	ADDQ $128, DX
 	ADDQ $128, SI
 	DECQ DI
-	JNZ  loop
+	JNZ  block
 
-	VMOVUPD Z0, (R8)
-	VMOVUPD Z1, 64(R8)
-	VMOVUPD Z2, 128(R8)
-	VMOVUPD Z3, 192(R8)
-	VMOVUPD Z4, 256(R8)
-	VMOVUPD Z5, 320(R8)
-	VMOVUPD Z6, 384(R8)
-	VMOVUPD Z7, 448(R8)
+	CMPQ tail+32(FP), $0
+	JEQ  reduce
+	// the last block's first eight products; its second half adds +0
+	// (0·0), as Dot's zero-filled last block does
+	VMOVUPD (AX), Z8
+	VMULPD  (BX), Z8, Z12
+	VADDPD  Z12, Z0, Z0
+	VADDPD  Z31, Z1, Z1
+	VMULPD  (CX), Z8, Z12
+	VADDPD  Z12, Z2, Z2
+	VADDPD  Z31, Z3, Z3
+	VMULPD  (DX), Z8, Z12
+	VADDPD  Z12, Z4, Z4
+	VADDPD  Z31, Z5, Z5
+	VMULPD  (SI), Z8, Z12
+	VADDPD  Z12, Z6, Z6
+	VADDPD  Z31, Z7, Z7
+
+reduce:
+	MOVQ k-8(SP), DI
+	MOVQ 0(R9), BX
+	REDUCE(Z0, Z1, Y0, Y1, (BX)(DI*8))
+	MOVQ 8(R9), BX
+	REDUCE(Z2, Z3, Y2, Y3, (BX)(DI*8))
+	MOVQ 16(R9), BX
+	REDUCE(Z4, Z5, Y4, Y5, (BX)(DI*8))
+	MOVQ 24(R9), BX
+	REDUCE(Z6, Z7, Y6, Y7, (BX)(DI*8))
+	INCQ DI
+	MOVQ DI, k-8(SP)
+	ADDQ R12, R11
+	DECQ R10
+	JNZ  row
+
+done:
 	VZEROUPPER
 	RET
