@@ -52,16 +52,16 @@ func dotGo(a, x []float64) float64 {
 	for j := 0; j < n16; j += 16 {
 		aa, xx := a[j:j+16:j+16], x[j:j+16:j+16]
 		for l := range 16 {
-			s[l] += float64(aa[l] * xx[l])
+			s[l] = math.FMA(aa[l], xx[l], s[l])
 		}
 	}
 	if n > n16 {
 		for l := range 16 {
-			p := 0.0
+			var al, xl float64
 			if n16+l < n {
-				p = float64(a[n16+l] * x[n16+l])
+				al, xl = a[n16+l], x[n16+l]
 			}
-			s[l] += p
+			s[l] = math.FMA(al, xl, s[l])
 		}
 	}
 	var t [4]float64
@@ -177,9 +177,9 @@ func ensOctGo(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *
 			b := p[off : off+w : off+w]
 			for e := range 8 {
 				r := amp * max(b[e]+float64(b[8+e]*x[e]), 0)
-				acc1[k][e] += float64(b[16+e] * r)
+				acc1[k][e] = math.FMA(b[16+e], r, acc1[k][e])
 				if two {
-					acc2[k][e] += float64(b[24+e] * r)
+					acc2[k][e] = math.FMA(b[24+e], r, acc2[k][e])
 				}
 			}
 			off += w

@@ -2,14 +2,12 @@
 
 #include "textflag.h"
 
-// LANE multiplies one block's two row vectors Z8, Z9 by lane input p
-// (x at p, p+64) into the lane's partial sums za, zb: a separate multiply
-// and add, as vec.dot2Blocks.
-#define LANE(p, za, zb, t0, t1) \
-	VMULPD (p), Z8, t0 \
-	VMULPD 64(p), Z9, t1 \
-	VADDPD t0, za, za \
-	VADDPD t1, zb, zb
+// LANE adds one block's two row vectors Z8, Z9 times lane input p (x at
+// p, p+64) to the lane's partial sums za, zb with fused multiply-adds, as
+// vec.dot2Blocks does.
+#define LANE(p, za, zb) \
+	VFMADD231PD (p), Z8, za \
+	VFMADD231PD 64(p), Z9, zb
 
 // REDUCE folds a lane's sixteen partial sums za, zb (Y/X names ya, yb,
 // xa) into one value in Dot's order and stores it at (dst): lane-wise
@@ -33,8 +31,8 @@
 // Dot(row k, x[l]) with n16 ≥ 16 values in whole blocks of sixteen and,
 // if tail is 1, eight more (the rest of Dot's last block is zero). Each
 // lane keeps Dot's sixteen partial sums (stripe k: element k mod 16) in
-// two vectors, summed block after block with a separate multiply and
-// add as vec.dot2Blocks does, so every result equals Dot's bit for bit;
+// two vectors, summed block after block with fused multiply-adds as
+// vec.dot2Blocks does, so every result equals Dot's bit for bit;
 // the row's vectors are loaded once per block for all four lanes. In
 // assembly because Go's register allocator keeps at most 15 vectors live
 // and spilled an accumulator every block here.
@@ -71,10 +69,10 @@ row:
 block:
 	VMOVUPD (AX), Z8
 	VMOVUPD 64(AX), Z9
-	LANE(BX, Z0, Z1, Z12, Z13)
-	LANE(CX, Z2, Z3, Z14, Z15)
-	LANE(DX, Z4, Z5, Z16, Z17)
-	LANE(SI, Z6, Z7, Z18, Z19)
+	LANE(BX, Z0, Z1)
+	LANE(CX, Z2, Z3)
+	LANE(DX, Z4, Z5)
+	LANE(SI, Z6, Z7)
 	ADDQ $128, AX
 	ADDQ $128, BX
 	ADDQ $128, CX
@@ -85,20 +83,16 @@ block:
 
 	CMPQ tail+32(FP), $0
 	JEQ  reduce
-	// the last block's first eight products; its second half adds +0
-	// (0·0), as Dot's zero-filled last block does
+	// the last block's first eight products; its second half adds
+	// 0·0 + s = s + 0, as Dot's zero-filled last block does
 	VMOVUPD (AX), Z8
-	VMULPD  (BX), Z8, Z12
-	VADDPD  Z12, Z0, Z0
+	VFMADD231PD (BX), Z8, Z0
 	VADDPD  Z31, Z1, Z1
-	VMULPD  (CX), Z8, Z12
-	VADDPD  Z12, Z2, Z2
+	VFMADD231PD (CX), Z8, Z2
 	VADDPD  Z31, Z3, Z3
-	VMULPD  (DX), Z8, Z12
-	VADDPD  Z12, Z4, Z4
+	VFMADD231PD (DX), Z8, Z4
 	VADDPD  Z31, Z5, Z5
-	VMULPD  (SI), Z8, Z12
-	VADDPD  Z12, Z6, Z6
+	VFMADD231PD (SI), Z8, Z6
 	VADDPD  Z31, Z7, Z7
 
 reduce:

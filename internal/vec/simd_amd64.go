@@ -18,6 +18,10 @@ var Vectorized = archsimd.X86.AVX2()
 
 var avx2 = archsimd.X86.AVX2()
 
+// fma: the 256-bit dot product needs fused multiply-adds (every AVX-512
+// machine has them)
+var fma = archsimd.X86.FMA()
+
 func relu(out, J []float64, amp float64) {
 	if !avx2 {
 		reluGo(out, J, amp)
@@ -319,21 +323,26 @@ func dot(a, x []float64) float64 {
 	x = x[:n]
 	n16 := n &^ 15
 	if !avx512 {
+		if !fma {
+			return dotGo(a, x)
+		}
 		var v0, v1, v2, v3 archsimd.Float64x4
 		for j := 0; j < n16; j += 16 {
-			v0 = v0.Add(archsimd.LoadFloat64x4Slice(a[j : j+4]).Mul(archsimd.LoadFloat64x4Slice(x[j : j+4])))
-			v1 = v1.Add(archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).Mul(archsimd.LoadFloat64x4Slice(x[j+4 : j+8])))
-			v2 = v2.Add(archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).Mul(archsimd.LoadFloat64x4Slice(x[j+8 : j+12])))
-			v3 = v3.Add(archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).Mul(archsimd.LoadFloat64x4Slice(x[j+12 : j+16])))
+			v0 = archsimd.LoadFloat64x4Slice(a[j : j+4]).MulAdd(archsimd.LoadFloat64x4Slice(x[j : j+4]), v0)
+			v1 = archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+4 : j+8]), v1)
+			v2 = archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+8 : j+12]), v2)
+			v3 = archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+12 : j+16]), v3)
 		}
 		if n > n16 {
-			part := func(j int) archsimd.Float64x4 {
-				if j >= n {
-					return archsimd.Float64x4{}
+			// the last block zero-filled: a missing product adds 0·0
+			part := func(j int, v archsimd.Float64x4) archsimd.Float64x4 {
+				var aj, xj archsimd.Float64x4
+				if j < n {
+					aj, xj = archsimd.LoadFloat64x4SlicePart(a[j:n]), archsimd.LoadFloat64x4SlicePart(x[j:n])
 				}
-				return archsimd.LoadFloat64x4SlicePart(a[j:n]).Mul(archsimd.LoadFloat64x4SlicePart(x[j:n]))
+				return aj.MulAdd(xj, v)
 			}
-			v0, v1, v2, v3 = v0.Add(part(n16)), v1.Add(part(n16+4)), v2.Add(part(n16+8)), v3.Add(part(n16+12))
+			v0, v1, v2, v3 = part(n16, v0), part(n16+4, v1), part(n16+8, v2), part(n16+12, v3)
 		}
 		var t [4]float64
 		v0.Add(v1).Add(v2.Add(v3)).Store(&t)
@@ -343,8 +352,8 @@ func dot(a, x []float64) float64 {
 	var z0, z1 archsimd.Float64x8
 	pa, px := base(a), base(x)
 	for j := 16; j <= n16; j += 16 {
-		z0 = z0.Add(ldp(pa).Mul(ldp(px)))
-		z1 = z1.Add(ldp(next8(pa)).Mul(ldp(next8(px))))
+		z0 = ldp(pa).MulAdd(ldp(px), z0)
+		z1 = ldp(next8(pa)).MulAdd(ldp(next8(px)), z1)
 		if j == n16 {
 			break
 		}
@@ -353,7 +362,7 @@ func dot(a, x []float64) float64 {
 	if n > n16 {
 		a0, a1 := tail8(a, n16, n)
 		x0, x1 := tail8(x, n16, n)
-		z0, z1 = z0.Add(a0.Mul(x0)), z1.Add(a1.Mul(x1))
+		z0, z1 = a0.MulAdd(x0, z0), a1.MulAdd(x1, z1)
 	}
 	return reduce16(z0, z1)
 }
@@ -374,8 +383,8 @@ func dot2(a, b, x []float64) (float64, float64) {
 		x0, x1 := tail8(x, n16, n)
 		a0, a1 := tail8(a, n16, n)
 		b0, b1 := tail8(b, n16, n)
-		p0, p1 = p0.Add(a0.Mul(x0)), p1.Add(a1.Mul(x1))
-		q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
+		p0, p1 = a0.MulAdd(x0, p0), a1.MulAdd(x1, p1)
+		q0, q1 = b0.MulAdd(x0, q0), b1.MulAdd(x1, q1)
 	}
 	return reduce16x2(p0, p1, q0, q1)
 }
@@ -392,10 +401,10 @@ func dot2(a, b, x []float64) (float64, float64) {
 func dot2Blocks(px, pa, pb unsafe.Pointer, n16 int) (p0, p1, q0, q1 archsimd.Float64x8) {
 	for j := 16; j <= n16; j += 16 {
 		x0, x1 := ldp(px), ldp(next8(px))
-		p0 = p0.Add(ldp(pa).Mul(x0))
-		p1 = p1.Add(ldp(next8(pa)).Mul(x1))
-		q0 = q0.Add(ldp(pb).Mul(x0))
-		q1 = q1.Add(ldp(next8(pb)).Mul(x1))
+		p0 = ldp(pa).MulAdd(x0, p0)
+		p1 = ldp(next8(pa)).MulAdd(x1, p1)
+		q0 = ldp(pb).MulAdd(x0, q0)
+		q1 = ldp(next8(pb)).MulAdd(x1, q1)
 		if j == n16 {
 			break
 		}
@@ -421,13 +430,13 @@ func dot4(a0, a1, a2, a3, x []float64) (r0, r1, r2, r3 float64) {
 	if n > n16 {
 		x0, x1 := tail8(x, n16, n)
 		b0, b1 := tail8(a0, n16, n)
-		p0, p1 = p0.Add(b0.Mul(x0)), p1.Add(b1.Mul(x1))
+		p0, p1 = b0.MulAdd(x0, p0), b1.MulAdd(x1, p1)
 		b0, b1 = tail8(a1, n16, n)
-		q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
+		q0, q1 = b0.MulAdd(x0, q0), b1.MulAdd(x1, q1)
 		b0, b1 = tail8(a2, n16, n)
-		u0, u1 = u0.Add(b0.Mul(x0)), u1.Add(b1.Mul(x1))
+		u0, u1 = b0.MulAdd(x0, u0), b1.MulAdd(x1, u1)
 		b0, b1 = tail8(a3, n16, n)
-		w0, w1 = w0.Add(b0.Mul(x0)), w1.Add(b1.Mul(x1))
+		w0, w1 = b0.MulAdd(x0, w0), b1.MulAdd(x1, w1)
 	}
 	r0, r1 = reduce16x2(p0, p1, q0, q1)
 	r2, r3 = reduce16x2(u0, u1, w0, w1)
@@ -467,19 +476,19 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 		// amplitude 1, one decoder row
 		for i := 0; i < n16; i += 16 {
 			r := zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv)))
-			p0 = p0.Add(ld8(pd1, i).Mul(r))
+			p0 = ld8(pd1, i).MulAdd(r, p0)
 			r = zero.Max(ld8(pb, i+8).Add(ld8(pe, i+8).Mul(xv)))
-			p1 = p1.Add(ld8(pd1, i+8).Mul(r))
+			p1 = ld8(pd1, i+8).MulAdd(r, p1)
 		}
 	} else if unit {
 		// amplitude 1 (the default): 1·r is r, bit for bit (NaN too)
 		for i := 0; i < n16; i += 16 {
 			r := zero.Max(ld8(pb, i).Add(ld8(pe, i).Mul(xv)))
-			p0 = p0.Add(ld8(pd1, i).Mul(r))
-			q0 = q0.Add(ld8(pd2, i).Mul(r))
+			p0 = ld8(pd1, i).MulAdd(r, p0)
+			q0 = ld8(pd2, i).MulAdd(r, q0)
 			r = zero.Max(ld8(pb, i+8).Add(ld8(pe, i+8).Mul(xv)))
-			p1 = p1.Add(ld8(pd1, i+8).Mul(r))
-			q1 = q1.Add(ld8(pd2, i+8).Mul(r))
+			p1 = ld8(pd1, i+8).MulAdd(r, p1)
+			q1 = ld8(pd2, i+8).MulAdd(r, q1)
 		}
 	}
 	for i := 0; i < n16 && !unit; i += 16 {
@@ -487,14 +496,14 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 		if keep {
 			r.Store((*[8]float64)(unsafe.Add(pa, i*8)))
 		}
-		p0 = p0.Add(ld8(pd1, i).Mul(r))
-		q0 = q0.Add(ld8(pd2, i).Mul(r))
+		p0 = ld8(pd1, i).MulAdd(r, p0)
+		q0 = ld8(pd2, i).MulAdd(r, q0)
 		r = av.Mul(zero.Max(ld8(pb, i+8).Add(ld8(pe, i+8).Mul(xv))))
 		if keep {
 			r.Store((*[8]float64)(unsafe.Add(pa, (i+8)*8)))
 		}
-		p1 = p1.Add(ld8(pd1, i+8).Mul(r))
-		q1 = q1.Add(ld8(pd2, i+8).Mul(r))
+		p1 = ld8(pd1, i+8).MulAdd(r, p1)
+		q1 = ld8(pd2, i+8).MulAdd(r, q1)
 	}
 	if n > n16 {
 		// the last block's rates, lanes past the end zeroed by a mask
@@ -515,9 +524,9 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 		}
 		r0, r1 := rate(n16), rate(n16+8)
 		e0, e1 := tail8(d1, n16, n)
-		p0, p1 = p0.Add(e0.Mul(r0)), p1.Add(e1.Mul(r1))
+		p0, p1 = e0.MulAdd(r0, p0), e1.MulAdd(r1, p1)
 		e0, e1 = tail8(d2, n16, n)
-		q0, q1 = q0.Add(e0.Mul(r0)), q1.Add(e1.Mul(r1))
+		q0, q1 = e0.MulAdd(r0, q0), e1.MulAdd(r1, q1)
 	}
 	s1, s2 = reduce16x2(p0, p1, q0, q1)
 	if !two {
@@ -568,7 +577,7 @@ func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 
 				case 0:
 					for {
 						r := zero.Max(ldp(b).Add(ldp(next8(b)).Mul(xv)))
-						a1 = a1.Add(ldp(next16(b)).Mul(r))
+						a1 = ldp(next16(b)).MulAdd(r, a1)
 						if i += 16; i >= n {
 							break
 						}
@@ -577,8 +586,8 @@ func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 
 				case 1:
 					for {
 						r := zero.Max(ldp(b).Add(ldp(next8(b)).Mul(xv)))
-						a1 = a1.Add(ldp(next16(b)).Mul(r))
-						a2 = a2.Add(ldp(next8(next16(b))).Mul(r))
+						a1 = ldp(next16(b)).MulAdd(r, a1)
+						a2 = ldp(next8(next16(b))).MulAdd(r, a2)
 						if i += 16; i >= n {
 							break
 						}
@@ -587,7 +596,7 @@ func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 
 				case 2:
 					for {
 						r := av.Mul(zero.Max(ldp(b).Add(ldp(next8(b)).Mul(xv))))
-						a1 = a1.Add(ldp(next16(b)).Mul(r))
+						a1 = ldp(next16(b)).MulAdd(r, a1)
 						if i += 16; i >= n {
 							break
 						}
@@ -596,8 +605,8 @@ func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 
 				default:
 					for {
 						r := av.Mul(zero.Max(ldp(b).Add(ldp(next8(b)).Mul(xv))))
-						a1 = a1.Add(ldp(next16(b)).Mul(r))
-						a2 = a2.Add(ldp(next8(next16(b))).Mul(r))
+						a1 = ldp(next16(b)).MulAdd(r, a1)
+						a2 = ldp(next8(next16(b))).MulAdd(r, a2)
 						if i += 16; i >= n {
 							break
 						}
@@ -667,8 +676,8 @@ func dotRows(out, w []float64, nx int, rows []int, x []float64) {
 			x0, x1 := tail8(x, n16, nx)
 			a0, a1 := tail8(a, n16, nx)
 			b0, b1 := tail8(b, n16, nx)
-			p0, p1 = p0.Add(a0.Mul(x0)), p1.Add(a1.Mul(x1))
-			q0, q1 = q0.Add(b0.Mul(x0)), q1.Add(b1.Mul(x1))
+			p0, p1 = a0.MulAdd(x0, p0), a1.MulAdd(x1, p1)
+			q0, q1 = b0.MulAdd(x0, q0), b1.MulAdd(x1, q1)
 		}
 		out[k], out[k+1] = reduce16x2(p0, p1, q0, q1)
 	}
@@ -703,7 +712,7 @@ func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
 				b := unsafe.Add(pp, off)
 				for {
 					r := zero.Max(ldp(b).Add(ldp(next8(b)).Mul(xv)))
-					a1 = a1.Add(ldp(next16(b)).Mul(r))
+					a1 = ldp(next16(b)).MulAdd(r, a1)
 					if i += 16; i >= n {
 						break
 					}
@@ -756,8 +765,8 @@ func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) {
 				b := unsafe.Add(pp, off)
 				for {
 					r := zero.Max(ldp(b).Add(ldp(next8(b)).Mul(xv)))
-					a1 = a1.Add(ldp(next16(b)).Mul(r))
-					a2 = a2.Add(ldp(next8(next16(b))).Mul(r))
+					a1 = ldp(next16(b)).MulAdd(r, a1)
+					a2 = ldp(next8(next16(b))).MulAdd(r, a2)
 					if i += 16; i >= n {
 						break
 					}
