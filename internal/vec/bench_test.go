@@ -150,3 +150,21 @@ func BenchmarkDotRowsLanes(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEnsOct1 is BenchmarkEnsOct's octets with one decoder row (the
+// rectified-linear benchmark models' case).
+func BenchmarkEnsOct1(b *testing.B) {
+	for _, n := range []int{26, 52, 156} {
+		p := make([]float64, n*OctWidth(false)+64)
+		for i := range p {
+			p[i] = float64(i%7) - 3
+		}
+		x := [8]float64{0.1, 0.2, -0.3, 0.4, 0.5, -0.6, 0.7, 0.8}
+		b.Run(fmt.Sprintf("oct%d", n), func(b *testing.B) {
+			var s1, s2 [8]float64
+			for b.Loop() {
+				EnsOct(p, n, false, &x, 1, &s1, &s2)
+			}
+		})
+	}
+}
