@@ -24,6 +24,26 @@
 	VHADDPD X10, X10, X10 \
 	VMOVSD X10, dst
 
+// LANE2 adds one block of two rows (row 0 in Z8, Z9, row 1 in Z12, Z13)
+// times lane input p, loaded once into Z14, Z15, to the lane's partial
+// sums a0, a1 (row 0) and b0, b1 (row 1).
+#define LANE2(p, a0, a1, b0, b1) \
+	VMOVUPD     (p), Z14 \
+	VMOVUPD     64(p), Z15 \
+	VFMADD231PD Z14, Z8, a0 \
+	VFMADD231PD Z15, Z9, a1 \
+	VFMADD231PD Z14, Z12, b0 \
+	VFMADD231PD Z15, Z13, b1
+
+// TAIL2 adds the last half block (row 0 in Z8, row 1 in Z12) times lane
+// input p to the lane's sums; their second halves add 0·0 (Z31).
+#define TAIL2(p, a0, a1, b0, b1) \
+	VMOVUPD     (p), Z14 \
+	VFMADD231PD Z14, Z8, a0 \
+	VADDPD      Z31, a1, a1 \
+	VFMADD231PD Z14, Z12, b0 \
+	VADDPD      Z31, b1, b1
+
 // func dotLanes4(w *float64, stride, rows, n16, tail int, x, out *[4]*float64)
 //
 // Rows 0..rows-1 of the row-major matrix w (row k at w + k·stride
@@ -32,10 +52,11 @@
 // if tail is 1, eight more (the rest of Dot's last block is zero). Each
 // lane keeps Dot's sixteen partial sums (stripe k: element k mod 16) in
 // two vectors, summed block after block with fused multiply-adds as
-// vec.dot2Blocks does, so every result equals Dot's bit for bit;
-// the row's vectors are loaded once per block for all four lanes. In
-// assembly because Go's register allocator keeps at most 15 vectors live
-// and spilled an accumulator every block here.
+// vec.dot2Blocks does, so every result equals Dot's bit for bit. Rows go
+// two at a time: each block loads the two rows' vectors once and every
+// lane's input once for sixteen multiply-adds (16 sums in registers; an
+// odd last row alone). In assembly because Go's register allocator keeps
+// at most 15 vectors live and spilled an accumulator every block.
 TEXT ·dotLanes4(SB), NOSPLIT, $8-56
 	MOVQ w+0(FP), R11
 	MOVQ stride+8(FP), R12
@@ -47,10 +68,83 @@ TEXT ·dotLanes4(SB), NOSPLIT, $8-56
 	MOVQ out+48(FP), R9
 	VPXORQ Z31, Z31, Z31
 	MOVQ $0, k-8(SP)
-	TESTQ R10, R10
-	JZ   done
+	CMPQ R10, $2
+	JLT  single
 
-row:
+pair:
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	MOVQ R11, AX
+	MOVQ 0(R8), BX
+	MOVQ 8(R8), CX
+	MOVQ 16(R8), DX
+	MOVQ 24(R8), SI
+	MOVQ R13, DI
+
+pblock:
+	VMOVUPD (AX), Z8
+	VMOVUPD 64(AX), Z9
+	VMOVUPD (AX)(R12*1), Z12
+	VMOVUPD 64(AX)(R12*1), Z13
+	LANE2(BX, Z0, Z1, Z16, Z17)
+	LANE2(CX, Z2, Z3, Z18, Z19)
+	LANE2(DX, Z4, Z5, Z20, Z21)
+	LANE2(SI, Z6, Z7, Z22, Z23)
+	ADDQ $128, AX
+	ADDQ $128, BX
+	ADDQ $128, CX
+	ADDQ $128, DX
+	ADDQ $128, SI
+	DECQ DI
+	JNZ  pblock
+
+	CMPQ tail+32(FP), $0
+	JEQ  preduce
+	VMOVUPD (AX), Z8
+	VMOVUPD (AX)(R12*1), Z12
+	TAIL2(BX, Z0, Z1, Z16, Z17)
+	TAIL2(CX, Z2, Z3, Z18, Z19)
+	TAIL2(DX, Z4, Z5, Z20, Z21)
+	TAIL2(SI, Z6, Z7, Z22, Z23)
+
+preduce:
+	MOVQ k-8(SP), DI
+	MOVQ 0(R9), BX
+	REDUCE(Z0, Z1, Y0, Y1, (BX)(DI*8))
+	REDUCE(Z16, Z17, Y16, Y17, 8(BX)(DI*8))
+	MOVQ 8(R9), BX
+	REDUCE(Z2, Z3, Y2, Y3, (BX)(DI*8))
+	REDUCE(Z18, Z19, Y18, Y19, 8(BX)(DI*8))
+	MOVQ 16(R9), BX
+	REDUCE(Z4, Z5, Y4, Y5, (BX)(DI*8))
+	REDUCE(Z20, Z21, Y20, Y21, 8(BX)(DI*8))
+	MOVQ 24(R9), BX
+	REDUCE(Z6, Z7, Y6, Y7, (BX)(DI*8))
+	REDUCE(Z22, Z23, Y22, Y23, 8(BX)(DI*8))
+	ADDQ $2, DI
+	MOVQ DI, k-8(SP)
+	LEAQ (R11)(R12*2), R11
+	SUBQ $2, R10
+	CMPQ R10, $2
+	JGE  pair
+
+single:
+	TESTQ R10, R10
+	JZ    done
 	VPXORQ Z0, Z0, Z0
 	VPXORQ Z1, Z1, Z1
 	VPXORQ Z2, Z2, Z2
@@ -105,11 +199,6 @@ reduce:
 	REDUCE(Z4, Z5, Y4, Y5, (BX)(DI*8))
 	MOVQ 24(R9), BX
 	REDUCE(Z6, Z7, Y6, Y7, (BX)(DI*8))
-	INCQ DI
-	MOVQ DI, k-8(SP)
-	ADDQ R12, R11
-	DECQ R10
-	JNZ  row
 
 done:
 	VZEROUPPER
