@@ -57,3 +57,9 @@ func dotRowsLanes4(out *[4][]float64, w []float64, nx int, x *[4][]float64) {
 		dotRowsGo(out[l], w, nx, nil, x[l])
 	}
 }
+
+func dotRowsLanes5(out *[5][]float64, w []float64, nx int, x *[5][]float64) {
+	for l := range 5 {
+		dotRowsGo(out[l], w, nx, nil, x[l])
+	}
+}

@@ -137,17 +137,24 @@ func EnsOct(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8
 // DotRowsLanes sets out[l][k] = Dot(w[k·nx:(k+1)·nx], x[l]) for every
 // row k < len(out[0]) of the row-major matrix w and every input x[l]:
 // the matrix–matrix product of a minibatch, each sum in Dot's order (so
-// every lane's results equal DotRows's for it alone). Four lanes share
-// each load of a row (on AVX-512, an assembly kernel holding the four
-// lanes' partial sums in sixteen vector registers); the lanes beyond a
-// multiple of four run DotRows. It panics if len(x) != len(out), a row
-// lies outside w or an input is shorter than nx.
+// every lane's results equal DotRows's for it alone). Lanes go four at a
+// time (five when five or nine are left) and share each load of the
+// matrix: on AVX-512 an assembly kernel holds their partial sums for two
+// rows in 16 or 20 vector registers. The lanes beyond run DotRows. It
+// panics if len(x) != len(out), a row lies outside w or an input is
+// shorter than nx.
 func DotRowsLanes(out [][]float64, w []float64, nx int, x [][]float64) {
 	if len(x) != len(out) {
 		panic("vec: DotRowsLanes: inputs and outputs differ in number")
 	}
 	l := 0
 	for ; l+3 < len(out); l += 4 {
+		if len(out)-l == 5 || len(out)-l == 9 {
+			// five lanes at once rather than four and one alone
+			dotRowsLanes5((*[5][]float64)(out[l:l+5]), w, nx, (*[5][]float64)(x[l:l+5]))
+			l++
+			continue
+		}
 		dotRowsLanes4((*[4][]float64)(out[l:l+4]), w, nx, (*[4][]float64)(x[l:l+4]))
 	}
 	for ; l < len(out); l++ {
