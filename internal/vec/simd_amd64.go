@@ -328,10 +328,10 @@ func dot(a, x []float64) float64 {
 		}
 		var v0, v1, v2, v3 archsimd.Float64x4
 		for j := 0; j < n16; j += 16 {
-			v0 = archsimd.LoadFloat64x4Slice(a[j : j+4]).MulAdd(archsimd.LoadFloat64x4Slice(x[j : j+4]), v0)
-			v1 = archsimd.LoadFloat64x4Slice(a[j+4 : j+8]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+4 : j+8]), v1)
-			v2 = archsimd.LoadFloat64x4Slice(a[j+8 : j+12]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+8 : j+12]), v2)
-			v3 = archsimd.LoadFloat64x4Slice(a[j+12 : j+16]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+12 : j+16]), v3)
+			v0 = archsimd.LoadFloat64x4Slice(a[j:j+4]).MulAdd(archsimd.LoadFloat64x4Slice(x[j:j+4]), v0)
+			v1 = archsimd.LoadFloat64x4Slice(a[j+4:j+8]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+4:j+8]), v1)
+			v2 = archsimd.LoadFloat64x4Slice(a[j+8:j+12]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+8:j+12]), v2)
+			v3 = archsimd.LoadFloat64x4Slice(a[j+12:j+16]).MulAdd(archsimd.LoadFloat64x4Slice(x[j+12:j+16]), v3)
 		}
 		if n > n16 {
 			// the last block zero-filled: a missing product adds 0·0
