@@ -106,8 +106,10 @@
 // descheduled by another process delays at most one chunk). Batched
 // lanes step on all cores (Parallel), each core's lanes in lockstep —
 // operator by operator, chunk by chunk — reading the read-only weights
-// from one shared copy, and every lane equals a run of its own bit for
-// bit. Float32 runs a simulator in single precision. `neurogo bench sim`
+// from one shared copy; a product with an aligned weight copy runs for
+// all of a core's lanes at once as one matrix–matrix product (dotLanes,
+// vec.DotRowsLanes: four or five lanes per load of the weights), and
+// every lane equals a run of its own bit for bit. Float32 runs a simulator in single precision. `neurogo bench sim`
 // measures all of it.
 //
 // # Invariants and units

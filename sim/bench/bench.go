@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"slices"
 	"sort"
@@ -339,7 +340,15 @@ func runNet(net *toolkit.Network, model string, dims, batch int, c Config) (Resu
 		marks[0] = time.Now()
 		next = 1
 	}
-	if err := s.RunSteps(total); err != nil {
+	// RunSteps first reserves the probes' storage for all the steps (MBs
+	// at once), which started a garbage collection during the warm-up
+	// now and then; its worker goroutines were counted as the steps'
+	// allocations (0.002–0.007 per step). The steps allocate nothing,
+	// so collection is off while they run.
+	gcPercent := debug.SetGCPercent(-1)
+	err = s.RunSteps(total)
+	debug.SetGCPercent(gcPercent)
+	if err != nil {
 		return r, fmt.Errorf("bench: %s D=%d batch=%d: %w", model, dims, batch, err)
 	}
 	metrics.Read(sample)
