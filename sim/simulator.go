@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -39,9 +41,12 @@ type Simulator struct {
 	img          []float64 // every signal's initial value (while compiling; dedup.go)
 	dedups       map[[3]int]*rowDedup
 	packs        map[*group]*packed // pack.go
-	check        []int              // signals scanned for NaN after each step
-	mm           MatMulHook         // Hooks
-	layerHook    LayerHook
+	// signals an operator writes (sorted by offset) and the contiguous
+	// runs of the store they cover, scanned for NaN after each step
+	check     []int
+	checkRuns []run
+	mm        MatMulHook // Hooks
+	layerHook LayerHook
 	// Progress, if set, is called by Run and RunSteps after every step
 	// with the number of steps done and the total.
 	Progress func(done, total int)
@@ -168,11 +173,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 		}
 	}
 	if m.CheckNaN {
-		for i, g := range m.sigs {
-			if !g.readonly && g.n > 0 {
-				s.check = append(s.check, i)
-			}
-		}
+		s.nanRuns()
 	}
 	s.img, s.dedups, s.packs, s.aligned = nil, nil, nil, nil // only needed while compiling
 	s.unroll = max(cfg.unroll, 1)
@@ -403,27 +404,69 @@ func (s *Simulator) finishLane(ln *lane) error {
 
 // checkNaN returns an error naming the first signal holding a NaN.
 func (s *Simulator) checkNaN(ln *lane) error {
-	for _, id := range s.check {
-		g := s.model.sigs[id]
+	at := -1
+	for _, r := range s.checkRuns {
 		if ln.d32 != nil {
-			for i, v := range ln.d32[g.off : g.off+g.n] {
+			for i, v := range ln.d32[r.d : r.d+r.n] {
 				if v != v {
-					step := ln.data[s.model.sigs[s.model.stepSig].off]
-					return fmt.Errorf("sim: NaN in signal %q[%d] (%s) at step %d (t = %g s, batch %d); switch the check off with sim.CheckNaN(false)",
-						g.name, i, g.owner, int(step), step*s.model.Dt, ln.index)
+					at = r.d + i
+					break
 				}
 			}
-			continue
+		} else if i := vec.FirstNaN(ln.data[r.d : r.d+r.n]); i >= 0 {
+			at = r.d + i
 		}
-		for i, v := range ln.data[g.off : g.off+g.n] {
-			if v != v {
-				step := ln.data[s.model.sigs[s.model.stepSig].off]
-				return fmt.Errorf("sim: NaN in signal %q[%d] (%s) at step %d (t = %g s, batch %d); switch the check off with sim.CheckNaN(false)",
-					g.name, i, g.owner, int(step), step*s.model.Dt, ln.index)
+		if at >= 0 {
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	// the signal holding the NaN (s.check is sorted by offset)
+	k := sort.Search(len(s.check), func(k int) bool {
+		g := s.model.sigs[s.check[k]]
+		return g.off+g.n > at
+	})
+	g := s.model.sigs[s.check[min(k, len(s.check)-1)]]
+	step := ln.data[s.model.sigs[s.model.stepSig].off]
+	return fmt.Errorf("sim: NaN in signal %q[%d] (%s) at step %d (t = %g s, batch %d); switch the check off with sim.CheckNaN(false)",
+		g.name, at-g.off, g.owner, int(step), step*s.model.Dt, ln.index)
+}
+
+// nanRuns lists the signals the NaN check scans: those an operator sets,
+// increments or updates (a signal nothing writes keeps its initial value,
+// and a NaN there reaches a written signal as soon as it is read), in
+// contiguous runs of the store. Scanning every writable signal, most of
+// which the optimizer leaves unused, cost 27–137 µs per step on the
+// benchmark models at D = 192 (steps of 3–15 µs).
+func (s *Simulator) nanRuns() {
+	m := s.model
+	written := make([]bool, len(m.sigs))
+	for _, g := range m.execGroups() {
+		for _, op := range g.ops {
+			for _, ids := range [][]int{op.Sets, op.Incs, op.Updates} {
+				for _, id := range ids {
+					written[id] = true
+				}
 			}
 		}
 	}
-	return nil
+	for i, g := range m.sigs {
+		if written[i] && !g.readonly && g.n > 0 {
+			s.check = append(s.check, i)
+		}
+	}
+	slices.SortFunc(s.check, func(a, b int) int { return m.sigs[a].off - m.sigs[b].off })
+	for _, id := range s.check {
+		g := m.sigs[id]
+		if n := len(s.checkRuns); n > 0 && s.checkRuns[n-1].d+s.checkRuns[n-1].n >= g.off {
+			r := &s.checkRuns[n-1]
+			r.n = max(r.n, g.off+g.n-r.d)
+			continue
+		}
+		s.checkRuns = append(s.checkRuns, run{d: g.off, n: g.n})
+	}
 }
 
 // RunSteps runs n steps.

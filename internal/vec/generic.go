@@ -220,3 +220,12 @@ func lowpassGo(y, x, u []float64, a, b float64) {
 		y[i] = s
 	}
 }
+
+func firstNaNGo(x []float64) int {
+	for i, v := range x {
+		if v != v {
+			return i
+		}
+	}
+	return -1
+}

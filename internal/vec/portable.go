@@ -63,3 +63,5 @@ func dotRowsLanes5(out *[5][]float64, w []float64, nx int, x *[5][]float64) {
 		dotRowsGo(out[l], w, nx, nil, x[l])
 	}
 }
+
+func firstNaN(x []float64) int { return firstNaNGo(x) }

@@ -783,3 +783,34 @@ func lowpass(y, x, u []float64, a, b float64) {
 	archsimd.ClearAVXUpperBits()
 	lowpassGo(y[n:], x[n:], u[n:], a, b)
 }
+
+// firstNaN sums v − v over 8-wide blocks (0 for finite values, NaN for
+// NaN and ±Inf) and scans the values one by one only when the sum is NaN.
+func firstNaN(x []float64) int {
+	n8 := len(x) &^ 7
+	if !avx512 || n8 == 0 {
+		return firstNaNGo(x)
+	}
+	var acc archsimd.Float64x8
+	p := base(x)
+	for j := 8; j <= n8; j += 8 {
+		v := ldp(p)
+		acc = acc.Add(v.Sub(v))
+		if j == n8 {
+			break
+		}
+		p = next8(p)
+	}
+	var t [8]float64
+	acc.Store(&t)
+	archsimd.ClearAVXUpperBits()
+	for _, v := range t {
+		if v != v {
+			return firstNaNGo(x)
+		}
+	}
+	if i := firstNaNGo(x[n8:]); i >= 0 {
+		return n8 + i
+	}
+	return -1
+}

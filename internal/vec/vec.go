@@ -134,6 +134,10 @@ func EnsOct(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8
 	}
 }
 
+// FirstNaN returns the index of the first NaN in x, or -1 if there is
+// none. ±Inf is not NaN.
+func FirstNaN(x []float64) int { return firstNaN(x) }
+
 // DotRowsLanes sets out[l][k] = Dot(w[k·nx:(k+1)·nx], x[l]) for every
 // row k < len(out[0]) of the row-major matrix w and every input x[l]:
 // the matrix–matrix product of a minibatch, each sum in Dot's order (so

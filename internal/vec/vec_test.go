@@ -2,6 +2,7 @@ package vec
 
 import (
 	"math"
+	"slices"
 	"math/rand/v2"
 	"testing"
 )
@@ -340,6 +341,35 @@ func TestDotRowsLanes(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestFirstNaN: the first NaN anywhere (vector blocks and the tail),
+// none, and infinities (which the vector test flags) that are not NaN.
+func TestFirstNaN(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 16, 37, 64} {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(i) - 3.5
+		}
+		if got := FirstNaN(x); got != -1 {
+			t.Fatalf("n=%d, no NaN: got %d", n, got)
+		}
+		for at := range n {
+			y := slices.Clone(x)
+			y[at] = math.NaN()
+			if at+2 < n {
+				y[at+2] = math.NaN()
+			}
+			if got := FirstNaN(y); got != at {
+				t.Fatalf("n=%d, NaN at %d: got %d", n, at, got)
+			}
+			y = slices.Clone(x)
+			y[at] = math.Inf(1 - 2*(at%2))
+			if got := FirstNaN(y); got != -1 {
+				t.Fatalf("n=%d, Inf at %d: got %d", n, at, got)
 			}
 		}
 	}
