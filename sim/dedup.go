@@ -3,6 +3,7 @@ package sim
 import (
 	"hash/maphash"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/neurogo/neurogo/internal/vec"
@@ -234,9 +235,37 @@ func (s *Simulator) withAligned(b block, readonly bool) block {
 		if s.aligned == nil {
 			s.aligned = map[[3]int][]float64{}
 		}
+		// another product's copy with the same values is shared: circular
+		// convolution's two input transforms have the same distinct rows
+		// (the real and imaginary Fourier rows), which halves their
+		// weights in the cache
+		shared := false
+		for _, c := range s.alignedBy[contentKey(wa)] {
+			if slices.Equal(c, wa) {
+				wa, shared = c, true
+				break
+			}
+		}
 		s.aligned[key] = wa
-		s.alignedBytes += 8 * len(wa)
+		if !shared {
+			if s.alignedBy == nil {
+				s.alignedBy = map[uint64][][]float64{}
+			}
+			h := contentKey(wa)
+			s.alignedBy[h] = append(s.alignedBy[h], wa)
+			s.alignedBytes += 8 * len(wa)
+		}
 	}
 	b.wa, b.xs = wa, aligned64(stride)
 	return b
+}
+
+// contentKey hashes a weight copy's length and values (FNV-1a over the
+// bits), the key under which withAligned finds equal copies.
+func contentKey(w []float64) uint64 {
+	h := uint64(14695981039346656037) ^ uint64(len(w))
+	for _, v := range w {
+		h = (h ^ math.Float64bits(v)) * 1099511628211
+	}
+	return h
 }

@@ -66,3 +66,27 @@ func SetLanesDot(on bool) (restore func()) {
 	lanesDot = on
 	return func() { lanesDot = old }
 }
+
+// AlignedCopies returns the number of product blocks that read an
+// aligned weight copy and of distinct copies among them.
+func AlignedCopies(s *Simulator) (blocks, copies int) {
+	seen := map[*float64]bool{}
+	for _, ln := range s.lanes {
+		for _, r := range ln.runners {
+			if r.dot == nil {
+				continue
+			}
+			for _, b := range r.dot.bs {
+				if b.wa == nil {
+					continue
+				}
+				blocks++
+				if !seen[&b.wa[0]] {
+					seen[&b.wa[0]] = true
+					copies++
+				}
+			}
+		}
+	}
+	return blocks, copies
+}

@@ -613,6 +613,16 @@ func TestAlignedIdentical(t *testing.T) {
 		if sim.AlignedBytes(s) == 0 {
 			t.Fatalf("D=%d: no aligned weight copies made for cconv", d)
 		}
+		// at D = 32 (inputs of 16 and more) the two input transforms
+		// share one copy (the same distinct rows), and the lanes of a
+		// batch all of them
+		s2, err := sim.New(net, sim.Batch(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if blocks, copies := sim.AlignedCopies(s2); d == 32 && (copies != 2 || blocks != 6) {
+			t.Errorf("D=%d batch 2: %d blocks read %d aligned copies, want 6 blocks and 2 copies (input transforms shared, inverse)", d, blocks, copies)
+		}
 		for _, batch := range []int{1, 2} {
 			restore := sim.SetAligned(false)
 			want := probeAll(t, net, 60, batch, sim.AllOptimizations())

@@ -34,6 +34,7 @@ type Simulator struct {
 	octets  int       // ensemble octets packed (pack.go; tests)
 	// aligned weight copies (dedup.go) made while compiling
 	aligned      map[[3]int][]float64
+	alignedBy    map[uint64][][]float64 // the copies by content (contentKey)
 	alignedBytes int
 	batch        int       // lanes (known before the operators are compiled)
 	unroll       int       // steps per dispatch (Unroll)
@@ -175,7 +176,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	if m.CheckNaN {
 		s.nanRuns()
 	}
-	s.img, s.dedups, s.packs, s.aligned = nil, nil, nil, nil // only needed while compiling
+	s.img, s.dedups, s.packs, s.aligned, s.alignedBy = nil, nil, nil, nil, nil // only needed while compiling
 	s.unroll = max(cfg.unroll, 1)
 	if s.unroll > 1 && len(s.lanes) == 1 {
 		ln := s.lanes[0]
