@@ -306,10 +306,12 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 		w := s.weights(ln, ws...)
 		pw, maxPad := s.packEnsembles(g, ms, amp)
 		maxN = max(maxN, maxPad)
+		var parts []*ensPart
 		run := func(ms []ensMember) func() {
-			scratch := make([]float64, maxN)
 			octs, rest := octetsOf(ms)
-			return func() { ensembles(d, w, pw, octs, rest, scratch, amp) }
+			p := &ensPart{d: d, w: w, pw: pw, octs: octs, rest: rest, scratch: make([]float64, maxN), amp: amp}
+			parts = append(parts, p)
+			return p.run
 		}
 		neuronsTotal := 0
 		for _, mb := range ms {
@@ -333,9 +335,11 @@ func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
 			for _, part := range splitEnsembles(ms, k) {
 				chunks = append(chunks, run(part))
 			}
-			return lockRunner(chunks), nil
+			r := lockRunner(chunks)
+			r.ens = parts
+			return r, nil
 		}
-		return runner{step: run(ms)}, nil
+		return runner{step: run(ms), ens: parts}, nil
 	case "SimNeurons":
 		if len(g.ops) == 1 || !m.contiguousSlots(g) {
 			return g.each(s, ln)
@@ -653,31 +657,91 @@ func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
 // J = bias + E·x (as the encoder product computes it), a = amp·max(J, 0)
 // (the neurons) in scratch, then its decoder products.
 func ensembles(d, w, pw []float64, octs []octet, ms []ensMember, scratch []float64, amp float64) {
-	var xs, s1, s2 [8]float64
 	for oi := range octs {
-		o := &octs[oi]
-		if o.xRun >= 0 {
-			xs = [8]float64(d[o.xRun : o.xRun+8])
-		} else {
-			for e, off := range o.x {
-				xs[e] = d[off]
-			}
+		octetStep(d, w, pw, &octs[oi], scratch, amp)
+	}
+	members(d, w, pw, ms, scratch, amp)
+}
+
+// ensPart is one lane's part of a merged EnsembleReLU (all of it, or a
+// lockstep chunk): the arguments of ensembles.
+type ensPart struct {
+	d, w, pw []float64
+	octs     []octet
+	rest     []ensMember
+	scratch  []float64
+	amp      float64
+}
+
+func (p *ensPart) run() { ensembles(p.d, p.w, p.pw, p.octs, p.rest, p.scratch, p.amp) }
+
+// ensLanes runs group gi's merged EnsembleReLU for lanes lns, part by
+// part (the lockstep chunks): octets with amplitude 1 and one decoder
+// row two lanes at a time (vec.EnsOct1Lanes2: both lanes share every
+// load of the pack; each lane's sums are its own run's), the rest lane
+// by lane.
+func ensLanes(lns []*lane, gi int) {
+	vec.ClearUpper() // see stepLane
+	for c := range lns[0].runners[gi].ens {
+		l := 0
+		for ; l+1 < len(lns); l += 2 {
+			ensembles2(lns[l].runners[gi].ens[c], lns[l+1].runners[gi].ens[c])
 		}
-		finite := true
-		for _, v := range xs {
-			finite = finite && v-v == 0
-		}
-		if !finite {
-			ensembles(d, w, pw, nil, o.ms, scratch, amp) // unpacked path
-			continue
-		}
-		// eight ensembles side by side (pack.go)
-		vec.EnsOct(pw[o.pk:], o.n, o.two, &xs, amp, &s1, &s2)
-		o.put(d, 0, &s1)
-		if o.two {
-			o.put(d, 1, &s2)
+		if l < len(lns) {
+			lns[l].runners[gi].ens[c].run()
 		}
 	}
+}
+
+// ensembles2 is ensembles for two lanes' parts a and b of the same group.
+func ensembles2(a, b *ensPart) {
+	var xa, xb, sa, sb [8]float64
+	for oi := range a.octs {
+		oa, ob := &a.octs[oi], &b.octs[oi]
+		if oa.two || a.amp != 1 || !oa.inputs(a.d, &xa) || !ob.inputs(b.d, &xb) {
+			octetStep(a.d, a.w, a.pw, oa, a.scratch, a.amp)
+			octetStep(b.d, b.w, b.pw, ob, b.scratch, b.amp)
+			continue
+		}
+		vec.EnsOct1Lanes2(a.pw[oa.pk:], oa.n, &xa, &xb, &sa, &sb)
+		oa.put(a.d, 0, &sa)
+		ob.put(b.d, 0, &sb)
+	}
+	members(a.d, a.w, a.pw, a.rest, a.scratch, a.amp)
+	members(b.d, b.w, b.pw, b.rest, b.scratch, b.amp)
+}
+
+// inputs reads the octet's eight inputs into xs and reports whether all
+// are finite (v − v is 0 for a finite v and NaN otherwise: one test for
+// all eight).
+func (o *octet) inputs(d []float64, xs *[8]float64) bool {
+	if o.xRun >= 0 {
+		*xs = [8]float64(d[o.xRun : o.xRun+8])
+	} else {
+		for e, off := range o.x {
+			xs[e] = d[off]
+		}
+	}
+	return (xs[0]-xs[0])+(xs[1]-xs[1])+(xs[2]-xs[2])+(xs[3]-xs[3])+(xs[4]-xs[4])+(xs[5]-xs[5])+(xs[6]-xs[6])+(xs[7]-xs[7]) == 0
+}
+
+// octetStep runs one octet: eight ensembles side by side (pack.go), or
+// one by one when an input is not finite.
+func octetStep(d, w, pw []float64, o *octet, scratch []float64, amp float64) {
+	var xs, s1, s2 [8]float64
+	if !o.inputs(d, &xs) {
+		members(d, w, pw, o.ms, scratch, amp) // unpacked path
+		return
+	}
+	vec.EnsOct(pw[o.pk:], o.n, o.two, &xs, amp, &s1, &s2)
+	o.put(d, 0, &s1)
+	if o.two {
+		o.put(d, 1, &s2)
+	}
+}
+
+// members runs fused ensembles one by one.
+func members(d, w, pw []float64, ms []ensMember, scratch []float64, amp float64) {
 	for i := range ms {
 		mb := &ms[i]
 		x := d[mb.x : mb.x+mb.nx]

@@ -91,6 +91,10 @@ type runner struct {
 	// batched simulator computes the blocks with aligned weights for all
 	// its lanes at once (dotLanes)
 	dot *dotRun
+	// ens, if set, are the lane's parts of a merged EnsembleReLU (one, or
+	// one per lockstep chunk): a batched simulator runs their octets two
+	// lanes at a time (ensLanes)
+	ens []*ensPart
 }
 
 // lockRunner runs chunks in order as one step, and exposes them for

@@ -320,6 +320,10 @@ func (s *Simulator) stepLanes(lns []*lane) error {
 			dotLanes(lns, gi)
 			continue
 		}
+		if r.ens != nil && lanesDot {
+			ensLanes(lns, gi)
+			continue
+		}
 		if len(r.chunks) == 0 {
 			for _, ln := range lns {
 				vec.ClearUpper() // see stepLane
@@ -347,8 +351,9 @@ func (s *Simulator) stepLanes(lns []*lane) error {
 	return err
 }
 
-// lanesDot: batched lanes compute their products together (dotLanes);
-// tests switch it off to compare.
+// lanesDot: batched lanes compute their products together (dotLanes)
+// and their octets two at a time (ensLanes); tests switch it off to
+// compare.
 var lanesDot = true
 
 // stepLane runs one step of one lane and records its probes.

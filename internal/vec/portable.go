@@ -65,3 +65,9 @@ func dotRowsLanes5(out *[5][]float64, w []float64, nx int, x *[5][]float64) {
 }
 
 func firstNaN(x []float64) int { return firstNaNGo(x) }
+
+func ensOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
+	var s2 [8]float64
+	ensOctGo(p, n, false, xa, 1, sa, &s2)
+	ensOctGo(p, n, false, xb, 1, sb, &s2)
+}

