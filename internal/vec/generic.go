@@ -229,3 +229,14 @@ func firstNaNGo(x []float64) int {
 	}
 	return -1
 }
+
+func vecMatGo(y, x, m []float64, d int) {
+	y = y[:d]
+	clear(y)
+	for l, a := range x {
+		r := m[l*d : (l+1)*d : (l+1)*d]
+		for j, v := range r {
+			y[j] += float64(a * v)
+		}
+	}
+}

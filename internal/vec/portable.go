@@ -71,3 +71,5 @@ func ensOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
 	ensOctGo(p, n, false, xa, 1, sa, &s2)
 	ensOctGo(p, n, false, xb, 1, sb, &s2)
 }
+
+func vecMat(y, x, m []float64, d int) { vecMatGo(y, x, m, d) }

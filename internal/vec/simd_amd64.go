@@ -827,3 +827,44 @@ func ensOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
 	_ = p[n*OctWidth(false)-1]
 	ensOct1x2(unsafe.SliceData(p), n, xa, xb, sa, sb)
 }
+
+// vecMat keeps 32 outputs in four vectors while it walks the rows of m,
+// so each output is summed over l in order without a load and store per
+// row (a product rounded, then added: no fused multiply-add).
+func vecMat(y, x, m []float64, d int) {
+	if !avx512 || d < 32 || len(x) == 0 {
+		vecMatGo(y, x, m, d)
+		return
+	}
+	y = y[:d]
+	_ = m[len(x)*d-1]
+	pm := base(m)
+	j := 0
+	for ; j+32 <= d; j += 32 {
+		var s0, s1, s2, s3 archsimd.Float64x8
+		for l, a := range x {
+			av := archsimd.BroadcastFloat64x8(a)
+			p := unsafe.Add(pm, (l*d+j)*8)
+			s0 = s0.Add(ldp(p).Mul(av))
+			s1 = s1.Add(ldp(next8(p)).Mul(av))
+			s2 = s2.Add(ldp(next16(p)).Mul(av))
+			s3 = s3.Add(ldp(next16(next8(p))).Mul(av))
+		}
+		s0.Store((*[8]float64)(y[j : j+8]))
+		s1.Store((*[8]float64)(y[j+8 : j+16]))
+		s2.Store((*[8]float64)(y[j+16 : j+24]))
+		s3.Store((*[8]float64)(y[j+24 : j+32]))
+	}
+	archsimd.ClearAVXUpperBits()
+	if j < d {
+		// the last columns, in the same order
+		rest := y[j:]
+		clear(rest)
+		for l, a := range x {
+			r := m[l*d+j : (l+1)*d : (l+1)*d]
+			for k, v := range r {
+				rest[k] += float64(a * v)
+			}
+		}
+	}
+}

@@ -143,6 +143,12 @@ func EnsOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
 	ensOct1Lanes2(p, n, xa, xb, sa, sb)
 }
 
+// VecMat sets y[j] = Σ_l x[l]·m[l·d+j] for j < d (the row vector x
+// times the len(x)×d row-major matrix m), each sum over l in order from
+// +0 with every product rounded before it is added: the same values as
+// the plain loop on every build. len(y) must be at least d.
+func VecMat(y, x, m []float64, d int) { vecMat(y, x, m, d) }
+
 // FirstNaN returns the index of the first NaN in x, or -1 if there is
 // none. ±Inf is not NaN.
 func FirstNaN(x []float64) int { return firstNaN(x) }

@@ -388,3 +388,34 @@ func TestFirstNaN(t *testing.T) {
 		}
 	}
 }
+
+// TestVecMat: every output is the in-order sum of rounded products, bit
+// for bit, for widths around the 32-column blocks.
+func TestVecMat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, d := range []int{1, 8, 31, 32, 33, 64, 70, 192} {
+		for _, k := range []int{0, 1, 7, 192} {
+			x, m := make([]float64, k), make([]float64, k*d)
+			for i := range x {
+				x[i] = rng.NormFloat64()
+			}
+			for i := range m {
+				m[i] = rng.NormFloat64()
+			}
+			y := make([]float64, d)
+			for i := range y {
+				y[i] = 5 // overwritten
+			}
+			VecMat(y, x, m, d)
+			for j := range d {
+				acc := 0.0
+				for l := range k {
+					acc += float64(x[l] * m[l*d+j])
+				}
+				if math.Float64bits(y[j]) != math.Float64bits(acc) {
+					t.Fatalf("d=%d k=%d: y[%d] = %v, want %v", d, k, j, y[j], acc)
+				}
+			}
+		}
+	}
+}

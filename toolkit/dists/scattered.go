@@ -2,6 +2,7 @@ package dists
 
 import (
 	"fmt"
+	"github.com/neurogo/neurogo/internal/vec"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -220,53 +221,14 @@ func randomOrthogonal(d int, rng *rand.Rand) ([]float64, error) {
 
 // rotateRows replaces each row x of xs (row-major, d columns) by x times
 // the d×d matrix rot: x'_j = Σ_l x_l · rot_lj, accumulated over l in
-// order (so every element is the same whatever the split into calls),
-// two rows and four rows of rot at a time for speed.
+// order, each product rounded before it is added (so every element is
+// the same whatever the split into calls and whatever the build:
+// vec.VecMat).
 func rotateRows(xs, rot []float64, d int) {
 	n := len(xs) / d
-	buf := make([]float64, 2*d)
-	i := 0
-	for ; i+2 <= n; i += 2 {
-		x0, x1 := buf[:d], buf[d:]
-		copy(buf, xs[i*d:(i+2)*d])
-		y0 := xs[i*d : (i+1)*d]
-		y1 := xs[(i+1)*d : (i+2)*d]
-		clear(y0)
-		clear(y1)
-		l := 0
-		for ; l+4 <= d; l += 4 {
-			a0, a1, a2, a3 := x0[l], x0[l+1], x0[l+2], x0[l+3]
-			b0, b1, b2, b3 := x1[l], x1[l+1], x1[l+2], x1[l+3]
-			r0 := rot[l*d : (l+1)*d]
-			r1 := rot[(l+1)*d : (l+2)*d][:len(r0)]
-			r2 := rot[(l+2)*d : (l+3)*d][:len(r0)]
-			r3 := rot[(l+3)*d : (l+4)*d][:len(r0)]
-			y0 := y0[:len(r0)]
-			y1 := y1[:len(r0)]
-			for j, v0 := range r0 {
-				v1, v2, v3 := r1[j], r2[j], r3[j]
-				y0[j] = (((y0[j] + a0*v0) + a1*v1) + a2*v2) + a3*v3
-				y1[j] = (((y1[j] + b0*v0) + b1*v1) + b2*v2) + b3*v3
-			}
-		}
-		for ; l < d; l++ {
-			a, b, r := x0[l], x1[l], rot[l*d:(l+1)*d]
-			for j, v := range r {
-				y0[j] += a * v
-				y1[j] += b * v
-			}
-		}
-	}
-	for ; i < n; i++ {
-		x := buf[:d]
+	x := make([]float64, d)
+	for i := range n {
 		copy(x, xs[i*d:(i+1)*d])
-		y := xs[i*d : (i+1)*d]
-		clear(y)
-		for l := range d {
-			a, r := x[l], rot[l*d:(l+1)*d]
-			for j, v := range r {
-				y[j] += a * v
-			}
-		}
+		vec.VecMat(xs[i*d:(i+1)*d], x, rot, d)
 	}
 }

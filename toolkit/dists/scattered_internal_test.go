@@ -202,3 +202,37 @@ func TestBetaCurveAt(t *testing.T) {
 		}
 	}
 }
+
+// TestRotateRows: every element is the sum over l in order of the
+// rounded products x_l·rot_lj (the definition the samples' values rest
+// on), bit for bit, for sizes around the vector widths.
+func TestRotateRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, d := range []int{1, 3, 8, 13, 16, 192} {
+		for _, n := range []int{1, 2, 5} {
+			xs, rot := make([]float64, n*d), make([]float64, d*d)
+			for i := range xs {
+				xs[i] = rng.NormFloat64()
+			}
+			for i := range rot {
+				rot[i] = rng.NormFloat64()
+			}
+			want := make([]float64, n*d)
+			for i := range n {
+				for j := range d {
+					acc := 0.0
+					for l := range d {
+						acc += float64(xs[i*d+l] * rot[l*d+j])
+					}
+					want[i*d+j] = acc
+				}
+			}
+			rotateRows(xs, rot, d)
+			for k := range want {
+				if math.Float64bits(xs[k]) != math.Float64bits(want[k]) {
+					t.Fatalf("d=%d n=%d: element %d = %v, want %v", d, n, k, xs[k], want[k])
+				}
+			}
+		}
+	}
+}
