@@ -52,14 +52,8 @@ func dotRows(out, w []float64, nx int, rows []int, x []float64) { dotRowsGo(out,
 
 func lowpass(y, x, u []float64, a, b float64) { lowpassGo(y, x, u, a, b) }
 
-func dotRowsLanes4(out *[4][]float64, w []float64, nx int, x *[4][]float64) {
-	for l := range 4 {
-		dotRowsGo(out[l], w, nx, nil, x[l])
-	}
-}
-
-func dotRowsLanes5(out *[5][]float64, w []float64, nx int, x *[5][]float64) {
-	for l := range 5 {
+func dotRowsGroup(out [][]float64, w []float64, nx int, x [][]float64) {
+	for l := range out {
 		dotRowsGo(out[l], w, nx, nil, x[l])
 	}
 }

@@ -170,11 +170,11 @@ func DotRowsLanes(out [][]float64, w []float64, nx int, x [][]float64) {
 	for ; l+3 < len(out); l += 4 {
 		if len(out)-l == 5 || len(out)-l == 9 {
 			// five lanes at once rather than four and one alone
-			dotRowsLanes5((*[5][]float64)(out[l:l+5]), w, nx, (*[5][]float64)(x[l:l+5]))
+			dotRowsGroup(out[l:l+5], w, nx, x[l:l+5])
 			l++
 			continue
 		}
-		dotRowsLanes4((*[4][]float64)(out[l:l+4]), w, nx, (*[4][]float64)(x[l:l+4]))
+		dotRowsGroup(out[l:l+4], w, nx, x[l:l+4])
 	}
 	for ; l < len(out); l++ {
 		DotRows(out[l], w, nx, nil, x[l])
