@@ -59,14 +59,6 @@ func SetAligned(on bool) (restore func()) {
 // AlignedBytes returns the bytes of aligned weight copies s made.
 func AlignedBytes(s *Simulator) int { return s.alignedBytes }
 
-// SetLanesDot switches computing batched lanes' products together
-// (dotLanes) on or off; it returns a function that restores the setting.
-func SetLanesDot(on bool) (restore func()) {
-	old := lanesDot
-	lanesDot = on
-	return func() { lanesDot = old }
-}
-
 // AlignedCopies returns the number of product blocks that read an
 // aligned weight copy and of distinct copies among them.
 func AlignedCopies(s *Simulator) (blocks, copies int) {

@@ -316,11 +316,11 @@ func (s *Simulator) stepLanes(lns []*lane) error {
 		return s.stepLane(lns[0])
 	}
 	for gi, r := range lns[0].runners {
-		if r.dot != nil && lanesDot {
+		if r.dot != nil {
 			dotLanes(lns, gi)
 			continue
 		}
-		if r.ens != nil && lanesDot {
+		if r.ens != nil {
 			ensLanes(lns, gi)
 			continue
 		}
@@ -350,11 +350,6 @@ func (s *Simulator) stepLanes(lns []*lane) error {
 	}
 	return err
 }
-
-// lanesDot: batched lanes compute their products together (dotLanes)
-// and their octets two at a time (ensLanes); tests switch it off to
-// compare.
-var lanesDot = true
 
 // stepLane runs one step of one lane and records its probes.
 func (s *Simulator) stepLane(ln *lane) error {
