@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -49,6 +50,38 @@ func BenchmarkStep(b *testing.B) {
 		if err := s.Step(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRunSteps runs a small model (two ensembles of 50 neurons) in
+// blocks of 1000 steps through RunSteps, the loop that checks the
+// interrupt flag; it reports the time per step.
+func BenchmarkRunSteps(b *testing.B) {
+	for _, batch := range []int{1, 4} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) {
+			net, _ := benchNet(50)
+			s, err := sim.New(net, sim.Batch(batch))
+			if err != nil {
+				b.Fatal(err)
+			}
+			const block = 1000
+			if err := s.RunSteps(block); err != nil { // warm up probe storage
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			n := 0
+			for b.Loop() {
+				b.StopTimer()
+				s.Reset()
+				b.StartTimer()
+				if err := s.RunSteps(block); err != nil {
+					b.Fatal(err)
+				}
+				n += block
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/step")
+		})
 	}
 }
 
