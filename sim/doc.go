@@ -41,6 +41,11 @@
 // as [batch][samples][dims]. CheckNaN(false) switches off the per-step NaN
 // check. SoftReset restarts time keeping the probe data if asked.
 //
+// Run and RunSteps check the process's interrupt flag (package interrupt)
+// before every step and return an error wrapping interrupt.ErrInterrupted
+// when it is set, with time, steps and probe data (of every lane) those
+// of the steps done, so a later run continues from there.
+//
 // Built so far: LIF, LIFRate, RectifiedLinear, SpikingRectifiedLinear,
 // AdaptiveLIF(Rate), Izhikevich, Sigmoid, Tanh and the spiking wrappers
 // (all of toolkit/neurons), toolkit.Direct ensembles, every

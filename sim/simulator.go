@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/toolkit"
 )
 
@@ -471,6 +472,12 @@ func (s *Simulator) nanRuns() {
 }
 
 // RunSteps runs n steps.
+//
+// Before every step (every Unroll steps when unrolled) it checks the
+// process's interrupt flag (package interrupt): when set, it returns an
+// error wrapping interrupt.ErrInterrupted after the steps done so far,
+// with time and probe data those of exactly these steps (every lane at the
+// same step), so a later RunSteps continues from there.
 func (s *Simulator) RunSteps(n int) error {
 	if n < 0 {
 		return fmt.Errorf("sim: RunSteps: n = %d: must be non-negative", n)
@@ -483,6 +490,9 @@ func (s *Simulator) RunSteps(n int) error {
 		return s.runUnrolled(n)
 	}
 	for k := range n {
+		if interrupt.Requested() {
+			return s.interrupted(k, n)
+		}
 		if err := s.Step(); err != nil {
 			return err
 		}
@@ -504,6 +514,9 @@ func (s *Simulator) runUnrolled(n int) error {
 		if s.failed.Load() {
 			return s.firstErr()
 		}
+		if interrupt.Requested() {
+			return s.interrupted(k, n)
+		}
 		if s.flat != nil {
 			for _, f := range s.flat {
 				vec.ClearUpper() // see stepLane
@@ -524,6 +537,9 @@ func (s *Simulator) runUnrolled(n int) error {
 		return s.firstErr()
 	}
 	for ; k < n; k++ {
+		if interrupt.Requested() {
+			return s.interrupted(k, n)
+		}
 		if err := s.Step(); err != nil {
 			return err
 		}
@@ -532,6 +548,12 @@ func (s *Simulator) runUnrolled(n int) error {
 		}
 	}
 	return nil
+}
+
+// interrupted returns the error of a run of n steps interrupted after
+// done of them.
+func (s *Simulator) interrupted(done, n int) error {
+	return fmt.Errorf("sim: run interrupted after %d of %d steps (t = %g s): %w", done, n, s.Time(), interrupt.ErrInterrupted)
 }
 
 // grow reserves probe storage for n more steps, so Step does not allocate.
@@ -646,32 +668,51 @@ func (s *Simulator) Trange(p *toolkit.Probe) []float64 {
 // advance; a failure in any lane stops every goroutine at its next step,
 // and the lanes are then at different steps (as after any failed run, Reset
 // before running again).
+//
+// Each goroutine checks the interrupt flag before each step. On an
+// interrupt the goroutines stop where they are, then those behind run up
+// to the step of the one furthest ahead (the steps by which they drifted
+// apart), so every lane ends at the same step.
 func (s *Simulator) runParallel(n int) error {
-	var wg sync.WaitGroup
-	for w := 1; w < s.workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range n {
-				if s.stepLanes(s.parts[w]) != nil {
-					return
-				}
-			}
-		}()
-	}
-	func() {
-		for k := 1; k <= n; k++ {
-			if s.stepLanes(s.parts[0]) != nil {
+	done := make([]int, s.workers) // steps done by each worker's lanes
+	work := func(w, from, to int, check bool) {
+		k := from
+		defer func() { done[w] = k }() // once: no cache line shared per step
+		for ; k < to; k++ {
+			if check && interrupt.Requested() {
 				return
 			}
-			if s.Progress != nil {
-				s.Progress(k, n)
+			if s.stepLanes(s.parts[w]) != nil {
+				return
+			}
+			if w == 0 && s.Progress != nil {
+				s.Progress(k+1, n)
 			}
 		}
-	}()
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < s.workers; w++ {
+		wg.Go(func() { work(w, 0, n, true) })
+	}
+	work(0, 0, n, true)
 	wg.Wait()
 	if s.failed.Load() {
 		return s.firstErr()
 	}
-	return nil
+	at := slices.Max(done)
+	if at == n {
+		return nil
+	}
+	// interrupted: bring every lane to step at
+	for w := 1; w < s.workers; w++ {
+		if done[w] < at {
+			wg.Go(func() { work(w, done[w], at, false) })
+		}
+	}
+	work(0, done[0], at, false)
+	wg.Wait()
+	if s.failed.Load() {
+		return s.firstErr()
+	}
+	return s.interrupted(at, n)
 }

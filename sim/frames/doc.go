@@ -7,7 +7,10 @@
 // are the network's memory, and synapse-pools, which map source states to
 // an input of their target. New validates the net (stream.Net.Validate),
 // lays out parameters and states, starts the interface drivers and a fixed
-// set of worker goroutines; Step advances one frame.
+// set of worker goroutines; Step advances one frame. Run checks the
+// process's interrupt flag (package interrupt) before every frame and
+// returns an error wrapping interrupt.ErrInterrupted, at a whole frame,
+// when it is set.
 //
 //	s, err := frames.New(net, frames.Options{Seed: 1, Drivers: map[string]stream.Driver{"mnist": d}})
 //	defer s.Close()

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/toolkit/stream"
 )
 
@@ -696,9 +697,15 @@ func (s *Sim) AddHook(h Hook) {
 	s.hookErr = append(s.hookErr, nil)
 }
 
-// Run advances frames frames.
+// Run advances frames frames. Before each frame it checks the process's
+// interrupt flag (package interrupt); when set, it returns an error
+// wrapping interrupt.ErrInterrupted after the frames done so far (a frame
+// is never cut short, so the states are those of a whole frame).
 func (s *Sim) Run(frames int) error {
-	for range frames {
+	for k := range frames {
+		if interrupt.Requested() {
+			return fmt.Errorf("frames: run interrupted after %d of %d frames (frame %d): %w", k, frames, s.frame, interrupt.ErrInterrupted)
+		}
 		if err := s.Step(); err != nil {
 			return err
 		}
