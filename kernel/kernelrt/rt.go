@@ -1,0 +1,93 @@
+package kernelrt
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"sync"
+	"sync/atomic"
+)
+
+// Cell is what a compiled cell package registers.
+type Cell struct {
+	// Run executes the cell's statements (nil for a cell of declarations).
+	Run func()
+	// Symbols are the cell's top-level names as reflect values: functions,
+	// variables (addressable), types (as nil pointers) — what an
+	// interpreter needs to reach them.
+	Symbols map[string]reflect.Value
+}
+
+var (
+	mu    sync.Mutex
+	cells = map[string]*Cell{}
+
+	resMu   sync.Mutex
+	res     any
+	hasRes  bool
+	running atomic.Bool
+)
+
+// Register records a cell package's run function and symbols. Compiled
+// cells call it from their init.
+func Register(pkg string, run func(), symbols map[string]reflect.Value) {
+	mu.Lock()
+	defer mu.Unlock()
+	cells[pkg] = &Cell{Run: run, Symbols: symbols}
+}
+
+// Lookup returns what a cell package registered.
+func Lookup(pkg string) (*Cell, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	c, ok := cells[pkg]
+	return c, ok
+}
+
+// Result records the value of a cell's final expression.
+func Result(v any) {
+	resMu.Lock()
+	res, hasRes = v, true
+	resMu.Unlock()
+}
+
+// TakeResult returns and clears the value recorded by Result.
+func TakeResult() (any, bool) {
+	resMu.Lock()
+	defer resMu.Unlock()
+	v, ok := res, hasRes
+	res, hasRes = nil, false
+	return v, ok
+}
+
+// ExitPanic is the panic value of Exit on a cell's own goroutine: the
+// executor recovers it and reports the exit code.
+type ExitPanic struct{ Code int }
+
+func (e ExitPanic) Error() string { return fmt.Sprintf("os.Exit(%d) called in a cell", e.Code) }
+
+// SetRunning marks whether a cell's statements are running (Exit panics
+// only then; see Exit).
+func SetRunning(on bool) { running.Store(on) }
+
+// Exit replaces os.Exit in compiled cells. While a cell runs it panics with
+// ExitPanic, which unwinds the cell (deferred calls run, as they do not
+// with os.Exit) and lets the executor report the code and keep every
+// variable. On any other goroutine it flushes and exits the process, as
+// os.Exit does; the kernel then reports the exit and restarts the executor.
+func Exit(code int) {
+	if running.Load() && onCellGoroutine() {
+		panic(ExitPanic{code})
+	}
+	os.Stdout.Sync()
+	os.Stderr.Sync()
+	os.Exit(code)
+}
+
+// cellGoroutine holds the id of the goroutine running a cell.
+var cellGoroutine atomic.Int64
+
+// SetCellGoroutine records the current goroutine as the cell's.
+func SetCellGoroutine() { cellGoroutine.Store(goid()) }
+
+func onCellGoroutine() bool { return cellGoroutine.Load() == goid() }

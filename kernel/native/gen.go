@@ -1,0 +1,603 @@
+package native
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// exportedPrefix renames the exported top-level functions and variables a
+// cell declares. A cell package is named main (so that reflection prints
+// main.T, as for a program), and the compiler lists the exported functions
+// and variables of a package named main as plugin symbols, which a later
+// plugin containing the same package could not resolve. Messages and
+// tracebacks are demangled.
+const exportedPrefix = "ngE_"
+
+// qualifier prints types for generated code: types of the notebook's
+// package unqualified (declared in the cell or aliased from an earlier
+// one), other packages through generated import names.
+type qualifier struct {
+	byPath map[string]string
+	order  []string
+}
+
+func newQualifier() *qualifier { return &qualifier{byPath: map[string]string{}} }
+
+func (q *qualifier) name(p *types.Package) string {
+	if p == nil || p.Path() == "main" {
+		return ""
+	}
+	if n, ok := q.byPath[p.Path()]; ok {
+		return n
+	}
+	n := "__ngi" + strconv.Itoa(len(q.order))
+	q.byPath[p.Path()] = n
+	q.order = append(q.order, p.Path())
+	return n
+}
+
+func (q *qualifier) imports() []importSpec {
+	var out []importSpec
+	for _, p := range q.order {
+		out = append(out, importSpec{name: q.byPath[p], path: p})
+	}
+	return out
+}
+
+// typeString prints t for generated code. It reports false when t cannot
+// be written outside its package (an unexported type of another package,
+// a type declared inside a function). Named types of the notebook are
+// passed to local (for aliases).
+func (q *qualifier) typeString(t types.Type, local func(*types.TypeName)) (string, bool) {
+	ok := true
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type)
+	walk = func(t types.Type) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			obj := t.Obj()
+			if obj.Pkg() != nil {
+				if obj.Pkg().Path() == "main" {
+					if obj.Parent() != obj.Pkg().Scope() {
+						ok = false
+					} else if local != nil {
+						local(obj)
+					}
+				} else if !obj.Exported() {
+					ok = false
+				}
+			}
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				walk(t.TypeArgs().At(i))
+			}
+		case *types.Alias:
+			obj := t.Obj()
+			if obj.Pkg() != nil {
+				if obj.Pkg().Path() == "main" {
+					if obj.Parent() != obj.Pkg().Scope() {
+						ok = false
+					} else if local != nil {
+						local(obj)
+					}
+				} else if !obj.Exported() {
+					ok = false
+				}
+			}
+			for i := 0; i < t.TypeArgs().Len(); i++ {
+				walk(t.TypeArgs().At(i))
+			}
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Signature:
+			walk(t.Params())
+			walk(t.Results())
+		case *types.Tuple:
+			for i := 0; i < t.Len(); i++ {
+				walk(t.At(i).Type())
+			}
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				f := t.Field(i)
+				if !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != "main" {
+					ok = false
+				}
+				walk(f.Type())
+			}
+		case *types.Interface:
+			for i := 0; i < t.NumExplicitMethods(); i++ {
+				m := t.ExplicitMethod(i)
+				if !m.Exported() && m.Pkg() != nil && m.Pkg().Path() != "main" {
+					ok = false
+				}
+				walk(m.Type())
+			}
+			for i := 0; i < t.NumEmbeddeds(); i++ {
+				walk(t.EmbeddedType(i))
+			}
+		case *types.Union:
+			for i := 0; i < t.Len(); i++ {
+				walk(t.Term(i).Type())
+			}
+		case *types.TypeParam:
+			walk(t.Constraint())
+		}
+	}
+	walk(t)
+	return types.TypeString(t, q.name), ok
+}
+
+// replacement replaces [start, end) of the cell with text.
+type replacement struct {
+	start, end int
+	text       string
+}
+
+// generator writes the Go file of a cell package.
+type generator struct {
+	cs      *cellState
+	q       *qualifier
+	repl    []replacement
+	cells   map[int]*compiled // earlier cells referenced, by index
+	aliases map[string]*types.TypeName
+	bySeq   map[int]*compiled
+	errs    []*Error
+}
+
+func (cs *cellState) generate() (string, error) {
+	s := cs.s
+	g := &generator{cs: cs, q: cs.q(), cells: map[int]*compiled{}, aliases: map[string]*types.TypeName{}, bySeq: map[int]*compiled{}}
+	for _, c := range s.cells {
+		g.bySeq[c.seq] = c
+	}
+	info := cs.info
+	// Identifiers: references to earlier cells, renamed exported names.
+	visit := func(f *ast.File) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.Ident:
+				g.ident(n)
+			case *ast.SelectorExpr:
+				g.selector(n)
+			}
+			return true
+		})
+	}
+	visit(cs.fA)
+	visit(cs.fB)
+	if len(g.errs) > 0 {
+		return "", &RunError{Kind: "compile", Errors: g.errs}
+	}
+	// The cell's final value.
+	if es := cs.lastExpr(); es != nil && showable(info, es.X) {
+		st, en := cs.cellOff(es.X.Pos()), cs.cellOff(es.X.End())
+		g.repl = append(g.repl, replacement{st, st, "__ngrt.Result("}, replacement{en, en, ")"})
+	}
+	var b strings.Builder
+	b.WriteString("package main\n\n")
+	// Hoisted variables (types printed first: they may need aliases).
+	var hoisted []string
+	for _, id := range cs.hoist {
+		t, ok := cs.hoistTypes[id.Name]
+		if !ok {
+			continue
+		}
+		ts, _ := g.q.typeString(t, g.alias)
+		hoisted = append(hoisted, "var "+g.localName(id.Name, true)+" "+ts)
+	}
+	exports := g.exports()
+	// Imports: the user's, used by this cell; generated ones.
+	b.WriteString("import (\n")
+	used := g.usedImports()
+	for _, im := range used {
+		if im.name != "" {
+			b.WriteString("\t" + im.name + " " + strconv.Quote(im.path) + "\n")
+		} else {
+			b.WriteString("\t" + strconv.Quote(im.path) + "\n")
+		}
+	}
+	b.WriteString("\t__ngrt \"github.com/neurogo/neurogo/kernel/kernelrt\"\n")
+	idx := make([]int, 0, len(g.cells))
+	for i := range g.cells {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		c := g.cells[i]
+		b.WriteString("\t" + c.alias + " " + strconv.Quote(c.pkg) + "\n")
+	}
+	for _, im := range g.q.imports() {
+		b.WriteString("\t" + im.name + " " + strconv.Quote(im.path) + "\n")
+	}
+	b.WriteString(")\n\n")
+	// Aliases of earlier cells' types.
+	names := make([]string, 0, len(g.aliases))
+	for n := range g.aliases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString(g.aliasDecl(g.aliases[n]) + "\n")
+	}
+	for _, h := range hoisted {
+		b.WriteString(h + "\n")
+	}
+	// Declarations, then the statements in __ngRun.
+	sort.Slice(g.repl, func(i, j int) bool {
+		if g.repl[i].start != g.repl[j].start {
+			return g.repl[i].start < g.repl[j].start
+		}
+		return g.repl[i].end < g.repl[j].end
+	})
+	for _, it := range cs.items {
+		if it.kind == itemDecl {
+			b.WriteString(g.itemText(it))
+		}
+	}
+	b.WriteString("\nfunc __ngRun() {\n")
+	for _, it := range cs.items {
+		if it.kind == itemStmt {
+			b.WriteString(g.itemText(it))
+		}
+	}
+	b.WriteString("\n}\n")
+	b.WriteString("\n//line exports.go:1\n")
+	b.WriteString(exports)
+	fmt.Fprintf(&b, "\nfunc init() { __ngrt.Register(%q, %s, nil) }\n", cs.pkg, runFunc(cs))
+	return b.String(), nil
+}
+
+func runFunc(cs *cellState) string {
+	for _, it := range cs.items {
+		if it.kind == itemStmt {
+			return "__ngRun"
+		}
+	}
+	return "nil"
+}
+
+// q returns the cell's qualifier (shared by hoisting and generation so
+// that generated import names agree).
+func (cs *cellState) q() *qualifier {
+	if cs.qual == nil {
+		cs.qual = newQualifier()
+	}
+	return cs.qual
+}
+
+// showable reports whether the final expression has one value to show.
+func showable(info *types.Info, x ast.Expr) bool {
+	tv, ok := info.Types[x]
+	if !ok || tv.Type == nil || tv.IsVoid() || tv.IsType() {
+		return false
+	}
+	if _, ok := tv.Type.(*types.Tuple); ok {
+		return false
+	}
+	if b, ok := tv.Type.(*types.Basic); ok && b.Kind() == types.UntypedNil {
+		return false
+	}
+	if call, ok := x.(*ast.CallExpr); ok {
+		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				if pn, ok := info.Uses[id].(*types.PkgName); ok {
+					p := pn.Imported().Path()
+					if (p == "fmt" && (strings.HasPrefix(sel.Sel.Name, "Print") || strings.HasPrefix(sel.Sel.Name, "Fprint"))) || (p == "log" && strings.HasPrefix(sel.Sel.Name, "Print")) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// owner returns the earlier cell that declared a package-level object of
+// the notebook, nil for the current cell, and ok=false for other objects.
+func (g *generator) owner(obj types.Object) (*compiled, bool) {
+	if obj == nil || obj.Pkg() == nil || obj.Pkg() != g.cs.pkgT {
+		return nil, false
+	}
+	if obj.Parent() != obj.Pkg().Scope() {
+		return nil, false
+	}
+	f := g.cs.s.fset.File(obj.Pos())
+	if f == nil {
+		return nil, false
+	}
+	seq := fileSeq(f.Name())
+	if seq == g.cs.seq {
+		return nil, true
+	}
+	c, ok := g.bySeq[seq]
+	return c, ok
+}
+
+// mangled reports whether a top-level object of the cell is renamed.
+func mangled(obj types.Object) bool {
+	switch obj.(type) {
+	case *types.Func, *types.Var:
+		return obj.Exported()
+	}
+	return false
+}
+
+func (g *generator) localName(name string, isVar bool) string {
+	if isVar && token.IsExported(name) {
+		return exportedPrefix + name
+	}
+	return name
+}
+
+func (g *generator) ident(id *ast.Ident) {
+	cs := g.cs
+	if obj := cs.info.Defs[id]; obj != nil {
+		if c, ok := g.owner(obj); ok && c == nil && mangled(obj) {
+			g.replace(id.Pos(), id.End(), exportedPrefix+id.Name)
+		}
+		return
+	}
+	obj := cs.info.Uses[id]
+	c, ok := g.owner(obj)
+	if !ok {
+		return
+	}
+	if c == nil {
+		if mangled(obj) {
+			g.replace(id.Pos(), id.End(), exportedPrefix+id.Name)
+		}
+		return
+	}
+	g.cells[c.index] = c
+	switch obj := obj.(type) {
+	case *types.TypeName:
+		g.alias(obj)
+	case *types.Func:
+		if obj.Type().(*types.Signature).TypeParams().Len() > 0 {
+			g.replace(id.Pos(), id.End(), c.alias+".NgG_"+id.Name)
+		} else {
+			g.replace(id.Pos(), id.End(), c.alias+".NgX{}.F_"+id.Name)
+		}
+	case *types.Var:
+		g.replace(id.Pos(), id.End(), "(*"+c.alias+".NgX{}.V_"+id.Name+"())")
+	case *types.Const:
+		g.replace(id.Pos(), id.End(), c.alias+".NgC_"+id.Name)
+	}
+}
+
+// selector rewrites the selection of an unexported field or method of a
+// type declared in an earlier cell (a different package once compiled).
+func (g *generator) selector(se *ast.SelectorExpr) {
+	sel, ok := g.cs.info.Selections[se]
+	if !ok || sel.Obj().Exported() {
+		return
+	}
+	obj := sel.Obj()
+	if obj.Pkg() != g.cs.pkgT {
+		return
+	}
+	f := g.cs.s.fset.File(obj.Pos())
+	if f == nil || fileSeq(f.Name()) == g.cs.seq {
+		return
+	}
+	l, c := g.cs.cellPos(se.Sel.Pos())
+	g.errs = append(g.errs, &Error{Line: l, Col: c, Msg: fmt.Sprintf("%s is an unexported field or method of a type declared in an earlier cell; this kernel cannot reach it from another cell yet: use it in the cell that declares the type, or export it (capitalise %s)", se.Sel.Name, se.Sel.Name)})
+}
+
+func (g *generator) replace(from, to token.Pos, text string) {
+	st, en := g.cs.cellOff(from), g.cs.cellOff(to)
+	if st < 0 || en < 0 {
+		return
+	}
+	g.repl = append(g.repl, replacement{st, en, text})
+}
+
+func (g *generator) alias(tn *types.TypeName) {
+	c, ok := g.owner(tn)
+	if !ok || c == nil {
+		return
+	}
+	g.cells[c.index] = c
+	g.aliases[tn.Name()] = tn
+}
+
+// aliasDecl declares an earlier cell's type under its own name.
+func (g *generator) aliasDecl(tn *types.TypeName) string {
+	c, _ := g.owner(tn)
+	tps := typeParams(tn.Type())
+	if tps == nil || tps.Len() == 0 {
+		return fmt.Sprintf("type %s = %s.NgT_%s", tn.Name(), c.alias, tn.Name())
+	}
+	decl, args := g.tparamLists(tps)
+	return fmt.Sprintf("type %s%s = %s.NgT_%s%s", tn.Name(), decl, c.alias, tn.Name(), args)
+}
+
+func typeParams(t types.Type) *types.TypeParamList {
+	switch t := t.(type) {
+	case *types.Named:
+		return t.TypeParams()
+	case *types.Alias:
+		return t.TypeParams()
+	}
+	return nil
+}
+
+func (g *generator) tparamLists(tps *types.TypeParamList) (decl, args string) {
+	var d, a []string
+	for i := 0; i < tps.Len(); i++ {
+		tp := tps.At(i)
+		cs, _ := g.q.typeString(tp.Constraint(), g.alias)
+		d = append(d, tp.Obj().Name()+" "+cs)
+		a = append(a, tp.Obj().Name())
+	}
+	return "[" + strings.Join(d, ", ") + "]", "[" + strings.Join(a, ", ") + "]"
+}
+
+// itemText returns an item's text with the replacements applied, after a
+// line directive that gives it its cell position.
+func (g *generator) itemText(it item) string {
+	code := g.cs.code
+	var b strings.Builder
+	l, c := lineCol(code, it.start)
+	fmt.Fprintf(&b, "\n//line cell:%d:%d\n", l, c)
+	pos := it.start
+	for _, r := range g.repl {
+		if r.start < it.start || r.end > it.end || r.start < pos {
+			continue
+		}
+		b.WriteString(code[pos:r.start])
+		b.WriteString(r.text)
+		pos = r.end
+		if r.end > r.start || r.text != "" {
+			// Resynchronise columns after text of another length.
+			rl, rc := lineCol(code, r.end)
+			fmt.Fprintf(&b, "/*line cell:%d:%d*/", rl, rc)
+		}
+	}
+	b.WriteString(code[pos:it.end])
+	b.WriteString("\n")
+	return b.String()
+}
+
+// usedImports returns the user imports the cell's code refers to.
+func (g *generator) usedImports() []importSpec {
+	usedPath := map[string]bool{}
+	usedName := map[string]bool{}
+	for id, obj := range g.cs.info.Uses {
+		f := g.cs.s.fset.File(id.Pos())
+		if f == nil || fileSeq(f.Name()) != g.cs.seq || strings.HasSuffix(f.Name(), ".hoist") {
+			continue
+		}
+		if pn, ok := obj.(*types.PkgName); ok {
+			usedName[pn.Name()] = true
+			continue
+		}
+		if obj.Pkg() != nil {
+			usedPath[obj.Pkg().Path()] = true
+		}
+	}
+	var out []importSpec
+	for _, im := range g.cs.imports {
+		switch im.name {
+		case "_":
+			for _, own := range g.cs.own {
+				if own == im {
+					out = append(out, im)
+				}
+			}
+		case ".":
+			if usedPath[im.path] {
+				out = append(out, im)
+			}
+		default:
+			if usedName[im.key()] {
+				out = append(out, im)
+			}
+		}
+	}
+	return out
+}
+
+// exports declares what later cells use to reach this cell's names.
+func (g *generator) exports() string {
+	cs := g.cs
+	var b strings.Builder
+	b.WriteString("type NgX struct{}\n")
+	scope := cs.pkgT.Scope()
+	names := make([]string, 0, len(cs.names)+len(cs.hoist))
+	for n := range cs.names {
+		if !strings.Contains(n, ".") {
+			names = append(names, n)
+		}
+	}
+	for _, id := range cs.hoist {
+		if _, ok := cs.hoistTypes[id.Name]; ok {
+			names = append(names, id.Name)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		obj := scope.Lookup(n)
+		if obj == nil {
+			continue
+		}
+		switch obj := obj.(type) {
+		case *types.TypeName:
+			if tps := typeParams(obj.Type()); tps != nil && tps.Len() > 0 {
+				decl, args := g.tparamLists(tps)
+				fmt.Fprintf(&b, "type NgT_%s%s = %s%s\n", n, decl, n, args)
+			} else {
+				fmt.Fprintf(&b, "type NgT_%s = %s\n", n, n)
+			}
+		case *types.Const:
+			fmt.Fprintf(&b, "const NgC_%s = %s\n", n, n)
+		case *types.Var:
+			ts, ok := g.q.typeString(obj.Type(), g.alias)
+			if !ok {
+				continue
+			}
+			fmt.Fprintf(&b, "func (NgX) V_%s() *%s { return &%s }\n", n, ts, g.localName(n, true))
+		case *types.Func:
+			sig := obj.Type().(*types.Signature)
+			params, args, ok1 := g.params(sig)
+			results, ok2 := g.q.typeString(sig.Results(), g.alias)
+			if !ok1 || !ok2 {
+				continue
+			}
+			if sig.Results().Len() == 0 {
+				results = ""
+			}
+			ret := "return "
+			if sig.Results().Len() == 0 {
+				ret = ""
+			}
+			if tps := sig.TypeParams(); tps != nil && tps.Len() > 0 {
+				decl, targs := g.tparamLists(tps)
+				fmt.Fprintf(&b, "func NgG_%s%s(%s) %s { %s%s%s(%s) }\n", n, decl, params, results, ret, n, targs, args)
+			} else {
+				fmt.Fprintf(&b, "func (NgX) F_%s(%s) %s { %s%s(%s) }\n", n, params, results, ret, g.localName(n, true), args)
+			}
+		}
+	}
+	return b.String()
+}
+
+// params prints a signature's parameters as "p0 T0, p1 ...T1" and the
+// matching arguments "p0, p1...".
+func (g *generator) params(sig *types.Signature) (string, string, bool) {
+	var ps, as []string
+	ok := true
+	for i := 0; i < sig.Params().Len(); i++ {
+		t := sig.Params().At(i).Type()
+		name := "p" + strconv.Itoa(i)
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			ts, k := g.q.typeString(t.(*types.Slice).Elem(), g.alias)
+			ok = ok && k
+			ps = append(ps, name+" ..."+ts)
+			as = append(as, name+"...")
+			continue
+		}
+		ts, k := g.q.typeString(t, g.alias)
+		ok = ok && k
+		ps = append(ps, name+" "+ts)
+		as = append(as, name)
+	}
+	return strings.Join(ps, ", "), strings.Join(as, ", "), ok
+}

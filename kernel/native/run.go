@@ -1,0 +1,817 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"plugin"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/neurogo/neurogo/kernel/kernelrt"
+)
+
+// cellState is the work on one cell between parsing and loading.
+type cellState struct {
+	s     *Session
+	code  string
+	items []item
+	seq   int
+	pkg   string
+
+	imports []importSpec // all imports visible to the cell (persisted + own)
+	own     []importSpec // the cell's own import items
+
+	hdrA, hdrB int // header lengths of the decl and statement files
+	fA, fB, fC *ast.File
+	names      map[string]bool // top-level names this cell declares
+	hoist      []*ast.Ident    // top-level statement variables
+	hoistTypes map[string]types.Type
+
+	pkgT *types.Package
+	info *types.Info
+
+	qual *qualifier
+}
+
+// Run compiles a cell, loads it and runs its statements.
+func (s *Session) Run(ctx context.Context, code string) (Result, error) {
+	s.Timings = Timings{}
+	t0 := time.Now()
+	cs := &cellState{s: s, code: code, names: map[string]bool{}}
+	if err := cs.parse(ctx); err != nil {
+		return Result{}, err
+	}
+	if len(cs.items) == 0 {
+		return Result{}, nil
+	}
+	if err := cs.check(); err != nil {
+		return Result{}, err
+	}
+	s.Timings.Check = time.Since(t0)
+	t1 := time.Now()
+	src, err := cs.generate()
+	if err != nil {
+		return Result{}, err
+	}
+	s.Timings.Generate = time.Since(t1)
+	so, archive, err := cs.build(ctx, src)
+	if err != nil {
+		return Result{}, err
+	}
+	t2 := time.Now()
+	if _, err := plugin.Open(so); err != nil {
+		return Result{}, &RunError{Kind: "compile", Output: "loading the compiled cell: " + err.Error()}
+	}
+	s.Timings.Open = time.Since(t2)
+	cs.commit(archive)
+	c, ok := kernelrt.Lookup(cs.pkg)
+	if !ok {
+		return Result{}, &RunError{Kind: "compile", Output: "the compiled cell did not register itself"}
+	}
+	t3 := time.Now()
+	defer func() { s.Timings.Run = time.Since(t3) }()
+	return s.runCell(c, cs)
+}
+
+// parse splits the cell and parses its declaration and statement files.
+func (cs *cellState) parse(ctx context.Context) error {
+	items, serr := splitItems(cs.code)
+	if serr != nil {
+		return &RunError{Kind: "compile", Errors: []*Error{serr}}
+	}
+	hasStmt := false
+	for _, it := range items {
+		if it.kind == itemStmt {
+			hasStmt = true
+		}
+	}
+	var kept []item
+	for _, it := range items {
+		if it.kind == itemPackage {
+			continue
+		}
+		// With statements in the cell, its var declarations run in order
+		// with them (a notebook reads top to bottom); without, the cell is a
+		// Go file and its variables are package variables.
+		if hasStmt && it.kind == itemDecl && it.tok == token.VAR {
+			it.kind = itemStmt
+		}
+		kept = append(kept, it)
+	}
+	cs.items = kept
+	for _, it := range kept {
+		if it.kind != itemImport {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p;"+cs.code[it.start:it.end], parser.ImportsOnly)
+		if err != nil {
+			l, c := lineCol(cs.code, it.start)
+			return &RunError{Kind: "compile", Errors: []*Error{{Line: l, Col: c, Msg: err.Error()}}}
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			spec := importSpec{path: p}
+			if im.Name != nil {
+				spec.name = im.Name.Name
+			}
+			cs.own = append(cs.own, spec)
+		}
+	}
+	cs.imports = mergeImports(cs.s.imports, cs.own)
+	var paths []string
+	for _, im := range cs.imports {
+		paths = append(paths, im.path)
+	}
+	if err := cs.s.Warm(ctx, paths...); err != nil {
+		// Name the import that failed, at its line.
+		for _, it := range kept {
+			if it.kind == itemImport {
+				l, c := lineCol(cs.code, it.start)
+				return &RunError{Kind: "compile", Errors: []*Error{{Line: l, Col: c, Msg: err.Error()}}}
+			}
+		}
+		return &RunError{Kind: "compile", Errors: []*Error{{Msg: err.Error()}}}
+	}
+	cs.s.seq++
+	cs.seq = cs.s.seq
+	cs.pkg = cellPathPrefix + strconv.Itoa(cs.seq)
+	imp := importDecl(cs.imports)
+	hA := "package main;" + imp + "\n"
+	hB := "package main;" + imp + "func __ngRun(){\n"
+	cs.hdrA, cs.hdrB = len(hA), len(hB)
+	textA := hA + blankExcept(cs.code, kept, func(it item) bool { return it.kind == itemDecl })
+	textB := hB + blankExcept(cs.code, kept, func(it item) bool { return it.kind == itemStmt }) + "\n}\n"
+	var errs []*Error
+	var err error
+	cs.fA, err = parser.ParseFile(cs.s.fset, fileName(cs.seq, "decl"), textA, parser.ParseComments|parser.AllErrors)
+	errs = append(errs, cs.parseErrors(err)...)
+	cs.fB, err = parser.ParseFile(cs.s.fset, fileName(cs.seq, "stmt"), textB, parser.AllErrors)
+	errs = append(errs, cs.parseErrors(err)...)
+	if len(errs) > 0 {
+		return &RunError{Kind: "compile", Errors: errs}
+	}
+	return nil
+}
+
+func fileName(seq int, kind string) string { return "c" + strconv.Itoa(seq) + "." + kind }
+
+// fileSeq returns the cell sequence number of a view file name.
+func fileSeq(name string) int {
+	name = strings.TrimPrefix(name, "c")
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		n, err := strconv.Atoi(name[:i])
+		if err == nil {
+			return n
+		}
+	}
+	return -1
+}
+
+func (cs *cellState) parseErrors(err error) []*Error {
+	if err == nil {
+		return nil
+	}
+	var list []*Error
+	var el interface{ Unwrap() []error }
+	if errors.As(err, &el) {
+		for _, e := range el.Unwrap() {
+			list = append(list, cs.parseErrors(e)...)
+		}
+		return list
+	}
+	var pl interface{ Len() int }
+	_ = pl
+	if se, ok := err.(interface{ Error() string }); ok {
+		msg := se.Error()
+		// "c3.stmt:4:5: msg"
+		if i := strings.Index(msg, ": "); i > 0 {
+			pos := msg[:i]
+			parts := strings.Split(pos, ":")
+			if len(parts) == 3 {
+				l, _ := strconv.Atoi(parts[1])
+				c, _ := strconv.Atoi(parts[2])
+				return []*Error{{Line: l - 1, Col: c, Msg: msg[i+2:]}}
+			}
+		}
+		return []*Error{{Msg: msg}}
+	}
+	return nil
+}
+
+func lineCol(src string, off int) (int, int) {
+	l, c := 1, 1
+	for i := 0; i < off && i < len(src); i++ {
+		if src[i] == '\n' {
+			l, c = l+1, 1
+		} else {
+			c++
+		}
+	}
+	return l, c
+}
+
+// mergeImports adds own to the persisted imports; a later import of the
+// same name replaces an earlier one.
+func mergeImports(old, own []importSpec) []importSpec {
+	byName := map[string]int{}
+	var out []importSpec
+	for _, list := range [][]importSpec{old, own} {
+		for _, im := range list {
+			k := im.key()
+			if k == "_" || k == "." {
+				out = append(out, im)
+				continue
+			}
+			if i, ok := byName[k]; ok {
+				out[i] = im
+				continue
+			}
+			byName[k] = len(out)
+			out = append(out, im)
+		}
+	}
+	return out
+}
+
+func importDecl(ims []importSpec) string {
+	if len(ims) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("import(")
+	seen := map[string]bool{}
+	for _, im := range ims {
+		k := im.name + " " + im.path
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if im.name != "" {
+			b.WriteString(im.name + " ")
+		}
+		b.WriteString(strconv.Quote(im.path) + ";")
+	}
+	b.WriteString(");")
+	return b.String()
+}
+
+// declNames returns the top-level names a decl file declares ("T.M" for
+// methods).
+func declNames(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil {
+				if t := recvTypeName(d); t != "" {
+					out[t+"."+d.Name.Name] = true
+				}
+				continue
+			}
+			if d.Name.Name != "init" && d.Name.Name != "_" {
+				out[d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					out[sp.Name.Name] = true
+				case *ast.ValueSpec:
+					for _, n := range sp.Names {
+						if n.Name != "_" {
+							out[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func recvTypeName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return ""
+	}
+	t := d.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		case *ast.Ident:
+			return x.Name
+		}
+		return ""
+	}
+}
+
+// hoistIdents returns the variables the cell's top-level statements
+// declare (x in "x := f()" and "var x T"), in order.
+func hoistIdents(body *ast.BlockStmt) []*ast.Ident {
+	var out []*ast.Ident
+	seen := map[string]bool{}
+	add := func(id *ast.Ident) {
+		if id.Name == "_" || seen[id.Name] {
+			return
+		}
+		seen[id.Name] = true
+		out = append(out, id)
+	}
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE {
+				for _, l := range st.Lhs {
+					if id, ok := l.(*ast.Ident); ok {
+						add(id)
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			if gd, ok := st.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				for _, sp := range gd.Specs {
+					for _, n := range sp.(*ast.ValueSpec).Names {
+						add(n)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// viewFiles returns the files of earlier cells that still declare live
+// names, each cut down to those declarations.
+func (s *Session) viewFiles(owner map[string]int) []*ast.File {
+	var out []*ast.File
+	for _, c := range s.cells {
+		for _, f := range c.files {
+			if f == nil {
+				continue
+			}
+			nf := *f
+			nf.Decls = nil
+			for _, d := range f.Decls {
+				if keepDecl(d, c.index, owner) {
+					nf.Decls = append(nf.Decls, d)
+				}
+			}
+			out = append(out, &nf)
+		}
+	}
+	return out
+}
+
+func keepDecl(d ast.Decl, idx int, owner map[string]int) bool {
+	own := func(name string) bool {
+		o, ok := owner[name]
+		return ok && o == idx
+	}
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil {
+			return own(recvTypeName(d))
+		}
+		if d.Name.Name == "init" {
+			return false
+		}
+		return own(d.Name.Name)
+	case *ast.GenDecl:
+		if d.Tok == token.IMPORT {
+			return true
+		}
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				if own(sp.Name.Name) {
+					return true
+				}
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					if own(n.Name) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// check type-checks the cell against the notebook so far: all earlier
+// cells' live declarations form one package with this cell, so names,
+// unexported fields and generic inference resolve as in a Go file.
+func (cs *cellState) check() error {
+	s := cs.s
+	cs.names = declNames(cs.fA)
+	cs.hoist = hoistIdents(cs.fB.Decls[len(cs.fB.Decls)-1].(*ast.FuncDecl).Body)
+	owner := map[string]int{}
+	for k, v := range s.owner {
+		owner[k] = v
+	}
+	const current = -1
+	for n := range cs.names {
+		owner[n] = current
+	}
+	for _, id := range cs.hoist {
+		owner[id.Name] = current
+	}
+	// A type this cell redeclares takes its methods with it.
+	for n := range owner {
+		if i := strings.IndexByte(n, '.'); i > 0 && owner[n[:i]] == current && owner[n] != current {
+			delete(owner, n)
+		}
+	}
+	old := s.viewFiles(owner)
+	if len(cs.hoist) > 0 {
+		// First pass: the types of the top-level statement variables.
+		info := newInfo()
+		conf := types.Config{Importer: s.imp, Error: func(error) {}}
+		conf.Check("main", s.fset, append(append([]*ast.File{}, old...), cs.fA, cs.fB), info)
+		cs.hoistTypes = map[string]types.Type{}
+		var lines []string
+		q := cs.q()
+		for _, id := range cs.hoist {
+			obj := info.Defs[id]
+			if obj == nil || obj.Type() == nil || obj.Type() == types.Typ[types.Invalid] {
+				continue
+			}
+			t := obj.Type()
+			if b, ok := t.(*types.Basic); ok && b.Info()&types.IsUntyped != 0 {
+				t = types.Default(t)
+			}
+			ts, ok := q.typeString(t, nil)
+			if !ok {
+				l, c := cs.cellPos(id.Pos())
+				return &RunError{Kind: "compile", Errors: []*Error{{Line: l, Col: c, Msg: fmt.Sprintf("%s cannot be kept between cells: its type %s is not exported by its package (assign it to a variable of an exported type or an interface)", id.Name, t)}}}
+			}
+			cs.hoistTypes[id.Name] = t
+			lines = append(lines, "var "+id.Name+" "+ts)
+		}
+		textC := "package main;" + importDecl(q.imports()) + "\n" + strings.Join(lines, "\n") + "\n"
+		f, err := parser.ParseFile(s.fset, fileName(cs.seq, "hoist"), textC, 0)
+		if err != nil {
+			return &RunError{Kind: "compile", Output: "internal: hoisted variables: " + err.Error() + "\n" + textC}
+		}
+		cs.fC = f
+		defineToAssign(cs.fB)
+	}
+	info := newInfo()
+	var errs []types.Error
+	conf := types.Config{Importer: s.imp, Error: func(err error) {
+		if te, ok := err.(types.Error); ok {
+			errs = append(errs, te)
+		}
+	}}
+	files := append(append([]*ast.File{}, old...), cs.fA, cs.fB)
+	if cs.fC != nil {
+		files = append(files, cs.fC)
+	}
+	pkg, _ := conf.Check("main", s.fset, files, info)
+	cs.pkgT, cs.info = pkg, info
+	var out []*Error
+	last := cs.lastExpr()
+	for _, te := range errs {
+		name := s.fset.File(te.Pos).Name()
+		if fileSeq(name) != cs.seq {
+			continue // an earlier cell's stale code
+		}
+		if strings.HasSuffix(te.Msg, "imported and not used") {
+			continue
+		}
+		if last != nil && te.Pos >= last.Pos() && te.Pos < last.End() && strings.HasSuffix(te.Msg, " is not used") {
+			continue // the cell's result
+		}
+		if strings.HasSuffix(name, ".hoist") {
+			out = append(out, &Error{Msg: "internal: " + te.Msg})
+			continue
+		}
+		l, c := cs.cellPos(te.Pos)
+		out = append(out, &Error{Line: l, Col: c, Msg: te.Msg})
+	}
+	if len(out) > 0 {
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Line != out[j].Line {
+				return out[i].Line < out[j].Line
+			}
+			return out[i].Col < out[j].Col
+		})
+		return &RunError{Kind: "compile", Errors: dedupErrors(out)}
+	}
+	// Methods on a type an earlier cell declared cannot join it: the type
+	// lives in that cell's package.
+	for _, d := range cs.fA.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil {
+			continue
+		}
+		tn := recvTypeName(fd)
+		if o, ok := s.owner[tn]; ok && !cs.names[tn] {
+			l, c := cs.cellPos(fd.Name.Pos())
+			return &RunError{Kind: "compile", Errors: []*Error{{Line: l, Col: c, Msg: fmt.Sprintf(
+				"method %s.%s: %s was declared in an earlier cell (%s); declare its methods in the same cell as the type (add this method there and run that cell again)",
+				tn, fd.Name.Name, tn, cellLabel(s.cells[o]))}}}
+		}
+	}
+	return nil
+}
+
+func cellLabel(c *compiled) string {
+	first := strings.TrimSpace(c.src)
+	if i := strings.IndexByte(first, '\n'); i >= 0 {
+		first = first[:i]
+	}
+	if len(first) > 40 {
+		first = first[:40] + "…"
+	}
+	return "the cell starting " + strconv.Quote(first)
+}
+
+func dedupErrors(in []*Error) []*Error {
+	seen := map[string]bool{}
+	var out []*Error
+	for _, e := range in {
+		k := fmt.Sprint(e.Line, e.Col, e.Msg)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func newInfo() *types.Info {
+	return &types.Info{
+		Types:      map[ast.Expr]types.TypeAndValue{},
+		Defs:       map[*ast.Ident]types.Object{},
+		Uses:       map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
+		Instances:  map[*ast.Ident]types.Instance{},
+		Implicits:  map[ast.Node]types.Object{},
+	}
+}
+
+// defineToAssign turns the top-level definitions of the statement file
+// into assignments to the hoisted package variables.
+func defineToAssign(f *ast.File) {
+	body := f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body
+	for i, st := range body.List {
+		switch x := st.(type) {
+		case *ast.AssignStmt:
+			if x.Tok == token.DEFINE {
+				x.Tok = token.ASSIGN
+			}
+		case *ast.DeclStmt:
+			gd, ok := x.Decl.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			var list []ast.Stmt
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				if len(vs.Values) == 0 {
+					continue
+				}
+				var lhs []ast.Expr
+				for _, n := range vs.Names {
+					lhs = append(lhs, n)
+				}
+				list = append(list, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].Pos(), Tok: token.ASSIGN, Rhs: vs.Values})
+			}
+			switch len(list) {
+			case 0:
+				body.List[i] = &ast.EmptyStmt{Semicolon: x.Pos(), Implicit: true}
+			case 1:
+				body.List[i] = list[0]
+			default:
+				body.List[i] = &ast.BlockStmt{Lbrace: x.Pos(), List: list, Rbrace: x.End()}
+			}
+		}
+	}
+}
+
+// lastExpr returns the cell's final expression statement, if any.
+func (cs *cellState) lastExpr() *ast.ExprStmt {
+	body := cs.fB.Decls[len(cs.fB.Decls)-1].(*ast.FuncDecl).Body
+	if len(body.List) == 0 {
+		return nil
+	}
+	// The final statement must also be the cell's last item.
+	lastItem := cs.items[len(cs.items)-1]
+	if lastItem.kind != itemStmt {
+		return nil
+	}
+	es, _ := body.List[len(body.List)-1].(*ast.ExprStmt)
+	return es
+}
+
+// cellPos maps a position in one of the cell's files to a cell line and
+// column.
+func (cs *cellState) cellPos(p token.Pos) (int, int) {
+	pos := cs.s.fset.Position(p)
+	if pos.Line <= 1 {
+		return 0, 0 // header (imports)
+	}
+	return pos.Line - 1, pos.Column
+}
+
+// cellOff maps a position in the decl or statement file to a byte offset
+// in the cell.
+func (cs *cellState) cellOff(p token.Pos) int {
+	f := cs.s.fset.File(p)
+	off := f.Offset(p)
+	switch f.Name() {
+	case fileName(cs.seq, "decl"):
+		return off - cs.hdrA
+	case fileName(cs.seq, "stmt"):
+		return off - cs.hdrB
+	}
+	return -1
+}
+
+// build compiles and links the generated source.
+func (cs *cellState) build(ctx context.Context, src string) (so, archive string, err error) {
+	s := cs.s
+	base := filepath.Join(s.dir, "c"+strconv.Itoa(cs.seq))
+	goFile := base + ".go"
+	if err := os.WriteFile(goFile, []byte(src), 0o644); err != nil {
+		return "", "", err
+	}
+	extra := map[string]string{}
+	for _, c := range s.cells {
+		extra[c.pkg] = c.archive
+	}
+	cfg := base + ".importcfg"
+	if err := s.tc.importcfg(cfg, extra); err != nil {
+		return "", "", err
+	}
+	t0 := time.Now()
+	archive = base + ".a"
+	if out, err := s.tc.compile(ctx, cs.pkg, goFile, archive, cfg); err != nil {
+		return "", "", cs.toolError(ctx, "compile", out, err)
+	}
+	s.Timings.Compile = time.Since(t0)
+	t1 := time.Now()
+	so = base + ".so"
+	if out, err := s.tc.link(ctx, cs.pkg, archive, so, cfg); err != nil {
+		return "", "", cs.toolError(ctx, "link", out, err)
+	}
+	s.Timings.Link = time.Since(t1)
+	return so, archive, nil
+}
+
+func (cs *cellState) toolError(ctx context.Context, tool string, out []byte, err error) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	// Compile errors in cell lines ("cell:3:5: msg") become cell errors;
+	// anything else is an internal error worth reporting whole.
+	var errs []*Error
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if rest, ok := strings.CutPrefix(line, "cell:"); ok {
+			parts := strings.SplitN(rest, ":", 3)
+			if len(parts) == 3 {
+				l, e1 := strconv.Atoi(parts[0])
+				c, e2 := strconv.Atoi(parts[1])
+				if e1 == nil && e2 == nil {
+					errs = append(errs, &Error{Line: l, Col: c, Msg: strings.TrimSpace(demangle(parts[2]))})
+					continue
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return &RunError{Kind: "compile", Errors: errs}
+	}
+	return &RunError{Kind: "compile", Output: fmt.Sprintf("internal error: go tool %s failed (%v):\n%s", tool, err, out)}
+}
+
+// commit records the loaded cell: its names become visible to later cells.
+func (cs *cellState) commit(archive string) {
+	s := cs.s
+	c := &compiled{index: len(s.cells), pkg: cs.pkg, alias: "__ngc" + strconv.Itoa(cs.seq), archive: archive,
+		names: map[string]bool{}, src: cs.code, seq: cs.seq}
+	c.files = []*ast.File{cs.fA}
+	if cs.fC != nil {
+		c.files = append(c.files, cs.fC)
+	}
+	for n := range cs.names {
+		c.names[n] = true
+		s.owner[n] = c.index
+	}
+	for _, id := range cs.hoist {
+		if _, ok := cs.hoistTypes[id.Name]; ok {
+			c.names[id.Name] = true
+			s.owner[id.Name] = c.index
+		}
+	}
+	for n, o := range s.owner {
+		if i := strings.IndexByte(n, '.'); i > 0 && s.owner[n[:i]] == c.index && o != c.index {
+			delete(s.owner, n)
+		}
+	}
+	s.cells = append(s.cells, c)
+	s.imports = mergeImports(s.imports, cs.own)
+}
+
+// runCell runs a loaded cell's statements on a goroutine of their own (so
+// that runtime.Goexit ends only the cell) and collects its result.
+func (s *Session) runCell(c *kernelrt.Cell, cs *cellState) (Result, error) {
+	if c.Run == nil {
+		return Result{}, nil
+	}
+	kernelrt.TakeResult()
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		defer func() { done <- err }()
+		kernelrt.SetCellGoroutine()
+		kernelrt.SetRunning(true)
+		defer kernelrt.SetRunning(false)
+		defer func() {
+			if r := recover(); r != nil {
+				if ex, ok := r.(kernelrt.ExitPanic); ok {
+					err = &RunError{Kind: "exit", Code: ex.Code}
+					return
+				}
+				err = &RunError{Kind: "panic", Value: r, Frames: s.frames(debug.Stack(), cs.seq)}
+			}
+		}()
+		c.Run()
+	}()
+	if err := <-done; err != nil {
+		return Result{}, err
+	}
+	v, ok := kernelrt.TakeResult()
+	return Result{Value: v, HasValue: ok}, nil
+}
+
+// frames extracts the frames of cell code from a goroutine stack, innermost
+// first, up to the running cell's top level.
+func (s *Session) frames(stack []byte, seq int) []Frame {
+	lines := strings.Split(string(stack), "\n")
+	var out []Frame
+	for i := 0; i+1 < len(lines); i++ {
+		fn := lines[i]
+		if !strings.HasPrefix(fn, cellPathPrefix) {
+			continue
+		}
+		loc := strings.TrimSpace(lines[i+1])
+		if !strings.HasPrefix(loc, "cell:") {
+			continue
+		}
+		loc = strings.TrimPrefix(loc, "cell:")
+		if j := strings.IndexByte(loc, ' '); j > 0 {
+			loc = loc[:j]
+		}
+		line, _ := strconv.Atoi(loc)
+		rest := strings.TrimPrefix(fn, cellPathPrefix)
+		dot := strings.IndexByte(rest, '.')
+		if dot < 0 {
+			continue
+		}
+		cseq, _ := strconv.Atoi(rest[:dot])
+		name := rest[dot+1:]
+		if j := strings.LastIndexByte(name, '('); j > 0 {
+			name = name[:j]
+		}
+		name = demangle(strings.Replace(name, "__ngRun", "cell", 1))
+		fr := Frame{Func: name, Line: line, Current: cseq == seq, Cell: -1}
+		for _, c := range s.cells {
+			if c.seq == cseq {
+				fr.Cell = c.index
+			}
+		}
+		out = append(out, fr)
+		if cseq == seq && name == "cell" {
+			break
+		}
+	}
+	return out
+}
+
+// demangle undoes the renaming of exported top-level names in messages.
+func demangle(s string) string {
+	s = strings.ReplaceAll(s, exportedPrefix, "")
+	return s
+}
