@@ -92,7 +92,11 @@
 // EarlyStopping, Checkpoint (SaveCheckpoint/LoadCheckpoint resume
 // exactly), CallbackFuncs. A NaN or infinite loss or gradient stops Fit
 // with an error naming the epoch, batch and parameter; the parameters keep
-// their last good values.
+// their last good values. Fit, Evaluate, Predict and CheckGradients check
+// the process's interrupt flag (package interrupt) before every batch and
+// every step of the forward and backward passes and return an error
+// wrapping interrupt.ErrInterrupted when it is set (Fit with the history
+// of its whole epochs and the parameters after its last whole batch).
 //
 // Data sets are in train/data (MNIST and Fashion-MNIST IDX files), the
 // paper reproductions in train/repro (`neurogo repro spiking-mnist`,

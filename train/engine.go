@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
 )
@@ -528,6 +529,10 @@ func (e *engine) backward(dProbe [][]float64) error {
 		pos[i] = len(e.samples[i]) - 1
 	}
 	for t := e.t; t >= 1; t-- {
+		if interrupt.Requested() {
+			// e.dirty stays set: the next zeroGrads clears every gradient
+			return fmt.Errorf("train: backward pass interrupted at step %d: %w", t, interrupt.ErrInterrupted)
+		}
 		for i, p := range e.g.Probes {
 			if dProbe[i] == nil || pos[i] < 0 || e.samples[i][pos[i]] != t || e.grad[p.Signal] == nil {
 				continue

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/train/loss"
@@ -359,7 +360,9 @@ func (m *Model) samplesIn(i, steps int) int {
 	return c
 }
 
-// run feeds batch idx of x into e and runs steps steps.
+// run feeds batch idx of x into e and runs steps steps. Before each step
+// it checks the process's interrupt flag (package interrupt): a pass over
+// a long sequence can take seconds.
 func (m *Model) run(e *engine, x map[*toolkit.Node]*Array, nodes []*toolkit.Node, idx []int, steps int, record, training bool, bufs map[*toolkit.Node][]float64) error {
 	if err := e.start(len(idx), record, training); err != nil {
 		return err
@@ -370,7 +373,10 @@ func (m *Model) run(e *engine, x map[*toolkit.Node]*Array, nodes []*toolkit.Node
 			return err
 		}
 	}
-	for range steps {
+	for k := range steps {
+		if interrupt.Requested() {
+			return fmt.Errorf("train: forward pass interrupted at step %d of %d: %w", k, steps, interrupt.ErrInterrupted)
+		}
 		if err := e.step(); err != nil {
 			return err
 		}
@@ -582,6 +588,13 @@ func (m *Model) StopTraining() { m.stopFlag = true }
 // returns the history of the epochs run. On a NaN or infinite loss or
 // gradient it stops with an error naming the epoch, batch and parameter;
 // the parameters keep their last good values.
+//
+// Fit checks the process's interrupt flag (package interrupt) before every
+// batch and every step of the forward and backward passes; when it is set
+// Fit returns the history of the whole epochs done with an error wrapping
+// interrupt.ErrInterrupted, the parameters and optimiser state those after
+// the last whole batch (a later Fit with InitialEpoch continues from
+// there).
 func (m *Model) Fit(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Array, o FitOptions) (*History, error) {
 	if m.cfg == nil {
 		return nil, errors.New("train: Fit before Compile")
@@ -677,9 +690,19 @@ func (m *Model) Fit(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Array, o F
 			r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
 		acc := newAcc()
+		interrupted := func(bi int) error {
+			return fmt.Errorf("train: Fit interrupted in epoch %d, batch %d of %d (%d whole epochs done; the parameters are those after the last whole batch): %w",
+				ep+1, bi+1, info.Batches, len(hist.Epochs), interrupt.ErrInterrupted)
+		}
 		for bi := 0; bi*bs < nTrain && !m.stopFlag; bi++ {
+			if interrupt.Requested() {
+				return hist, interrupted(bi)
+			}
 			idx := order[bi*bs : min((bi+1)*bs, nTrain)]
 			if err := m.run(e, x, nodes, idx, steps, true, true, bufs); err != nil {
+				if errors.Is(err, interrupt.ErrInterrupted) {
+					return hist, interrupted(bi)
+				}
 				return hist, fmt.Errorf("train: epoch %d, batch %d: %w", ep+1, bi+1, err)
 			}
 			total, err := m.lossPass(e, y, idx, grads, acc, false, preds, tgts)
@@ -688,6 +711,9 @@ func (m *Model) Fit(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Array, o F
 			}
 			e.zeroGrads()
 			if err := e.backward(grads); err != nil {
+				if errors.Is(err, interrupt.ErrInterrupted) {
+					return hist, interrupted(bi)
+				}
 				return hist, fmt.Errorf("train: epoch %d, batch %d: %w", ep+1, bi+1, err)
 			}
 			if r := m.cfg.Regularizer; r != nil {
@@ -724,6 +750,10 @@ func (m *Model) Fit(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Array, o F
 				vl, err = m.evaluateIdx(x, y, valIdx, nodes, steps, EvalOptions{BatchSize: bs, Rates: true})
 			}
 			if err != nil {
+				if errors.Is(err, interrupt.ErrInterrupted) {
+					return hist, fmt.Errorf("train: Fit interrupted in epoch %d during validation (%d whole epochs done; the parameters are those after the epoch's last batch): %w",
+						ep+1, len(hist.Epochs), interrupt.ErrInterrupted)
+				}
 				return hist, fmt.Errorf("train: epoch %d: validation: %w", ep+1, err)
 			}
 			for k, v := range vl {
@@ -777,7 +807,10 @@ type EvalOptions struct {
 }
 
 // Evaluate returns the losses and metrics of the compiled model on x and
-// y (Keras's evaluate), averaged over the examples.
+// y (Keras's evaluate), averaged over the examples. It checks the
+// process's interrupt flag (package interrupt) before every batch and
+// step and returns an error wrapping interrupt.ErrInterrupted when it is
+// set.
 func (m *Model) Evaluate(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Array, o EvalOptions) (Logs, error) {
 	if m.cfg == nil {
 		return nil, errors.New("train: Evaluate before Compile")
@@ -809,7 +842,14 @@ func (m *Model) evaluateIdx(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Ar
 	tgts := map[*toolkit.Probe][]float64{}
 	for lo := 0; lo < len(idx); lo += bs {
 		b := idx[lo:min(lo+bs, len(idx))]
-		if err := m.run(e, x, nodes, b, steps, false, false, bufs); err != nil {
+		err := interrupt.Check()
+		if err == nil {
+			err = m.run(e, x, nodes, b, steps, false, false, bufs)
+		}
+		if errors.Is(err, interrupt.ErrInterrupted) {
+			return nil, interrupt.Err("train: Evaluate", lo, len(idx), "examples")
+		}
+		if err != nil {
 			return nil, err
 		}
 		total, err := m.lossPass(e, y, b, nil, acc, o.LastStep, preds, tgts)
@@ -825,7 +865,9 @@ func (m *Model) evaluateIdx(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Ar
 }
 
 // Predict runs the model on x and returns every probe's samples as
-// Arrays (Keras's predict; NengoDL's probe data).
+// Arrays (Keras's predict; NengoDL's probe data). It checks the process's
+// interrupt flag (package interrupt) before every batch and step and
+// returns an error wrapping interrupt.ErrInterrupted when it is set.
 func (m *Model) Predict(x map[*toolkit.Node]*Array, o EvalOptions) (map[*toolkit.Probe]*Array, error) {
 	n, steps, nodes, err := m.checkData(x, nil)
 	if err != nil {
@@ -856,7 +898,14 @@ func (m *Model) Predict(x map[*toolkit.Node]*Array, o EvalOptions) (map[*toolkit
 		for k := range idx {
 			idx[k] = lo + k
 		}
-		if err := m.run(e, x, nodes, idx, steps, false, false, bufs); err != nil {
+		err := interrupt.Check()
+		if err == nil {
+			err = m.run(e, x, nodes, idx, steps, false, false, bufs)
+		}
+		if errors.Is(err, interrupt.ErrInterrupted) {
+			return nil, interrupt.Err("train: Predict", lo, n, "examples")
+		}
+		if err != nil {
 			return nil, err
 		}
 		for i, gp := range m.g.Probes {
