@@ -27,6 +27,7 @@ import (
 	"github.com/neurogo/neurogo/display"
 	"github.com/neurogo/neurogo/kernel/bindings"
 	"github.com/neurogo/neurogo/kernel/cell"
+	"github.com/neurogo/neurogo/kernel/native"
 )
 
 // ExecutorOptions configure an Executor.
@@ -42,6 +43,9 @@ type ExecutorOptions struct {
 	// PanicLines, if set, returns (and clears) the interpreter's panic
 	// position lines captured from standard error.
 	PanicLines func() []string
+	// Log, if set, receives the executor's own log lines (never a cell's
+	// output).
+	Log func(format string, args ...any)
 }
 
 // Executor runs notebook cells with state: variables, functions, types and
@@ -51,6 +55,7 @@ type Executor struct {
 	opt    ExecutorOptions
 	interp *interp.Interpreter
 	front  *cell.Front
+	native *native.Session // compiled cells; nil: the interpreter runs them
 
 	mu  sync.Mutex
 	ctx context.Context
@@ -173,6 +178,10 @@ func NewExecutor(opt ExecutorOptions) (*Executor, error) {
 		return nil, fmt.Errorf("cell prelude: %w", err)
 	}
 	e.front = cell.New(newModuleImporter(SourceRoot()))
+	if opt.Log == nil {
+		opt.Log = func(string, ...any) {}
+	}
+	e.native = startNative(opt.Log)
 	return e, nil
 }
 
@@ -308,6 +317,9 @@ func (e *Executor) Run(ctx context.Context, code string) (res Result, err error)
 		e.ctx = context.Background()
 		e.mu.Unlock()
 	}()
+	if e.native != nil {
+		return e.runNative(ctx, code)
+	}
 	prog, perr := e.front.Prepare(code)
 	if perr != nil {
 		return res, e.frontError(code, perr)

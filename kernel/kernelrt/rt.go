@@ -91,3 +91,7 @@ var cellGoroutine atomic.Int64
 func SetCellGoroutine() { cellGoroutine.Store(goid()) }
 
 func onCellGoroutine() bool { return cellGoroutine.Load() == goid() }
+
+// ExitVia returns Exit for a reference to os.Exit (compiled cells call
+// kernelrt.ExitVia(os.Exit)(code), which keeps their import of os used).
+func ExitVia(func(int)) func(int) { return Exit }

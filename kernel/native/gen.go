@@ -240,12 +240,9 @@ func (cs *cellState) generate() (string, error) {
 		b.WriteString(h + "\n")
 	}
 	// Declarations, then the statements in __ngRun.
-	sort.Slice(g.repl, func(i, j int) bool {
-		if g.repl[i].start != g.repl[j].start {
-			return g.repl[i].start < g.repl[j].start
-		}
-		return g.repl[i].end < g.repl[j].end
-	})
+	// By position; inserts at one position keep the order they were made
+	// in (outer constructs first).
+	sort.SliceStable(g.repl, func(i, j int) bool { return g.repl[i].start < g.repl[j].start })
 	for _, it := range cs.items {
 		if it.kind == itemDecl {
 			b.WriteString(g.itemText(it))
@@ -385,6 +382,15 @@ func (g *generator) ident(id *ast.Ident) {
 // selector rewrites the selection of an unexported field or method of a
 // type declared in an earlier cell (a different package once compiled).
 func (g *generator) selector(se *ast.SelectorExpr) {
+	// os.Exit stops the cell, not the process (see kernelrt.Exit).
+	if fn, ok := g.cs.info.Uses[se.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "Exit" {
+		if st := g.cs.cellOff(se.Pos()); st >= 0 {
+			g.repl = append(g.repl, replacement{st, st, "__ngrt.ExitVia("})
+			en := g.cs.cellOff(se.End())
+			g.repl = append(g.repl, replacement{en, en, ")"})
+		}
+		return
+	}
 	sel, ok := g.cs.info.Selections[se]
 	if !ok || sel.Obj().Exported() {
 		return

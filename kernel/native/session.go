@@ -11,7 +11,6 @@ import (
 	"os"
 	"strings"
 	"time"
-
 )
 
 // cellPathPrefix is the import path prefix of compiled cell packages.
@@ -63,7 +62,7 @@ type compiled struct {
 	pkg     string // import path
 	alias   string // import name in later cells
 	archive string
-	files   []*ast.File // decl file and hoist file, for the view
+	files   []*ast.File     // decl file and hoist file, for the view
 	names   map[string]bool // top-level names it declared ("T.M" for methods)
 	src     string          // the cell's source
 	seq     int             // sequence number in package and file names

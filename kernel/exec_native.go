@@ -1,0 +1,112 @@
+package kernel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/neurogo/neurogo/kernel/native"
+)
+
+// Cells are compiled by the Go toolchain (package native) when the kernel
+// can load Go plugins: then every cell is Go, declared code runs at
+// compiled speed and reflection sees cell types as main.T. Without cgo or
+// a matching toolchain the interpreter runs cells instead; NEUROGO_CELLS
+// chooses explicitly ("compiled" or "interpreted").
+
+// startNative sets up compiled cells; it returns nil (and logs why) when
+// they are unavailable.
+func startNative(logf func(string, ...any)) *native.Session {
+	mode := os.Getenv("NEUROGO_CELLS")
+	if mode == "interpreted" {
+		return nil
+	}
+	s, err := native.New(native.Options{Root: SourceRoot()})
+	if err != nil {
+		if mode == "compiled" {
+			logf("NEUROGO_CELLS=compiled but %v", err)
+		} else {
+			logf("cells run in the interpreter: %v", err)
+		}
+		return nil
+	}
+	// List the packages cells use most while the front end connects.
+	go s.Warm(context.Background(), "fmt", "math", "strings", "sort", "errors", "time",
+		"github.com/neurogo/neurogo/display", "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/sim", "github.com/neurogo/neurogo/viz")
+	return s
+}
+
+// runNative runs a cell through the compiled path.
+func (e *Executor) runNative(ctx context.Context, code string) (Result, error) {
+	res, err := e.native.Run(ctx, code)
+	if err != nil {
+		return Result{}, e.nativeError(ctx, code, err)
+	}
+	return Result{Value: res.Value, HasValue: res.HasValue && res.Value != nil}, nil
+}
+
+func (e *Executor) nativeError(ctx context.Context, code string, err error) *CellError {
+	var re *native.RunError
+	if !errors.As(err, &re) {
+		if ctx.Err() != nil && errors.Is(context.Cause(ctx), errInterrupted) {
+			return &CellError{Name: "Interrupted", Value: "the cell was interrupted before it ran; variables keep the values they had", Traceback: []string{red("Interrupted") + ": the cell was interrupted before it ran; variables keep the values they had"}}
+		}
+		return &CellError{Name: "Error", Value: err.Error(), Traceback: []string{red("Error") + ": " + err.Error()}}
+	}
+	switch re.Kind {
+	case "compile":
+		if len(re.Errors) == 0 {
+			return &CellError{Name: "CompileError", Value: re.Output, Traceback: []string{red("CompileError") + ": " + re.Output}}
+		}
+		first := re.Errors[0]
+		ce := compileError(code, first.Line, first.Col, first.Msg)
+		for _, more := range re.Errors[1:] {
+			ce.Traceback = append(ce.Traceback, compileError(code, more.Line, more.Col, more.Msg).Traceback...)
+		}
+		return ce
+	case "exit":
+		msg := fmt.Sprintf("os.Exit(%d) called in a cell; the kernel keeps running and variables keep their values", re.Code)
+		return &CellError{Name: "Exit", Value: msg, Traceback: []string{red("Exit") + ": " + msg}}
+	}
+	msg := panicMessage(re.Value)
+	tb := []string{red("panic") + ": " + msg}
+	lines := strings.Split(code, "\n")
+	for _, fr := range re.Frames {
+		src := lines
+		where := "cell line"
+		name := fr.Func
+		if !fr.Current {
+			src = strings.Split(e.native.Source(fr.Cell), "\n")
+			where = "line"
+			name += " (declared in an earlier cell)"
+		}
+		entry := fmt.Sprintf("  in %s, %s %d", name, where, fr.Line)
+		if fr.Line >= 1 && fr.Line <= len(src) {
+			entry += "\n    " + strings.TrimSpace(src[fr.Line-1])
+		}
+		tb = append(tb, entry)
+	}
+	return &CellError{Name: "panic", Value: msg, Traceback: tb}
+}
+
+// panicMessage formats a panic value as the Go runtime prints it after
+// "panic: ".
+func panicMessage(v any) string {
+	switch x := v.(type) {
+	case error:
+		return x.Error()
+	case fmt.Stringer:
+		return x.String()
+	case string:
+		return x
+	case nil:
+		return "nil"
+	}
+	switch fmt.Sprintf("%T", v) {
+	case "bool", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "float32", "float64", "complex64", "complex128":
+		return fmt.Sprintf("%v", v)
+	}
+	return fmt.Sprintf("%T(%#v)", v, v)
+}
