@@ -148,6 +148,9 @@ func (q *qualifier) typeString(t types.Type, local func(*types.TypeName)) (strin
 type replacement struct {
 	start, end int
 	text       string
+	// pri orders edits at one position: lower first (a wrapper's opening
+	// before what it wraps, its closing after).
+	pri int
 }
 
 // generator writes the Go file of a cell package.
@@ -185,10 +188,11 @@ func (cs *cellState) generate() (string, error) {
 	if len(g.errs) > 0 {
 		return "", &RunError{Kind: "compile", Errors: g.errs}
 	}
+	g.repl = append(g.repl, cs.edits...)
 	// The cell's final value.
 	if es := cs.lastExpr(); es != nil && showable(info, es.X) {
 		st, en := cs.cellOff(es.X.Pos()), cs.cellOff(es.X.End())
-		g.repl = append(g.repl, replacement{st, st, "__ngrt.Result("}, replacement{en, en, ")"})
+		g.repl = append(g.repl, replacement{st, st, "__ngrt.Result(", -1}, replacement{en, en, ")", 1})
 	}
 	var b strings.Builder
 	b.WriteString("package main\n\n")
@@ -242,7 +246,12 @@ func (cs *cellState) generate() (string, error) {
 	// Declarations, then the statements in __ngRun.
 	// By position; inserts at one position keep the order they were made
 	// in (outer constructs first).
-	sort.SliceStable(g.repl, func(i, j int) bool { return g.repl[i].start < g.repl[j].start })
+	sort.SliceStable(g.repl, func(i, j int) bool {
+		if g.repl[i].start != g.repl[j].start {
+			return g.repl[i].start < g.repl[j].start
+		}
+		return g.repl[i].pri < g.repl[j].pri
+	})
 	for _, it := range cs.items {
 		if it.kind == itemDecl {
 			b.WriteString(g.itemText(it))
@@ -385,9 +394,9 @@ func (g *generator) selector(se *ast.SelectorExpr) {
 	// os.Exit stops the cell, not the process (see kernelrt.Exit).
 	if fn, ok := g.cs.info.Uses[se.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "Exit" {
 		if st := g.cs.cellOff(se.Pos()); st >= 0 {
-			g.repl = append(g.repl, replacement{st, st, "__ngrt.ExitVia("})
+			g.repl = append(g.repl, replacement{st, st, "__ngrt.ExitVia(", 0})
 			en := g.cs.cellOff(se.End())
-			g.repl = append(g.repl, replacement{en, en, ")"})
+			g.repl = append(g.repl, replacement{en, en, ")", 0})
 		}
 		return
 	}
@@ -412,7 +421,7 @@ func (g *generator) replace(from, to token.Pos, text string) {
 	if st < 0 || en < 0 {
 		return
 	}
-	g.repl = append(g.repl, replacement{st, en, text})
+	g.repl = append(g.repl, replacement{st, en, text, 0})
 }
 
 func (g *generator) alias(tn *types.TypeName) {

@@ -85,3 +85,14 @@ func TestCells(t *testing.T) {
 		t.Logf("step %d: %+v", i, s.Timings)
 	}
 }
+
+func TestHoist(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []string{"x := 5", "x * 2"} {
+		res, err := s.Run(context.Background(), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Log(res)
+	}
+}

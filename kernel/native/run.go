@@ -15,10 +15,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/neurogo/neurogo/kernel/kernelrt"
 )
+
+// cellSeq numbers cell packages process-wide: a plugin's package path can
+// be loaded once per process, whatever the session.
+var cellSeq atomic.Int64
 
 // cellState is the work on one cell between parsing and loading.
 type cellState struct {
@@ -40,7 +45,8 @@ type cellState struct {
 	pkgT *types.Package
 	info *types.Info
 
-	qual *qualifier
+	qual  *qualifier
+	edits []replacement // text edits of hoisting
 }
 
 // Run compiles a cell, loads it and runs its statements.
@@ -142,8 +148,7 @@ func (cs *cellState) parse(ctx context.Context) error {
 		}
 		return &RunError{Kind: "compile", Errors: []*Error{{Msg: err.Error()}}}
 	}
-	cs.s.seq++
-	cs.seq = cs.s.seq
+	cs.seq = int(cellSeq.Add(1))
 	cs.pkg = cellPathPrefix + strconv.Itoa(cs.seq)
 	imp := importDecl(cs.imports)
 	hA := "package main;" + imp + "\n"
@@ -474,7 +479,7 @@ func (cs *cellState) check() error {
 			return &RunError{Kind: "compile", Output: "internal: hoisted variables: " + err.Error() + "\n" + textC}
 		}
 		cs.fC = f
-		defineToAssign(cs.fB)
+		cs.defineToAssign()
 	}
 	info := newInfo()
 	var errs []types.Error
@@ -572,14 +577,20 @@ func newInfo() *types.Info {
 }
 
 // defineToAssign turns the top-level definitions of the statement file
-// into assignments to the hoisted package variables.
-func defineToAssign(f *ast.File) {
+// into assignments to the hoisted package variables, in the AST (for the
+// second type check) and as text edits (for the generated code).
+func (cs *cellState) defineToAssign() {
+	f := cs.fB
 	body := f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body
+	edit := func(from, to token.Pos, text string) {
+		cs.edits = append(cs.edits, replacement{cs.cellOff(from), cs.cellOff(to), text, 0})
+	}
 	for i, st := range body.List {
 		switch x := st.(type) {
 		case *ast.AssignStmt:
 			if x.Tok == token.DEFINE {
 				x.Tok = token.ASSIGN
+				edit(x.TokPos, x.TokPos+2, "=")
 			}
 		case *ast.DeclStmt:
 			gd, ok := x.Decl.(*ast.GenDecl)
@@ -587,15 +598,27 @@ func defineToAssign(f *ast.File) {
 				continue
 			}
 			var list []ast.Stmt
+			// "var (" and ")" go; each spec becomes "names = values" or
+			// nothing.
+			if gd.Lparen.IsValid() {
+				edit(gd.TokPos, gd.Lparen+1, "")
+				edit(gd.Rparen, gd.Rparen+1, "")
+			} else {
+				edit(gd.TokPos, gd.TokPos+3, "")
+			}
 			for _, sp := range gd.Specs {
 				vs := sp.(*ast.ValueSpec)
 				if len(vs.Values) == 0 {
+					edit(vs.Pos(), vs.End(), "")
 					continue
 				}
 				var lhs []ast.Expr
+				var names []string
 				for _, n := range vs.Names {
 					lhs = append(lhs, n)
+					names = append(names, n.Name)
 				}
+				edit(vs.Names[0].Pos(), vs.Values[0].Pos(), strings.Join(names, ", ")+" = ")
 				list = append(list, &ast.AssignStmt{Lhs: lhs, TokPos: vs.Names[0].Pos(), Tok: token.ASSIGN, Rhs: vs.Values})
 			}
 			switch len(list) {
