@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 
+	"github.com/neurogo/neurogo/kernel/bindings"
 	"github.com/neurogo/neurogo/kernel/native"
 )
 
@@ -32,6 +34,7 @@ func startNative(logf func(string, ...any)) *native.Session {
 		}
 		return nil
 	}
+	s.SetBinder(bindingBinder())
 	// List the packages cells use most while the front end connects.
 	go s.Warm(context.Background(), "fmt", "math", "strings", "sort", "errors", "time",
 		"github.com/neurogo/neurogo/display", "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/sim", "github.com/neurogo/neurogo/viz")
@@ -109,4 +112,27 @@ func panicMessage(v any) string {
 		return fmt.Sprintf("%v", v)
 	}
 	return fmt.Sprintf("%T(%#v)", v, v)
+}
+
+// bindingBinder gives the evaluator of statement cells the compiled values
+// of imported packages from the generated bindings.
+func bindingBinder() native.Binder {
+	byPath := map[string]map[string]reflect.Value{}
+	for key, syms := range bindings.Symbols {
+		if i := strings.LastIndex(key, "/"); i > 0 {
+			byPath[key[:i]] = syms
+		}
+	}
+	return func(path, name string) (reflect.Value, bool) {
+		v, ok := byPath[path][name]
+		if !ok {
+			return reflect.Value{}, false
+		}
+		// Constants are bound as constant.Value: not a value of the
+		// constant's type; the evaluator takes constants from go/types.
+		if v.IsValid() && v.Type().PkgPath() == "go/constant" {
+			return reflect.Value{}, false
+		}
+		return v, true
+	}
 }

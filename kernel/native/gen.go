@@ -160,6 +160,8 @@ type generator struct {
 	repl    []replacement
 	cells   map[int]*compiled // earlier cells referenced, by index
 	aliases map[string]*types.TypeName
+	// needReflect: the generated code imports reflect as __ngreflect.
+	needReflect bool
 	bySeq   map[int]*compiled
 	errs    []*Error
 }
@@ -218,6 +220,7 @@ func (cs *cellState) generate() (string, error) {
 		}
 	}
 	b.WriteString("\t__ngrt \"github.com/neurogo/neurogo/kernel/kernelrt\"\n")
+	b.WriteString("\t__ngreflect \"reflect\"\n")
 	idx := make([]int, 0, len(g.cells))
 	for i := range g.cells {
 		idx = append(idx, i)
@@ -266,7 +269,8 @@ func (cs *cellState) generate() (string, error) {
 	b.WriteString("\n}\n")
 	b.WriteString("\n//line exports.go:1\n")
 	b.WriteString(exports)
-	fmt.Fprintf(&b, "\nfunc init() { __ngrt.Register(%q, %s, nil) }\n", cs.pkg, runFunc(cs))
+	b.WriteString("\nvar _ = __ngreflect.ValueOf\n")
+	fmt.Fprintf(&b, "\nfunc init() { __ngrt.Register(%q, %s, %s) }\n", cs.pkg, runFunc(cs), g.symbols())
 	return b.String(), nil
 }
 
@@ -591,6 +595,54 @@ func (g *generator) exports() string {
 			}
 		}
 	}
+	return b.String()
+}
+
+// symbols lists the cell's variables, functions and types as reflect
+// values for the evaluator.
+func (g *generator) symbols() string {
+	cs := g.cs
+	scope := cs.pkgT.Scope()
+	var names []string
+	for n := range cs.names {
+		if !strings.Contains(n, ".") {
+			names = append(names, n)
+		}
+	}
+	for _, id := range cs.hoist {
+		if _, ok := cs.hoistTypes[id.Name]; ok {
+			names = append(names, id.Name)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("map[string]__ngreflect.Value{")
+	n := 0
+	for _, name := range names {
+		local := g.localName(name, true)
+		switch obj := scope.Lookup(name).(type) {
+		case *types.Var:
+			fmt.Fprintf(&b, "%q: __ngreflect.ValueOf(&%s).Elem(), ", name, local)
+		case *types.Func:
+			if obj.Type().(*types.Signature).TypeParams().Len() > 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "%q: __ngreflect.ValueOf(%s), ", name, local)
+		case *types.TypeName:
+			if tps := typeParams(obj.Type()); tps != nil && tps.Len() > 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "%q: __ngreflect.ValueOf((*%s)(nil)), ", name, name)
+		default:
+			continue
+		}
+		n++
+	}
+	b.WriteString("}")
+	if n == 0 {
+		return "nil"
+	}
+	g.needReflect = true
 	return b.String()
 }
 

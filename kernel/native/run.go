@@ -64,6 +64,10 @@ func (s *Session) Run(ctx context.Context, code string) (Result, error) {
 		return Result{}, err
 	}
 	s.Timings.Check = time.Since(t0)
+	if res, err, ok := cs.evalCell(); ok {
+		s.Timings.Run = time.Since(t0) - s.Timings.Check
+		return res, err
+	}
 	t1 := time.Now()
 	src, err := cs.generate()
 	if err != nil {

@@ -29,7 +29,7 @@ type Session struct {
 	cells   []*compiled
 	imports []importSpec   // persistent imports, in order; later ones win
 	owner   map[string]int // live top-level name → index in cells
-	seq     int            // last cell sequence number
+	binder  Binder         // imported packages' values, for the evaluator
 
 	// Timings of the last Run (for benchmarks and logs).
 	Timings Timings
