@@ -162,8 +162,8 @@ type generator struct {
 	aliases map[string]*types.TypeName
 	// needReflect: the generated code imports reflect as __ngreflect.
 	needReflect bool
-	bySeq   map[int]*compiled
-	errs    []*Error
+	bySeq       map[int]*compiled
+	errs        []*Error
 }
 
 func (cs *cellState) generate() (string, error) {

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"reflect"
-	"strings"
-	"time"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 func moduleRoot(t testing.TB) string {
