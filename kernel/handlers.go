@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime/metrics"
 	"time"
 
 	"github.com/neurogo/neurogo/display"
@@ -25,8 +24,8 @@ func (k *Kernel) handleShell(m *Message, queue chan *Message) {
 	case "kernel_info_request":
 		k.send(k.shell, m, "kernel_info_reply", k.kernelInfo(), nil)
 	case "execute_request", "complete_request", "inspect_request":
-		if _, err := k.executor(); err != nil {
-			k.unknownWith(m, "KernelSetupError", "the Go interpreter could not be set up: "+err.Error())
+		if err := k.sup.ready(); err != nil {
+			k.unknownWith(m, "KernelSetupError", err.Error())
 			return
 		}
 		switch m.Header.MsgType {
@@ -124,29 +123,22 @@ func (k *Kernel) execute(m *Message) (abort bool) {
 		k.publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
 	}
 	k.parent.Store(m)
-	allowStdin := req.AllowStdin == nil || *req.AllowStdin
-	k.exec.allowStdin.Store(allowStdin)
-
-	ctx, cancel := context.WithCancelCause(k.ctx)
-	k.mu.Lock()
-	k.cancelCell = cancel
-	k.mu.Unlock()
-	stopWatch := k.watchMemory(ctx, cancel)
-
-	res, err := k.exec.Run(ctx, req.Code)
-
-	stopWatch()
-	k.mu.Lock()
-	k.cancelCell = nil
-	k.mu.Unlock()
-	cancel(nil)
-	k.streams.sync()
+	for _, cause := range k.sup.takeNotices() {
+		// A goroutine of an earlier cell crashed the executor after that
+		// cell had finished: say so before this cell runs without state.
+		k.sendStream("stderr", "neurogo: the executor died after the previous cell had finished ("+cause+"); "+lostState+"\n")
+	}
+	r := k.sup.run(runRequest{
+		Code:            req.Code,
+		AllowStdin:      req.AllowStdin == nil || *req.AllowStdin,
+		Silent:          req.Silent,
+		UserExpressions: req.UserExpressions,
+	})
 
 	if store {
 		k.history.add(k.session, count, req.Code)
 	}
-	if err != nil {
-		ce := asCellError(err)
+	if ce := r.Err; ce != nil {
 		content := map[string]any{
 			"status":           "error",
 			"execution_count":  count,
@@ -162,35 +154,19 @@ func (k *Kernel) execute(m *Message) (abort bool) {
 		k.send(k.shell, m, "execute_reply", content, map[string]any{"status": "error"})
 		return stopOnError
 	}
-	if res.HasValue && !req.Silent {
-		data, md := display.Bundle(res.Value)
+	if r.HasValue && !req.Silent {
 		if store {
-			k.history.setOutput(k.session, count, fmt.Sprint(data[display.MIMEText]))
+			k.history.setOutput(k.session, count, fmt.Sprint(r.Data[display.MIMEText]))
 		}
-		k.publish(m, "execute_result", map[string]any{"execution_count": count, "data": data, "metadata": md})
+		k.publish(m, "execute_result", map[string]any{"execution_count": count, "data": r.Data, "metadata": nonNilMap(r.Metadata)})
 	}
 	k.send(k.shell, m, "execute_reply", map[string]any{
 		"status":           "ok",
 		"execution_count":  count,
-		"user_expressions": k.userExpressions(req.UserExpressions),
+		"user_expressions": r.UserExprs,
 		"payload":          []any{},
 	}, map[string]any{"status": "ok"})
 	return false
-}
-
-func (k *Kernel) userExpressions(exprs map[string]string) map[string]any {
-	out := map[string]any{}
-	for name, src := range exprs {
-		v, err := k.exec.Run(k.ctx, src)
-		if err != nil {
-			ce := asCellError(err)
-			out[name] = map[string]any{"status": "error", "ename": ce.Name, "evalue": ce.Value, "traceback": ce.Traceback}
-			continue
-		}
-		data, md := display.Bundle(v.Value)
-		out[name] = map[string]any{"status": "ok", "data": data, "metadata": md}
-	}
-	return out
 }
 
 // abortQueued replies "aborted" to the execute requests that were sent
@@ -238,36 +214,6 @@ loop:
 	}
 }
 
-// watchMemory cancels the cell when the Go heap grows beyond the memory
-// limit. It returns a function that stops the watcher.
-func (k *Kernel) watchMemory(ctx context.Context, cancel context.CancelCauseFunc) func() {
-	limit := k.opt.MemoryLimit
-	if limit <= 0 {
-		return func() {}
-	}
-	done := make(chan struct{})
-	go func() {
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				metrics.Read(sample)
-				if used := int64(sample[0].Value.Uint64()); used > limit {
-					cancel(fmt.Errorf("%w: heap %d MiB > limit %d MiB", errMemoryLimit, used>>20, limit>>20))
-					return
-				}
-			}
-		}
-	}()
-	return func() { close(done) }
-}
-
 func (k *Kernel) complete(m *Message) {
 	var c struct {
 		Code      string `json:"code"`
@@ -277,7 +223,7 @@ func (k *Kernel) complete(m *Message) {
 		k.badContent(m, err)
 		return
 	}
-	r := k.exec.Complete(c.Code, c.CursorPos)
+	r := k.sup.complete(c.Code, c.CursorPos)
 	types := make([]map[string]any, len(r.Matches))
 	for i, mt := range r.Matches {
 		types[i] = map[string]any{"start": r.Start, "end": r.End, "text": mt, "type": r.Kinds[i]}
@@ -301,7 +247,7 @@ func (k *Kernel) inspect(m *Message) {
 		k.badContent(m, err)
 		return
 	}
-	text, found := k.exec.Inspect(c.Code, c.CursorPos, c.DetailLevel)
+	text, found := k.sup.inspect(c.Code, c.CursorPos, c.DetailLevel)
 	data := map[string]any{}
 	if found {
 		data["text/plain"] = text
@@ -319,11 +265,9 @@ func (k *Kernel) historyReply(m *Message) {
 	k.send(k.shell, m, "history_reply", map[string]any{"status": "ok", "history": k.history.query(c)}, nil)
 }
 
-// sink sends display requests from cells to the front end.
-type sink struct{ k *Kernel }
-
-func (s sink) Display(data, metadata map[string]any, id string, update bool) error {
-	s.k.streams.sync()
+// display publishes a display call of a cell (display_data, or
+// update_display_data for an update) for the current request.
+func (k *Kernel) display(data, metadata map[string]any, id string, update bool) {
 	content := map[string]any{"data": data, "metadata": metadata, "transient": map[string]any{}}
 	if id != "" {
 		content["transient"] = map[string]any{"display_id": id}
@@ -332,53 +276,26 @@ func (s sink) Display(data, metadata map[string]any, id string, update bool) err
 	if update {
 		t = "update_display_data"
 	}
-	s.k.publish(s.k.parent.Load(), t, content)
-	return nil
+	k.publish(k.parent.Load(), t, content)
 }
 
-func (s sink) Clear(wait bool) error {
-	s.k.streams.sync()
-	s.k.publish(s.k.parent.Load(), "clear_output", map[string]any{"wait": wait})
-	return nil
+func (k *Kernel) clearOutput(wait bool) {
+	k.publish(k.parent.Load(), "clear_output", map[string]any{"wait": wait})
 }
 
-// stdinReader serves reads from standard input in cells with input_request
-// messages on the stdin channel.
-type stdinReader struct {
-	k   *Kernel
-	buf []byte
-}
-
-func (r *stdinReader) Read(p []byte) (int, error) {
-	if len(r.buf) == 0 {
-		line, err := r.k.requestInput("", false)
-		if err != nil {
-			return 0, err
-		}
-		r.buf = []byte(line + "\n")
-	}
-	n := copy(p, r.buf)
-	r.buf = r.buf[n:]
-	return n, nil
-}
-
-// requestInput asks the front end for a line of input.
-func (k *Kernel) requestInput(prompt string, password bool) (string, error) {
-	if k.exec == nil || !k.exec.allowStdin.Load() {
-		return "", errNoStdin
-	}
+// requestInput asks the front end for a line of input on the stdin
+// channel (for a cell reading standard input); ctx ends with the cell.
+func (k *Kernel) requestInput(ctx context.Context, prompt string, password bool) (string, error) {
 	parent := k.parent.Load()
 	if parent == nil {
 		return "", errNoStdin
 	}
-	k.streams.sync()
 	// Drain a stale reply, if any.
 	select {
 	case <-k.inputRep:
 	default:
 	}
 	k.send(k.stdin, parent, "input_request", map[string]any{"prompt": prompt, "password": password}, nil)
-	ctx := k.exec.currentContext()
 	select {
 	case rep := <-k.inputRep:
 		var c struct {
@@ -389,6 +306,8 @@ func (k *Kernel) requestInput(prompt string, password bool) (string, error) {
 		}
 		return c.Value, nil
 	case <-ctx.Done():
-		return "", context.Cause(ctx)
+		return "", errInterrupted
+	case <-k.ctx.Done():
+		return "", k.ctx.Err()
 	}
 }

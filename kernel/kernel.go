@@ -16,8 +16,6 @@ import (
 	"time"
 
 	"github.com/go-zeromq/zmq4"
-
-	"github.com/neurogo/neurogo/display"
 )
 
 // Version is the kernel implementation version.
@@ -27,16 +25,18 @@ const Version = "0.1.0"
 type Options struct {
 	// Conn is the parsed connection file.
 	Conn *ConnectionInfo
-	// Log receives the kernel's own log lines (never the notebook). Defaults
-	// to the process's standard error as it was at start.
+	// Log receives the kernel's own log lines (never the notebook: cells
+	// run in another process, whose output the kernel reads from pipes).
+	// Defaults to the process's standard error.
 	Log io.Writer
-	// MemoryLimit, if > 0, stops a cell whose Go heap exceeds this many
-	// bytes with a clear error.
+	// MemoryLimit, if > 0, is the most memory (bytes) the executor process
+	// may use; a cell that goes beyond it is stopped with an error and the
+	// executor restarted. DefaultMemoryLimit gives the command line's
+	// default.
 	MemoryLimit int64
-	// CaptureFDs redirects the process's file descriptors 1 and 2 into the
-	// notebook, so that output of compiled code (not only fmt.Print in
-	// cells) reaches the front end. The command-line kernel sets it.
-	CaptureFDs bool
+	// ExecutorCommand starts the executor process; by default this
+	// executable with the argument "executor".
+	ExecutorCommand []string
 }
 
 // Kernel is a running Jupyter kernel.
@@ -52,11 +52,8 @@ type Kernel struct {
 	iopubMu sync.Mutex
 	stdinMu sync.Mutex
 
-	exec      *Executor
-	execErr   error
-	execReady chan struct{}
-	streams   *streams
-	history   *history
+	sup     *supervisor
+	history *history
 
 	execCount int
 
@@ -64,9 +61,6 @@ type Kernel struct {
 	// parent_header); shellIDs are its routing identities (for stdin).
 	parent   atomic.Pointer[Message]
 	inputRep chan *Message
-
-	mu         sync.Mutex
-	cancelCell context.CancelCauseFunc
 
 	ctx      context.Context
 	shutdown context.CancelFunc
@@ -116,37 +110,21 @@ func New(opt Options) (*Kernel, error) {
 			return nil, fmt.Errorf("kernel: bind %s socket on %s: %w", s.name, k.conn.endpoint(s.port), err)
 		}
 	}
-	k.streams, err = newStreams(opt.CaptureFDs, k.sendStream)
-	if err != nil {
-		k.closeSockets()
-		cancel()
-		return nil, err
-	}
-	// The interpreter (bindings, generic sources) takes a few hundred
-	// milliseconds to set up; do it while the front end connects, so that
-	// kernel_info is answered at once. Requests that need it wait.
-	k.execReady = make(chan struct{})
-	go func() {
-		defer close(k.execReady)
-		k.exec, k.execErr = NewExecutor(ExecutorOptions{
-			Stdout:     k.streams.stdout,
-			Stderr:     k.streams.stderr,
-			Stdin:      &stdinReader{k: k},
-			Sync:       k.streams.sync,
-			PanicLines: k.streams.takePanicLines,
-		})
-		if k.execErr != nil {
-			k.log.Printf("interpreter setup failed: %v", k.execErr)
-		}
-	}()
-	display.SetSink(sink{k})
+	// Cells run in an executor process, started now while the front end
+	// connects (the interpreter takes a few hundred milliseconds to set
+	// up), so that kernel_info is answered at once; requests that need it
+	// wait.
+	k.sup = newSupervisor(supervisorOptions{
+		Command:     opt.ExecutorCommand,
+		MemoryLimit: opt.MemoryLimit,
+		Log:         k.log,
+		Stream:      k.sendStream,
+		Display:     k.display,
+		Clear:       k.clearOutput,
+		Input:       k.requestInput,
+	})
+	k.sup.start()
 	return k, nil
-}
-
-// executor waits until the interpreter is set up.
-func (k *Kernel) executor() (*Executor, error) {
-	<-k.execReady
-	return k.exec, k.execErr
 }
 
 func (k *Kernel) closeSockets() {
@@ -161,8 +139,7 @@ func (k *Kernel) closeSockets() {
 // restart was requested.
 func (k *Kernel) Run() (restart bool, err error) {
 	defer k.closeSockets()
-	defer display.SetSink(nil)
-	defer k.streams.close()
+	defer k.sup.close()
 
 	// Ctrl-C in the terminal that started the notebook server reaches the
 	// kernel too; treat it as an interrupt of the running cell, as ipykernel does.
@@ -415,12 +392,5 @@ func (k *Kernel) unknown(s zmq4.Socket, m *Message) {
 	}, nil)
 }
 
-// interrupt stops the running cell, if any.
-func (k *Kernel) interrupt() {
-	k.mu.Lock()
-	c := k.cancelCell
-	k.mu.Unlock()
-	if c != nil {
-		c(errInterrupted)
-	}
-}
+// interrupt stops the running cell, if any (see supervisor.interrupt).
+func (k *Kernel) interrupt() { k.sup.interrupt() }

@@ -2,133 +2,251 @@ package kernel
 
 import (
 	"bytes"
-	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 )
 
-// streams carries a cell's standard output and error to the front end.
+// streams carries an executor process's standard output and error to the
+// front end.
 //
-// Both go through OS pipes, so that output of compiled code (a toolkit
-// function printing with fmt.Println) and of goroutines a cell started is
-// captured too, not only fmt calls the interpreter sees. When the kernel
-// runs as its own process it also points file descriptors 1 and 2 at the
-// pipes. Output is sent in chunks at most every flushEvery, and at once
-// when the kernel synchronises (end of a cell, before a display, before an
-// input request) by writing a marker into each pipe and waiting until the
-// reader has passed it: everything written before the marker is then out.
+// The executor's file descriptors 1 and 2 are pipes that the kernel reads,
+// so output of interpreted and compiled code, of goroutines a cell started
+// and of the Go runtime itself is captured alike. Output is sent in chunks
+// at most every flushEvery, and at once when a sync marker arrives: before
+// an event that must follow the output written so far (a display, an
+// input request, the cell's result), the executor writes marker n into both
+// pipes and tags the event with n; the kernel acts on the event once both
+// readers have passed marker n (waitPassed), by which time everything
+// written before the marker has been sent.
+//
+// Standard error is watched for the start of a fatal runtime trace ("fatal
+// error: …", "panic: …", "runtime: …", "SIGSEGV: …" at the start of a
+// line). From there on its text is held back: if the process dies, the held
+// text is the trace that names the cause (trace), never shown as output; if
+// a marker arrives or holdMax passes while the process lives, it was
+// ordinary output and is sent.
 type streams struct {
-	stdout, stderr *os.File // write ends handed to cells
-	out, err       *pipeReader
-	seq            int
-	mu             sync.Mutex
-	restore        func()
+	out, err *pipeReader
+	gate     *gate
 }
 
-const flushEvery = 50 * time.Millisecond
+// gate holds both pipe readers at marker n until the kernel has acted on
+// event n (release), so that output written after a display call or an
+// input request is not sent before it.
+type gate struct {
+	mu       sync.Mutex
+	released int
+	open     bool // the process ended: nothing waits any more
+	waiters  []markerWaiter
+}
+
+// wait waits until event seq was released, at most timeout.
+func (g *gate) wait(seq int, timeout time.Duration) {
+	if g == nil {
+		return
+	}
+	g.mu.Lock()
+	if g.open || g.released >= seq {
+		g.mu.Unlock()
+		return
+	}
+	ch := make(chan struct{})
+	g.waiters = append(g.waiters, markerWaiter{seq, ch})
+	g.mu.Unlock()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+}
+
+// release lets the readers go on past marker seq.
+func (g *gate) release(seq int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if seq > g.released {
+		g.released = seq
+	}
+	kept := g.waiters[:0]
+	for _, w := range g.waiters {
+		if w.seq <= g.released {
+			close(w.ch)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	g.waiters = kept
+}
+
+// openAll releases every marker, now and later.
+func (g *gate) openAll() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.open = true
+	for _, w := range g.waiters {
+		close(w.ch)
+	}
+	g.waiters = nil
+}
+
+const (
+	flushEvery = 50 * time.Millisecond
+	holdMax    = 2 * time.Second
+	// traceHead and traceTail bound the held trace: its beginning names
+	// the cause and the failing goroutine, its end is kept for the log.
+	traceHead = 64 << 10
+	traceTail = 16 << 10
+	// tailSize is how much of standard error is kept for a death report.
+	tailSize = 8 << 10
+)
 
 var markerPrefix = []byte("\x00\x1bNGSYNC:")
 
+// syncMarker is the marker with sequence number seq.
+func syncMarker(seq int) []byte {
+	return append(append(append([]byte{}, markerPrefix...), strconv.Itoa(seq)...), 0)
+}
+
 // panicLine matches the position lines yaegi prints to stderr when a panic
-// unwinds an interpreted frame ("3:5: panic: main.f(...)"). They are
-// collected for the traceback instead of being shown as output.
+// unwinds an interpreted frame ("3:5: panic: main.f(...)"). The executor's
+// panicFilter collects them for the traceback instead of passing them on.
 var panicLine = regexp.MustCompile(`^(\d+):(\d+): panic: (.*)\(\.\.\.\)\n$`)
 
-func newStreams(capture bool, send func(name, text string)) (*streams, error) {
+// traceStart matches a line that starts a fatal trace of the Go runtime.
+var traceStart = regexp.MustCompile(`^(?:fatal error: |panic: |fatal: |runtime: |unexpected fault address|SIG[A-Z]+: )`)
+
+// tracePrefixes are the literal beginnings of traceStart, to recognise an
+// incomplete line that may still become one.
+var tracePrefixes = []string{"fatal error: ", "panic: ", "fatal: ", "runtime: ", "unexpected fault address"}
+
+// newStreams creates the pipes for one executor process: the write ends
+// are its file descriptors 1 and 2 (the caller closes its copies after
+// starting the process); send receives the output.
+func newStreams(send func(name, text string)) (s *streams, outW, errW *os.File, err error) {
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("stdout pipe: %w", err)
+		return nil, nil, nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("stderr pipe: %w", err)
+		outR.Close()
+		outW.Close()
+		return nil, nil, nil, err
 	}
-	s := &streams{stdout: outW, stderr: errW, restore: func() {}}
-	if capture {
-		restore, err := redirectFDs(outW, errW)
-		if err != nil {
-			return nil, err
-		}
-		s.restore = restore
+	g := &gate{}
+	s = &streams{
+		out:  newPipeReader(outR, "stdout", send, false, g),
+		err:  newPipeReader(errR, "stderr", send, true, g),
+		gate: g,
 	}
-	s.out = newPipeReader(outR, "stdout", send, false)
-	s.err = newPipeReader(errR, "stderr", send, true)
-	return s, nil
+	return s, outW, errW, nil
 }
 
-// sync returns once everything written to the pipes so far has been sent.
-func (s *streams) sync() {
-	s.mu.Lock()
-	s.seq++
-	seq := s.seq
-	s.mu.Unlock()
-	marker := append(append([]byte{}, markerPrefix...), []byte(strconv.Itoa(seq)+"\x00")...)
-	wo := s.out.expect(seq)
-	we := s.err.expect(seq)
-	_, e1 := s.stdout.Write(marker)
-	_, e2 := s.stderr.Write(marker)
-	timeout := time.After(5 * time.Second)
-	if e1 == nil {
+// waitPassed waits until both readers have passed marker seq (or reached
+// the end of their pipe), at most timeout. It reports whether they did.
+func (s *streams) waitPassed(seq int, timeout time.Duration) bool {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for _, p := range []*pipeReader{s.out, s.err} {
 		select {
-		case <-wo:
-		case <-timeout:
+		case <-p.passedCh(seq):
+		case <-t.C:
+			return false
 		}
 	}
-	if e2 == nil {
-		select {
-		case <-we:
-		case <-timeout:
-		}
-	}
+	return true
 }
 
-// takePanicLines returns and clears the yaegi panic positions seen on stderr.
-func (s *streams) takePanicLines() []string { return s.err.takePanics() }
+// waitEOF waits until both pipes are closed and read to the end, at most
+// timeout.
+func (s *streams) waitEOF(timeout time.Duration) bool {
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	for _, p := range []*pipeReader{s.out, s.err} {
+		select {
+		case <-p.done:
+		case <-t.C:
+			return false
+		}
+	}
+	return true
+}
 
-func (s *streams) close() {
-	s.restore()
+// trace returns the fatal trace held back from standard error (nil if
+// none), and the last bytes of standard error.
+func (s *streams) trace() (trace, tail []byte) {
+	p := s.err
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.holding {
+		trace = append(append([]byte{}, p.hold...), p.holdEnd...)
+		if p.holdDropped > 0 {
+			trace = append(append(append([]byte{}, p.hold...), "\n…\n"...), p.holdEnd...)
+		}
+	}
+	return trace, append([]byte{}, p.tail...)
 }
 
 type pipeReader struct {
 	name   string
 	send   func(name, text string)
-	filter bool
+	traces bool  // watch for fatal runtime traces (stderr)
+	gate   *gate // nil: markers do not wait
 
 	mu      sync.Mutex
 	buf     []byte // output waiting to be sent
-	waiters map[int]chan struct{}
-	panics  []string
-	kick    chan struct{}
+	partial []byte // an incomplete line that may start a trace
+	midLine bool   // the next byte does not start a line
+	passed  int    // the highest marker read
+	eof     bool
+	waiters []markerWaiter
+	// hold is the beginning of a suspected trace, holdEnd its last
+	// traceTail bytes once it outgrew traceHead (holdDropped bytes between).
+	holding     bool
+	hold        []byte
+	holdEnd     []byte
+	holdDropped int
+	holdGen     int // counts holds, so that a stale timer does nothing
+	tail        []byte
+	kick        chan struct{}
+	done        chan struct{} // closed at the end of the pipe, after the last send
 }
 
-func newPipeReader(f *os.File, name string, send func(name, text string), filterPanics bool) *pipeReader {
-	p := &pipeReader{name: name, send: send, filter: filterPanics, waiters: map[int]chan struct{}{}, kick: make(chan struct{}, 1)}
-	go p.readLoop(f)
+type markerWaiter struct {
+	seq int
+	ch  chan struct{}
+}
+
+func newPipeReader(f io.ReadCloser, name string, send func(name, text string), traces bool, g *gate) *pipeReader {
+	p := &pipeReader{name: name, send: send, traces: traces, gate: g, kick: make(chan struct{}, 1), done: make(chan struct{})}
 	go p.flushLoop()
+	go p.readLoop(f)
 	return p
 }
 
-func (p *pipeReader) expect(seq int) <-chan struct{} {
+// passedCh returns a channel closed once marker seq was read (or the pipe
+// ended).
+func (p *pipeReader) passedCh(seq int) <-chan struct{} {
 	ch := make(chan struct{})
 	p.mu.Lock()
-	p.waiters[seq] = ch
-	p.mu.Unlock()
+	defer p.mu.Unlock()
+	if p.passed >= seq || p.eof {
+		close(ch)
+		return ch
+	}
+	p.waiters = append(p.waiters, markerWaiter{seq, ch})
 	return ch
 }
 
-func (p *pipeReader) takePanics() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := p.panics
-	p.panics = nil
-	return out
-}
-
-func (p *pipeReader) readLoop(f *os.File) {
+func (p *pipeReader) readLoop(f io.ReadCloser) {
+	defer f.Close()
 	chunk := make([]byte, 64<<10)
 	var pending []byte
 	for {
@@ -138,13 +256,32 @@ func (p *pipeReader) readLoop(f *os.File) {
 			pending = p.consume(pending)
 		}
 		if err != nil {
-			return
+			break
 		}
 	}
+	// The end: a held trace stays held (the process died with it); the
+	// rest goes out.
+	p.mu.Lock()
+	p.addText(pending)
+	if !p.holding {
+		p.buf = append(p.buf, p.partial...)
+		p.partial = nil
+	}
+	p.mu.Unlock()
+	p.flush(true)
+	p.mu.Lock()
+	p.eof = true
+	for _, w := range p.waiters {
+		close(w.ch)
+	}
+	p.waiters = nil
+	p.mu.Unlock()
+	close(p.kick)
+	close(p.done)
 }
 
-// consume moves data from pending to the send buffer, handling markers, and
-// returns what must stay pending (a possibly incomplete marker).
+// consume handles the markers in pending and queues the text around them;
+// it returns what must stay pending (a possibly incomplete marker).
 func (p *pipeReader) consume(pending []byte) []byte {
 	for {
 		i := bytes.Index(pending, markerPrefix)
@@ -153,18 +290,34 @@ func (p *pipeReader) consume(pending []byte) []byte {
 		}
 		end := bytes.IndexByte(pending[i+len(markerPrefix):], 0)
 		if end < 0 {
-			p.add(pending[:i], false)
+			p.text(pending[:i])
 			return append([]byte{}, pending[i:]...)
 		}
 		seq, _ := strconv.Atoi(string(pending[i+len(markerPrefix) : i+len(markerPrefix)+end]))
-		p.add(pending[:i], true)
+		p.mu.Lock()
+		p.addText(pending[:i])
+		// A marker: the process is alive and everything before it is
+		// ordinary output, held text included.
+		p.release()
+		p.mu.Unlock()
 		p.flush(true)
 		p.mu.Lock()
-		if ch, ok := p.waiters[seq]; ok {
-			close(ch)
-			delete(p.waiters, seq)
+		if seq > p.passed {
+			p.passed = seq
 		}
+		kept := p.waiters[:0]
+		for _, w := range p.waiters {
+			if w.seq <= p.passed {
+				close(w.ch)
+			} else {
+				kept = append(kept, w)
+			}
+		}
+		p.waiters = kept
 		p.mu.Unlock()
+		// What follows the marker waits until the kernel has acted on
+		// the event it precedes.
+		p.gate.wait(seq, 5*time.Second)
 		pending = pending[i+len(markerPrefix)+end+1:]
 	}
 	// Keep a suffix that could be the start of a marker.
@@ -175,16 +328,17 @@ func (p *pipeReader) consume(pending []byte) []byte {
 			break
 		}
 	}
-	p.add(pending[:len(pending)-keep], false)
+	p.text(pending[:len(pending)-keep])
 	return append([]byte{}, pending[len(pending)-keep:]...)
 }
 
-func (p *pipeReader) add(b []byte, _ bool) {
+// text queues output and wakes the flusher.
+func (p *pipeReader) text(b []byte) {
 	if len(b) == 0 {
 		return
 	}
 	p.mu.Lock()
-	p.buf = append(p.buf, b...)
+	p.addText(b)
 	big := len(p.buf) > 32<<10
 	p.mu.Unlock()
 	if big {
@@ -197,16 +351,141 @@ func (p *pipeReader) add(b []byte, _ bool) {
 	}
 }
 
+// addText queues b (p.mu held): into the send buffer, or, on standard
+// error from the start of a trace on, into the hold.
+func (p *pipeReader) addText(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	p.tail = append(p.tail, b...)
+	if len(p.tail) > tailSize {
+		p.tail = append([]byte{}, p.tail[len(p.tail)-tailSize:]...)
+	}
+	if !p.traces {
+		p.buf = append(p.buf, b...)
+		return
+	}
+	if len(p.partial) > 0 {
+		b = append(p.partial, b...)
+		p.partial = nil
+	}
+	for len(b) > 0 {
+		if p.holding {
+			p.holdAppend(b)
+			return
+		}
+		i := bytes.IndexByte(b, '\n')
+		line := b
+		if i >= 0 {
+			line = b[:i+1]
+		}
+		if !p.midLine {
+			if traceStart.Match(line) {
+				p.holding = true
+				p.holdGen++
+				gen := p.holdGen
+				time.AfterFunc(holdMax, func() { p.releaseStale(gen) })
+				continue
+			}
+			if i < 0 && maybeTraceStart(line) {
+				p.partial = append([]byte{}, line...)
+				return
+			}
+		}
+		p.buf = append(p.buf, line...)
+		p.midLine = i < 0
+		b = b[len(line):]
+	}
+}
+
+// maybeTraceStart reports whether an incomplete line could still become
+// the start of a trace.
+func maybeTraceStart(line []byte) bool {
+	s := string(line)
+	for _, pre := range tracePrefixes {
+		if len(s) < len(pre) && pre[:len(s)] == s {
+			return true
+		}
+	}
+	if strings.HasPrefix("SIG", s) {
+		return true
+	}
+	if !strings.HasPrefix(s, "SIG") {
+		return false
+	}
+	for _, r := range strings.TrimSuffix(s[3:], ":") {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *pipeReader) holdAppend(b []byte) {
+	if room := traceHead - len(p.hold); room > 0 {
+		n := min(room, len(b))
+		p.hold = append(p.hold, b[:n]...)
+		b = b[n:]
+	}
+	if len(b) == 0 {
+		return
+	}
+	p.holdEnd = append(p.holdEnd, b...)
+	if over := len(p.holdEnd) - traceTail; over > 0 {
+		p.holdDropped += over
+		p.holdEnd = append([]byte{}, p.holdEnd[over:]...)
+	}
+}
+
+// release moves held text and an incomplete line to the send buffer
+// (p.mu held).
+func (p *pipeReader) release() {
+	if p.holding {
+		p.buf = append(p.buf, p.hold...)
+		if p.holdDropped > 0 {
+			p.buf = append(p.buf, "\n…\n"...)
+		}
+		p.buf = append(p.buf, p.holdEnd...)
+		p.holding, p.hold, p.holdEnd, p.holdDropped = false, nil, nil, 0
+		p.midLine = len(p.buf) > 0 && p.buf[len(p.buf)-1] != '\n'
+	}
+	if len(p.partial) > 0 {
+		p.buf = append(p.buf, p.partial...)
+		p.partial = nil
+		p.midLine = true
+	}
+}
+
+// releaseStale sends text held for holdMax while the process lived on.
+func (p *pipeReader) releaseStale(gen int) {
+	p.mu.Lock()
+	if p.eof || !p.holding || p.holdGen != gen {
+		p.mu.Unlock()
+		return
+	}
+	p.release()
+	p.mu.Unlock()
+	p.flush(true)
+}
+
 func (p *pipeReader) flushLoop() {
 	for range p.kick {
 		time.Sleep(flushEvery)
+		p.mu.Lock()
+		// An incomplete line that might start a trace waits one period
+		// for the rest of its line, no longer.
+		if len(p.partial) > 0 {
+			p.buf = append(p.buf, p.partial...)
+			p.partial = nil
+			p.midLine = true
+		}
+		p.mu.Unlock()
 		p.flush(false)
 	}
 }
 
 // flush sends the buffered text. Unless all is true it holds back an
-// incomplete UTF-8 sequence and, on stderr, an incomplete line that could
-// be a panic position line.
+// incomplete UTF-8 sequence.
 func (p *pipeReader) flush(all bool) {
 	p.mu.Lock()
 	b := p.buf
@@ -216,36 +495,11 @@ func (p *pipeReader) flush(all bool) {
 	}
 	text := b[:cut]
 	p.buf = append([]byte{}, b[cut:]...)
-	if p.filter && len(text) > 0 {
-		text = p.extractPanics(text)
-	}
-	p.mu.Unlock()
 	if len(text) > 0 {
+		// Sent under the lock: two flushes must not reorder their text.
 		p.send(p.name, string(bytes.ToValidUTF8(text, []byte("\uFFFD"))))
 	}
-}
-
-// extractPanics removes yaegi panic position lines from text (called with
-// p.mu held).
-func (p *pipeReader) extractPanics(text []byte) []byte {
-	if !bytes.Contains(text, []byte(": panic: ")) {
-		return text
-	}
-	var out []byte
-	for len(text) > 0 {
-		i := bytes.IndexByte(text, '\n')
-		line := text
-		if i >= 0 {
-			line = text[:i+1]
-		}
-		if panicLine.Match(line) {
-			p.panics = append(p.panics, string(bytes.TrimSuffix(line, []byte("\n"))))
-		} else {
-			out = append(out, line...)
-		}
-		text = text[len(line):]
-	}
-	return out
+	p.mu.Unlock()
 }
 
 // utf8Boundary returns the length of the longest prefix of b that does not
@@ -260,4 +514,51 @@ func utf8Boundary(b []byte) int {
 		}
 	}
 	return len(b)
+}
+
+// panicFilter is the interpreter's standard error inside the executor: it
+// keeps yaegi's panic position lines (panicLine) for the traceback and
+// passes everything else on to w (file descriptor 2) in the same write.
+type panicFilter struct {
+	w     io.Writer
+	mu    sync.Mutex
+	lines []string
+}
+
+func (f *panicFilter) Write(b []byte) (int, error) {
+	if !bytes.Contains(b, []byte(": panic: ")) {
+		return f.w.Write(b)
+	}
+	var out []byte
+	rest := b
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, '\n')
+		line := rest
+		if i >= 0 {
+			line = rest[:i+1]
+		}
+		if panicLine.Match(line) {
+			f.mu.Lock()
+			f.lines = append(f.lines, string(bytes.TrimSuffix(line, []byte("\n"))))
+			f.mu.Unlock()
+		} else {
+			out = append(out, line...)
+		}
+		rest = rest[len(line):]
+	}
+	if len(out) > 0 {
+		if _, err := f.w.Write(out); err != nil {
+			return 0, err
+		}
+	}
+	return len(b), nil
+}
+
+// take returns and clears the panic position lines seen so far.
+func (f *panicFilter) take() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := f.lines
+	f.lines = nil
+	return out
 }

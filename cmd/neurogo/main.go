@@ -46,7 +46,7 @@ const usage = `neurogo — Go notebooks for neural modelling
 
 usage:
   neurogo kernel --connection-file FILE [--memory-limit SIZE]
-  neurogo install [--user | --sys-prefix | --prefix DIR]
+  neurogo install [--user | --sys-prefix | --prefix DIR] [--memory-limit SIZE]
   neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]
   neurogo bench kernel [--starts N] [--runs N] [--json FILE]
   neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--json]
@@ -64,6 +64,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "kernel":
 		return cmdKernel(args[1:], stderr)
+	case "executor":
+		// Started by the kernel (never by hand): runs the cells.
+		return kernel.ServeExecutor(args[1:])
 	case "install":
 		return cmdInstall(args[1:], stdout, stderr)
 	case "bench":
@@ -88,7 +91,7 @@ func cmdKernel(args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	connFile := fs.String("connection-file", "", "Jupyter connection file")
 	fs.StringVar(connFile, "f", "", "Jupyter connection file (short form)")
-	memLimit := fs.String("memory-limit", "", "stop a cell whose Go heap exceeds this size (e.g. 4GiB, 512MiB)")
+	memLimit := fs.String("memory-limit", "", "restart the executor when a cell uses more memory than this (e.g. 4GiB, 512MiB; 0: no limit; default: 75% of the memory available)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -100,12 +103,14 @@ func cmdKernel(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo kernel: %v\n", err)
 		return 2
 	}
-	limit, err := parseSize(*memLimit)
-	if err != nil {
-		fmt.Fprintf(stderr, "neurogo kernel: --memory-limit: %v\n", err)
-		return 2
+	limit := kernel.DefaultMemoryLimit()
+	if *memLimit != "" {
+		if limit, err = parseSize(*memLimit); err != nil {
+			fmt.Fprintf(stderr, "neurogo kernel: --memory-limit: %v\n", err)
+			return 2
+		}
 	}
-	k, err := kernel.New(kernel.Options{Conn: conn, MemoryLimit: limit, CaptureFDs: true})
+	k, err := kernel.New(kernel.Options{Conn: conn, MemoryLimit: limit})
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo kernel: %v\n", err)
 		return 1
@@ -117,8 +122,10 @@ func cmdKernel(args []string, stderr io.Writer) int {
 	return 0
 }
 
+// parseSize parses a size in bytes, or with a unit (KiB, MiB, GiB, KB, MB,
+// GB, K, M, G); "0" is no limit.
 func parseSize(s string) (int64, error) {
-	if s == "" {
+	if s == "" || s == "0" {
 		return 0, nil
 	}
 	units := []struct {
@@ -147,7 +154,7 @@ func cmdInstall(args []string, stdout, stderr io.Writer) int {
 	user := fs.Bool("user", false, "install for the current user (default)")
 	sysPrefix := fs.Bool("sys-prefix", false, "install into the current Python's sys.prefix")
 	prefix := fs.String("prefix", "", "install into PREFIX/share/jupyter/kernels")
-	memLimit := fs.String("memory-limit", "", "memory limit passed to the kernel")
+	memLimit := fs.String("memory-limit", "", "memory limit of the kernel's executor (e.g. 4GiB; 0: none; default: 75% of the memory available when the kernel starts)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
