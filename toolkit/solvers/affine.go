@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
 
 // Affine is the optional interface of Blocks whose columns are affine in
@@ -92,6 +94,9 @@ func accumulateAffine(A Blocks, Y *mat.Dense, Z, C *mat.Dense, nCols, lCols []in
 			buf = make([]float64, br*n)
 		}
 		for i0 := 0; i0 < m; i0 += br {
+			if interrupt.Requested() {
+				return nil, interrupt.ErrInterrupted
+			}
 			i1 := min(m, i0+br)
 			r := i1 - i0
 			if err := rowsOf(A, buf, i0, i1, nCols); err != nil {
@@ -105,6 +110,9 @@ func accumulateAffine(A Blocks, Y *mat.Dense, Z, C *mat.Dense, nCols, lCols []in
 				blas64.Gemm(blas.Trans, blas.NoTrans, 1, An, Yc, 1, q.nn.B)
 			}
 			blas64.Gemm(blas.Trans, blas.NoTrans, 1, Zc, An, 1, q.P)
+		}
+		if interrupt.Requested() { // syrkPar may have stopped early
+			return nil, interrupt.ErrInterrupted
 		}
 		if yIsZ { // A_NᵀY = (ZᵀA_N)ᵀ's first d columns
 			for i := range kN {
@@ -227,7 +235,9 @@ const syrkMin = 1 << 24
 // whatever the number of cores.
 func syrkPar(A blas64.General, C blas64.Symmetric) { syrkParMin(A, C, syrkMin) }
 
-// syrkParMin is syrkPar splitting updates of at least minMAC.
+// syrkParMin is syrkPar splitting updates of at least minMAC. When the
+// interrupt flag (package interrupt) is set it starts no further task:
+// C is then incomplete, and the caller checks the flag.
 func syrkParMin(A blas64.General, C blas64.Symmetric, minMAC int) {
 	n := A.Cols
 	if n*n/2*A.Rows < minMAC || n < 2*syrkParts {
@@ -265,7 +275,7 @@ func syrkParMin(A blas64.General, C blas64.Symmetric, minMAC int) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(tasks) {
+				if i >= len(tasks) || interrupt.Requested() {
 					return
 				}
 				run(tasks[i])

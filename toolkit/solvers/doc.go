@@ -20,6 +20,14 @@
 // post encoders into a full weight matrix.
 //
 // Solve never modifies A or Y and returns an *Error instead of panicking.
+//
+// Solvers check the process's interrupt flag (package interrupt) — every
+// row of SolveBlocks' first pass, between row blocks, between the tasks of
+// a block's Gram update and between NNLS iterations — and return an error
+// wrapping interrupt.ErrInterrupted when it is set. A Cholesky
+// factorisation, an SVD and one Gram task are single calls, checked only
+// before and after: an interrupt waits for the one running (the
+// factorisation of the largest ensembles takes seconds).
 // Decoders from the same A and Y match Nengo's to ~1e-13 relative
 // (sim/parity_test.go; issue 3 requires 1e-6).
 //

@@ -1,6 +1,7 @@
 package solvers
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -10,7 +11,15 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
+
+// interrupted is the error of a solve of an m×n activity matrix stopped
+// by the process's interrupt flag (package interrupt).
+func interrupted(obj string, m, n int) error {
+	return fmt.Errorf("solvers: %s: solve for %d×%d activities interrupted: %w", obj, m, n, interrupt.ErrInterrupted)
+}
 
 // Blocks is a source of an activity matrix A (m×n) in row blocks, so that
 // a solver can form the Gram matrix AᵀA without A (m·n floats) ever being
@@ -160,7 +169,12 @@ func newNormalEq(k, d int) *normalEq {
 	}
 }
 
+// readErr is the error of a failed read of A; an interrupt (package
+// interrupt) stays one.
 func readErr(obj string, m, n int, err error) error {
+	if errors.Is(err, interrupt.ErrInterrupted) {
+		return interrupted(obj, m, n)
+	}
 	return &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n), Rule: "reading activities failed: " + err.Error()}
 }
 
@@ -207,6 +221,9 @@ func scan(A Blocks, br int) (*scanned, error) {
 		parts[t] = scanned{amax: math.Inf(-1), pos: make([]int, n), alive: make([]bool, n)}
 	}
 	for i0 := 0; i0 < m; i0 += br {
+		if interrupt.Requested() {
+			return nil, interrupt.ErrInterrupted
+		}
 		i1 := min(m, i0+br)
 		r := i1 - i0
 		if err := A.Rows(buf[:r*n], i0, i1); err != nil {
@@ -218,6 +235,9 @@ func scan(A Blocks, br int) (*scanned, error) {
 		}
 		wg.Wait()
 	}
+	if interrupt.Requested() { // add may have stopped early
+		return nil, interrupt.ErrInterrupted
+	}
 	for _, p := range parts {
 		sc.amax = math.Max(sc.amax, p.amax)
 		for j := range n {
@@ -228,10 +248,14 @@ func scan(A Blocks, br int) (*scanned, error) {
 	return sc, nil
 }
 
-// add scans the rows of a (row-major, n columns) into sc.
+// add scans the rows of a (row-major, n columns) into sc; it stops early
+// when the interrupt flag is set (checked every row).
 func (sc *scanned) add(a []float64, n int) {
 	amax, pos, alive := sc.amax, sc.pos, sc.alive
 	for i := 0; i < len(a); i += n {
+		if interrupt.Requested() {
+			break
+		}
 		for j, v := range a[i : i+n] {
 			if v > amax {
 				amax = v
@@ -304,6 +328,9 @@ func accumulate(A Blocks, Y *mat.Dense, cols []int, br int) (*normalEq, error) {
 	yr := Y.RawMatrix()
 	buf := make([]float64, br*n)
 	for i0 := 0; i0 < m; i0 += br {
+		if interrupt.Requested() {
+			return nil, interrupt.ErrInterrupted
+		}
 		i1 := min(m, i0+br)
 		r := i1 - i0
 		if err := rowsOf(A, buf, i0, i1, cols); err != nil {
@@ -313,6 +340,9 @@ func accumulate(A Blocks, Y *mat.Dense, cols []int, br int) (*normalEq, error) {
 		Yc := blas64.General{Rows: r, Cols: d, Stride: yr.Stride, Data: yr.Data[i0*yr.Stride:]}
 		syrkPar(Ac, ne.G)
 		blas64.Gemm(blas.Trans, blas.NoTrans, 1, Ac, Yc, 1, ne.B)
+	}
+	if interrupt.Requested() { // syrkPar may have stopped early
+		return nil, interrupt.ErrInterrupted
 	}
 	return ne, nil
 }
@@ -345,13 +375,21 @@ func rowsOf(A Blocks, buf []float64, i0, i1 int, cols []int) error {
 
 // solve adds m·sigma(i)² to the diagonal of G, factorises G = UᵀU in place
 // and overwrites B with the solution, which it returns as a k×d matrix.
+// The factorisation is one LAPACK call, not interruptible: the interrupt
+// flag is checked before and after it.
 func (ne *normalEq) solve(obj string, m, n int, sigma func(i int) float64) (*mat.Dense, error) {
+	if interrupt.Requested() {
+		return nil, interrupted(obj, m, n)
+	}
 	k := ne.G.N
 	for i := range k {
 		s := sigma(i)
 		ne.G.Data[i*ne.G.Stride+i] += float64(m) * s * s
 	}
 	t, ok := potrf(ne.G)
+	if interrupt.Requested() {
+		return nil, interrupted(obj, m, n)
+	}
 	if !ok {
 		return nil, &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n),
 			Rule: "the regularised Gram matrix is not positive definite (increase Reg)"}

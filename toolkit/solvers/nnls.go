@@ -1,10 +1,13 @@
 package solvers
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
 
 var (
@@ -73,6 +76,10 @@ func nnlsColumns(obj string, A, Y *mat.Dense) (*mat.Dense, error) {
 	X := mat.NewDense(n, d, nil)
 	for j := range d {
 		x, err := nnls(A, mat.Col(nil, j, Y))
+		if errors.Is(err, interrupt.ErrInterrupted) {
+			m, n := A.Dims()
+			return nil, fmt.Errorf("solvers: %s: solve of %d×%d interrupted at column %d of %d: %w", obj, m, n, j, d, interrupt.ErrInterrupted)
+		}
 		if err != nil {
 			return nil, &Error{Object: obj, Field: fmt.Sprintf("column %d", j), Value: "", Rule: err.Error()}
 		}
@@ -122,6 +129,9 @@ func nnls(A *mat.Dense, b []float64) ([]float64, error) {
 	}
 	grad()
 	for iter := 0; iter < 3*n+10; iter++ {
+		if interrupt.Requested() {
+			return nil, interrupt.ErrInterrupted
+		}
 		best, jmax := tol, -1
 		for j := range n {
 			if !passive[j] && w[j] > best {

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
 
 // Solver finds decoders X (n×d) such that A·X ≈ Y, where A (m×n) holds the
@@ -143,6 +145,9 @@ func (s LstsqL2nz) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
 // solve holds A, Y, one k×k matrix and the k×d result (k = min(m, n)).
 func cholesky(obj string, A, Y *mat.Dense, sigma func(i int) float64) (*mat.Dense, error) {
 	m, n := A.Dims()
+	if interrupt.Requested() {
+		return nil, interrupted(obj, m, n)
+	}
 	_, d := Y.Dims()
 	ar, yr := A.RawMatrix(), Y.RawMatrix()
 	if m < n { // X = Aᵀ·(AAᵀ + m·sigma²·I)⁻¹·Y
@@ -193,9 +198,16 @@ func (s Lstsq) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	m, n := A.Dims()
+	if interrupt.Requested() { // the SVD is one LAPACK call: checked before and after
+		return nil, interrupted("Lstsq", m, n)
+	}
 	var svd mat.SVD
 	if !svd.Factorize(A, mat.SVDThin) {
 		return nil, &Error{Object: "Lstsq", Field: "A", Value: "", Rule: "SVD did not converge"}
+	}
+	if interrupt.Requested() {
+		return nil, interrupted("Lstsq", m, n)
 	}
 	vals := svd.Values(nil)
 	rank := 0
