@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"github.com/neurogo/neurogo/internal/vec"
 	"math"
 	"runtime"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/solvers"
@@ -69,6 +70,9 @@ func (a *activities) Rows(dst []float64, i0, i1 int) error {
 		a.x = make([]float64, a.chunk*n)
 	}
 	for r0 := i0; r0 < i1; r0 += a.chunk {
+		if interrupt.Requested() {
+			return interrupt.ErrInterrupted
+		}
 		r1 := min(i1, r0+a.chunk)
 		k := r1 - r0
 		x := a.x[:k*n]
@@ -186,6 +190,9 @@ func (a *activities) CountPositive(pos []int) (float64, bool, error) {
 	}
 	g, b := a.p.Gain, a.p.Bias
 	for r0 := 0; r0 < a.m; r0 += chunk {
+		if interrupt.Requested() {
+			return 0, false, interrupt.ErrInterrupted
+		}
 		r1 := min(a.m, r0+chunk)
 		k := r1 - r0
 		x := xb[:k*n]

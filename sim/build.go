@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/dists"
 	"github.com/neurogo/neurogo/toolkit/solvers"
@@ -270,7 +271,13 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 	b.m.stepSig = b.sig("step", "", 1, nil)
 	b.m.timeSig = b.sig("time", "", 1, nil)
 	b.add(&Op{Kind: "TimeUpdate", Tag: "time", Sets: []int{b.m.stepSig, b.m.timeSig}, y: b.m.stepSig, x: b.m.timeSig, a: -1})
-	for _, e := range net.AllEnsembles() {
+	// the interrupt flag (package interrupt) is checked before every
+	// ensemble and connection (a decoder solve checks it inside too)
+	ensembles := net.AllEnsembles()
+	for i, e := range ensembles {
+		if interrupt.Requested() {
+			return nil, fmt.Errorf("sim: Build interrupted after %d of %d ensembles: %w", i, len(ensembles), interrupt.ErrInterrupted)
+		}
 		if err := b.buildEnsemble(e); err != nil {
 			return nil, err
 		}
@@ -283,15 +290,20 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 	// connections into learning rules last: the rule's error signal is
 	// made when its connection is built
 	conns := net.AllConnections()
+	built := 0
 	for pass := range 2 {
 		for _, c := range conns {
 			_, toRule := c.Post.Obj().(*toolkit.Rule)
 			if toRule != (pass == 1) {
 				continue
 			}
+			if interrupt.Requested() {
+				return nil, fmt.Errorf("sim: Build interrupted after %d of %d connections: %w", built, len(conns), interrupt.ErrInterrupted)
+			}
 			if err := b.buildConnection(c); err != nil {
 				return nil, err
 			}
+			built++
 		}
 	}
 	for _, p := range net.AllProbes() {
@@ -307,6 +319,9 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 	b.m.CheckNaN = !cfg.noNaNChk
 	if !cfg.optSet {
 		cfg.opt = AllOptimizations()
+	}
+	if interrupt.Requested() {
+		return nil, fmt.Errorf("sim: Build interrupted before the graph optimizer: %w", interrupt.ErrInterrupted)
 	}
 	if err := b.m.optimize(cfg.opt); err != nil {
 		return nil, err
@@ -765,6 +780,9 @@ func (b *builder) decode(o string, e *toolkit.Ensemble, preIdx []int, fn toolkit
 		if err = src.Rows(A.RawMatrix().Data, 0, m); err == nil {
 			X, err = solver.Solve(A, Y)
 		}
+	}
+	if errors.Is(err, interrupt.ErrInterrupted) {
+		return fmt.Errorf("sim: Build: %s: %w", o, err)
 	}
 	if src.rerr != nil {
 		return objErr(o, "activities", e.NeuronType.Name(), "rates failed", src.rerr)

@@ -44,7 +44,9 @@
 // Run and RunSteps check the process's interrupt flag (package interrupt)
 // before every step and return an error wrapping interrupt.ErrInterrupted
 // when it is set, with time, steps and probe data (of every lane) those
-// of the steps done, so a later run continues from there.
+// of the steps done, so a later run continues from there. Build checks it
+// between ensembles and connections and while computing activities and
+// solving for decoders (see toolkit/solvers for what is not interruptible).
 //
 // Built so far: LIF, LIFRate, RectifiedLinear, SpikingRectifiedLinear,
 // AdaptiveLIF(Rate), Izhikevich, Sigmoid, Tanh and the spiking wrappers

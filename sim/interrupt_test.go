@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -33,9 +34,10 @@ func interruptNet() (*toolkit.Network, *toolkit.Probe) {
 }
 
 // runInterrupted starts run on another goroutine, requests an interrupt
-// after wait and returns run's error and how long after the request it
-// returned (it fails the test if run does not return within 2 s).
-func runInterrupted(t *testing.T, wait time.Duration, run func() error) (error, time.Duration) {
+// once wait has passed and started (if not nil) reports true, and returns
+// run's error and how long after the request it returned (it fails the
+// test if run does not return within 2 s).
+func runInterrupted(t *testing.T, wait time.Duration, started func() bool, run func() error) (error, time.Duration) {
 	t.Helper()
 	t.Cleanup(interrupt.Reset)
 	interrupt.Reset()
@@ -47,6 +49,9 @@ func runInterrupted(t *testing.T, wait time.Duration, run func() error) (error, 
 		done <- err
 	}()
 	time.Sleep(wait)
+	for started != nil && !started() { // a busy machine may not have begun
+		time.Sleep(time.Millisecond)
+	}
 	requested := time.Now()
 	interrupt.Request()
 	select {
@@ -81,9 +86,10 @@ func TestRunInterrupt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			progress := 0
-			s.Progress = func(done, total int) { progress = done }
-			err, latency := runInterrupted(t, 50*time.Millisecond, func() error { return s.Run(1000) })
+			var progress atomic.Int64
+			s.Progress = func(done, total int) { progress.Store(int64(done)) }
+			err, latency := runInterrupted(t, 50*time.Millisecond, func() bool { return progress.Load() > 0 },
+				func() error { return s.Run(1000) })
 			if !errors.Is(err, interrupt.ErrInterrupted) {
 				t.Fatalf("Run(1000) = %v, want an error wrapping interrupt.ErrInterrupted", err)
 			}
@@ -97,8 +103,8 @@ func TestRunInterrupt(t *testing.T) {
 			if want := fmt.Sprintf("sim: run interrupted after %d of 1000000 steps", steps); !strings.HasPrefix(err.Error(), want) {
 				t.Errorf("error %q does not start with %q", err, want)
 			}
-			if progress != steps {
-				t.Errorf("Progress reported %d steps done, Steps() = %d", progress, steps)
+			if int(progress.Load()) != steps {
+				t.Errorf("Progress reported %d steps done, Steps() = %d", progress.Load(), steps)
 			}
 			if got, want := s.Time(), float64(steps)*s.Dt(); got != want {
 				t.Errorf("Time() = %v, want %v (%d steps)", got, want, steps)
@@ -154,5 +160,40 @@ func TestRunInterruptedBefore(t *testing.T) {
 	}
 	if err := s.Step(); err != nil || s.Steps() != 1 {
 		t.Errorf("Step with the flag set = %v, %d steps; want a step (a single step is not checked)", err, s.Steps())
+	}
+}
+
+// TestBuildInterrupt: Build checks the interrupt flag between ensembles
+// and connections and inside decoder solves: with the flag set it builds
+// nothing, and a build of a chain of 15 ensembles (a decoder solve per
+// connection: most of a second) interrupted after 50 ms returns within
+// interruptLatency; after Reset the same network builds.
+func TestBuildInterrupt(t *testing.T) {
+	net := toolkit.New("chain", 1)
+	prev := net.Ensemble("e0", 200, 2)
+	for i := 1; i < 15; i++ {
+		e := net.Ensemble(fmt.Sprintf("e%d", i), 200, 2)
+		net.Connect(prev, e)
+		prev = e
+	}
+	t.Cleanup(interrupt.Reset)
+	interrupt.Request()
+	if _, err := sim.Build(net); !errors.Is(err, interrupt.ErrInterrupted) {
+		t.Fatalf("Build with the flag set = %v, want an error wrapping interrupt.ErrInterrupted", err)
+	}
+	err, latency := runInterrupted(t, 50*time.Millisecond, nil, func() error { _, err := sim.Build(net); return err })
+	if !errors.Is(err, interrupt.ErrInterrupted) {
+		t.Fatalf("Build = %v, want an error wrapping interrupt.ErrInterrupted", err)
+	}
+	if latency > interruptLatency {
+		t.Errorf("Build returned %v after interrupt.Request, want at most %v", latency, interruptLatency)
+	}
+	interrupt.Reset()
+	start := time.Now()
+	if _, err := sim.Build(net); err != nil {
+		t.Fatalf("Build after Reset: %v", err)
+	}
+	if d := time.Since(start); d < 2*interruptLatency {
+		t.Logf("the whole build took only %v: the test does not show an interrupt inside it", d)
 	}
 }

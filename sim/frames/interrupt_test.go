@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +12,17 @@ import (
 	"github.com/neurogo/neurogo/sim/frames"
 	"github.com/neurogo/neurogo/toolkit/stream"
 )
+
+// countingPulse is pulse, counting the frames it is asked for.
+type countingPulse struct {
+	pulse
+	n *atomic.Int64
+}
+
+func (c countingPulse) Frame(t int, in, out map[string][]float64) error {
+	c.n.Add(1)
+	return c.pulse.Frame(t, in, out)
+}
 
 // TestRunInterrupt starts a run of 10⁹ frames, sets the process's
 // interrupt flag after 50 ms and checks that Run returns within 100 ms
@@ -32,7 +44,8 @@ func TestRunInterrupt(t *testing.T) {
 		SynapsePools: []*stream.SynapsePool{sp("xh", "x", "h"), sp("hy", "h", "y")},
 		Interfaces:   []*stream.Interface{{Name: "stim", Type: "pulse", Out: []string{"x"}}},
 	}
-	s, err := frames.New(net, frames.Options{Workers: 1, Drivers: map[string]stream.Driver{"stim": pulse{}}})
+	var stepped atomic.Int64
+	s, err := frames.New(net, frames.Options{Workers: 1, Drivers: map[string]stream.Driver{"stim": countingPulse{n: &stepped}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,6 +59,9 @@ func TestRunInterrupt(t *testing.T) {
 		done <- err
 	}()
 	time.Sleep(50 * time.Millisecond)
+	for stepped.Load() == 0 { // a busy machine may not have begun
+		time.Sleep(time.Millisecond)
+	}
 	requested := time.Now()
 	interrupt.Request()
 	select {
