@@ -172,6 +172,9 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		e.identityMuls(cfg.fixed)
 		e.aliasCopies(cfg.fed)
 		for k, op := range e.ops {
+			if interrupt.Requested() {
+				return nil, errEngineInterrupted
+			}
 			switch o := op.(type) {
 			case *ewOp:
 				o.xLive = e.stableAfter(k, o.x)
@@ -180,11 +183,17 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 				o.zero = e.zeroInput(o.x, cfg.fed)
 			}
 		}
-		e.findLaneGroups()
-		e.findForwardGroups()
-		e.deferBiasCopies(cfg.fed)
-		e.findGradSets(cfg.fed)
-		e.findScratch(cfg.fed)
+		for _, pass := range []func(){e.findLaneGroups, e.findForwardGroups,
+			func() { e.deferBiasCopies(cfg.fed) }, func() { e.findGradSets(cfg.fed) },
+			func() { e.findScratch(cfg.fed) }} { // findScratch stops early on an interrupt
+			if interrupt.Requested() {
+				return nil, errEngineInterrupted
+			}
+			pass()
+		}
+		if interrupt.Requested() {
+			return nil, errEngineInterrupted
+		}
 	}
 	for s := range e.vals {
 		if !e.shared[s] {
@@ -194,6 +203,11 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 	}
 	return e, nil
 }
+
+// errEngineInterrupted: newEngine checks the interrupt flag (package
+// interrupt) between its analyses and inside the slowest (O(signals ×
+// operators) or O(operators²)); the half-made engine is dropped.
+var errEngineInterrupted = fmt.Errorf("train: preparing the model's passes interrupted: %w", interrupt.ErrInterrupted)
 
 // inputs and outputs of an operator, for the dependency analysis.
 func opInputs(o *sim.GraphOp) []int  { return o.Reads }

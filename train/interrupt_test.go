@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,9 +23,10 @@ import (
 // interruptLatency is how soon after interrupt.Request a call must return.
 const interruptLatency = 100 * time.Millisecond
 
-// interruptAfter runs f on another goroutine, requests an interrupt after
-// wait and returns f's error and how long after the request f returned.
-func interruptAfter(t *testing.T, wait time.Duration, f func() error) (error, time.Duration) {
+// interruptAfter runs f on another goroutine, requests an interrupt once
+// wait has passed and started reports true, and returns f's error and how
+// long after the request f returned.
+func interruptAfter(t *testing.T, wait time.Duration, started func() bool, f func() error) (error, time.Duration) {
 	t.Helper()
 	t.Cleanup(interrupt.Reset)
 	interrupt.Reset()
@@ -36,6 +38,9 @@ func interruptAfter(t *testing.T, wait time.Duration, f func() error) (error, ti
 		done <- err
 	}()
 	time.Sleep(wait)
+	for !started() { // a busy machine may not have begun
+		time.Sleep(time.Millisecond)
+	}
 	requested := time.Now()
 	interrupt.Request()
 	select {
@@ -58,14 +63,14 @@ func TestFitInterrupt(t *testing.T) {
 	x, y := f.data(t, 12)
 	o := train.FitOptions{Epochs: 1000000, BatchSize: 5, Seed: 3}
 	m := f.model(t, &optim.Adam{LR: 0.01})
-	batches, epochs := 0, 0
+	var batchesDone, epochsDone atomic.Int64
 	count := train.CallbackFuncs{
-		BatchEnd: func(*train.Model, int, int, train.Logs) error { batches++; return nil },
-		EpochEnd: func(*train.Model, int, train.Logs) error { epochs++; return nil },
+		BatchEnd: func(*train.Model, int, int, train.Logs) error { batchesDone.Add(1); return nil },
+		EpochEnd: func(*train.Model, int, train.Logs) error { epochsDone.Add(1); return nil },
 	}
 	o.Callbacks = []train.Callback{count}
 	var hist *train.History
-	err, latency := interruptAfter(t, 50*time.Millisecond, func() (err error) {
+	err, latency := interruptAfter(t, 50*time.Millisecond, func() bool { return epochsDone.Load() > 0 }, func() (err error) {
 		hist, err = m.Fit(x, y, o)
 		return err
 	})
@@ -78,11 +83,13 @@ func TestFitInterrupt(t *testing.T) {
 	if latency > interruptLatency {
 		t.Errorf("Fit returned %v after interrupt.Request, want at most %v", latency, interruptLatency)
 	}
+	batches, epochs := int(batchesDone.Load()), int(epochsDone.Load())
 	if hist == nil || len(hist.Epochs) != epochs || len(hist.Logs) != epochs || epochs == 0 {
 		t.Fatalf("history %v after %d whole epochs, want one entry per whole epoch (at least one)", hist, epochs)
 	}
 
 	// the same batches, stopped by StopTraining instead
+	interrupt.Reset()
 	ref := f.model(t, &optim.Adam{LR: 0.01})
 	n := 0
 	stop := train.CallbackFuncs{BatchEnd: func(m *train.Model, _, _ int, _ train.Logs) error {
@@ -93,7 +100,6 @@ func TestFitInterrupt(t *testing.T) {
 	}}
 	ro := o
 	ro.Callbacks = []train.Callback{stop}
-	interrupt.Reset()
 	if _, err := ref.Fit(x, y, ro); err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +116,9 @@ func TestFitInterrupt(t *testing.T) {
 // heavyFixture is a model whose steps are slow (a 400 × 400 dense
 // neuron-to-neuron transform, batch 12) and whose sequences are long, so
 // that one batch takes longer than interruptLatency: the passes must be
-// interrupted inside the batch.
-func heavyFixture(t *testing.T) (*train.Model, map[*toolkit.Node]*train.Array, map[*toolkit.Probe]*train.Array, *toolkit.Probe) {
+// interrupted inside the batch. stepped counts the steps run (a probed
+// node function, called every step for every example).
+func heavyFixture(t *testing.T, stepped *atomic.Int64) (*train.Model, map[*toolkit.Node]*train.Array, map[*toolkit.Probe]*train.Array, *toolkit.Probe) {
 	t.Helper()
 	const n, steps, examples = 400, 300, 12
 	net := toolkit.New("heavy", 5)
@@ -133,6 +140,8 @@ func heavyFixture(t *testing.T) (*train.Model, map[*toolkit.Node]*train.Array, m
 	net.Connect(b, out).Synapse = nil
 	p := net.Probe("p", out, "")
 	p.Synapse = nil
+	tick := net.Node("tick", 1, func(t float64, out []float64) { stepped.Add(1); out[0] = 0 })
+	net.Probe("tick", tick, "").Synapse = nil
 	m, err := train.New(net)
 	if err != nil {
 		t.Fatal(err)
@@ -174,10 +183,12 @@ func TestInterruptInsideBatch(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, x, y, _ := heavyFixture(t)
+			var stepped atomic.Int64
+			m, x, y, _ := heavyFixture(t, &stepped)
 			before := params(t, m)
 			start := time.Now()
-			err, latency := interruptAfter(t, 50*time.Millisecond, func() error { return tc.call(m, x, y) })
+			err, latency := interruptAfter(t, 50*time.Millisecond, func() bool { return stepped.Load() > 0 },
+				func() error { return tc.call(m, x, y) })
 			if !errors.Is(err, interrupt.ErrInterrupted) {
 				t.Fatalf("%s = %v, want an error wrapping interrupt.ErrInterrupted", tc.name, err)
 			}

@@ -3,6 +3,8 @@ package train
 import (
 	"runtime"
 	"slices"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
 
 // Block scratch storage. A lane group runs its operators one block of
@@ -122,6 +124,9 @@ func (e *engine) findScratch(fed map[int]bool) {
 	e.scrIdxV = slices.Repeat([]int{-1}, ns)
 	e.scrIdxG = slices.Repeat([]int{-1}, ns)
 	for s := range ns {
+		if interrupt.Requested() {
+			return // newEngine drops the engine
+		}
 		if e.shared[s] || e.carried[s] || fed[s] || probed[s] || len(e.vals[s]) == 0 || owners[&e.vals[s][0]] != 1 {
 			continue
 		}
