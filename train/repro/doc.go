@@ -12,5 +12,9 @@
 //     per dimension, with 95 % intervals over seeds (Figure).
 //
 // Each takes an options struct whose zero value is the paper's setting
-// and smaller values (fewer examples, epochs) for quick runs.
+// and smaller values (fewer examples, epochs) for quick runs. All stop on
+// the process's interrupt flag (package interrupt) — through Fit, Predict
+// and sim.Build, and between their own points and frames — with an error
+// wrapping interrupt.ErrInterrupted and what was done so far (an
+// interrupted SPA point is not kept in CellDir).
 package repro

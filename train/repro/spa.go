@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/networks"
 	"github.com/neurogo/neurogo/toolkit/neurons"
@@ -270,6 +271,9 @@ func SPAMemory(o SPAOptions) (*SPAResult, error) {
 	for _, npd := range o.NeuronsPerDim {
 		var before, after []float64
 		for s := range o.Seeds {
+			if interrupt.Requested() { // Fit and Predict check inside a point too
+				return res, fmt.Errorf("spa-memory: interrupted before %d neurons/dim, seed %d (%d points done): %w", npd, s, len(res.Points), interrupt.ErrInterrupted)
+			}
 			p, err := o.loadCell(npd, s)
 			if err != nil {
 				return res, err

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/sim/frames"
 	"github.com/neurogo/neurogo/toolkit/stream"
 	"github.com/neurogo/neurogo/train/data"
@@ -155,6 +156,10 @@ func StreamTwoPath(o StreamOptions) (*StreamResult, error) {
 	t0 := time.Now()
 	every := max(1, o.TrainFrames/50)
 	for f := 0; f < o.TrainFrames; f++ {
+		if interrupt.Requested() {
+			res.ClassLoss, res.DeepClassLoss = tr.History("class"), tr.History("deep_class")
+			return res, fmt.Errorf("repro: statestream-2path: training interrupted after %d of %d frames: %w", f, o.TrainFrames, interrupt.ErrInterrupted)
+		}
 		if err := s.Step(); err != nil {
 			return res, fmt.Errorf("repro: training frame %d: %w", f, err)
 		}
@@ -274,6 +279,9 @@ func streamTest(s *frames.Sim, net *stream.Net, testSet *data.Dataset, o StreamO
 	}
 	every := max(1, o.TestFrames/50)
 	for f := 0; f < o.TestFrames; f++ {
+		if interrupt.Requested() {
+			return nil, fmt.Errorf("repro: statestream-2path: %s interrupted after %d of %d frames: %w", phase, f, o.TestFrames, interrupt.ErrInterrupted)
+		}
 		if err := ev.Step(); err != nil {
 			return nil, fmt.Errorf("repro: %s frame %d: %w", phase, f, err)
 		}

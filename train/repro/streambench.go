@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/sim/frames"
 	"github.com/neurogo/neurogo/toolkit/stream"
 	"github.com/neurogo/neurogo/train/data"
@@ -131,6 +132,9 @@ func streamFPS(set *data.Dataset, agents int, mode string, oneCore bool, o Strea
 	}
 	n, t0 := 0, time.Now()
 	for time.Since(t0).Seconds() < o.MinSeconds || n < 3 {
+		if interrupt.Requested() {
+			return 0, fmt.Errorf("bench stream: interrupted after %d frames: %w", n, interrupt.ErrInterrupted)
+		}
 		if err := s.Step(); err != nil {
 			return 0, err
 		}
