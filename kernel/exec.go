@@ -56,6 +56,9 @@ type Executor struct {
 	interp *interp.Interpreter
 	front  *cell.Front
 	native *native.Session // compiled cells; nil: the interpreter runs them
+	// outBridge and errBridge carry compiled cells' os.Stdout and
+	// os.Stderr into Stdout and Stderr when those are not files.
+	outBridge, errBridge *bridge
 
 	mu  sync.Mutex
 	ctx context.Context

@@ -43,7 +43,9 @@ func startNative(logf func(string, ...any)) *native.Session {
 
 // runNative runs a cell through the compiled path.
 func (e *Executor) runNative(ctx context.Context, code string) (Result, error) {
+	restore := e.redirectStd()
 	res, err := e.native.Run(ctx, code)
+	restore()
 	if err != nil {
 		return Result{}, e.nativeError(ctx, code, err)
 	}

@@ -333,6 +333,7 @@ func RunNotebook(ctx context.Context, nb *Notebook, params map[string]any, progr
 		return err
 	}
 	display.SetSink(nbSink{mu: new(sync.Mutex), byID: map[string]map[string]any{}, add: func(o map[string]any) {
+		ex.flushStd()
 		mu.Lock()
 		outputs = append(outputs, o)
 		mu.Unlock()

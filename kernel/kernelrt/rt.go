@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -95,3 +97,35 @@ func onCellGoroutine() bool { return cellGoroutine.Load() == goid() }
 // ExitVia returns Exit for a reference to os.Exit (compiled cells call
 // kernelrt.ExitVia(os.Exit)(code), which keeps their import of os used).
 func ExitVia(func(int)) func(int) { return Exit }
+
+// GoRecover is deferred by the goroutines compiled cells start: a panic
+// there is reported on standard error instead of ending the executor and
+// every variable with it.
+func GoRecover() {
+	r := recover()
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "panic in a goroutine started by a cell (recovered; the kernel keeps running): %v\n%s", r, cellFrames(debug.Stack()))
+}
+
+// cellFrames keeps the frames of cell code from a stack trace.
+func cellFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	var b strings.Builder
+	for i := 0; i+1 < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "neurogo.cells/") && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "cell:") {
+			name := lines[i][strings.IndexByte(lines[i], '.')+1:]
+			if j := strings.LastIndexByte(name, '('); j > 0 {
+				name = name[:j]
+			}
+			loc := strings.TrimSpace(lines[i+1])
+			if j := strings.IndexByte(loc, ' '); j > 0 {
+				loc = loc[:j]
+			}
+			name = strings.ReplaceAll(strings.Replace(name, "__ngRun", "cell", 1), "ngE_", "")
+			fmt.Fprintf(&b, "  in %s, %s\n", name, strings.Replace(loc, "cell:", "cell line ", 1))
+		}
+	}
+	return b.String()
+}

@@ -181,6 +181,8 @@ func (cs *cellState) generate() (string, error) {
 				g.ident(n)
 			case *ast.SelectorExpr:
 				g.selector(n)
+			case *ast.GoStmt:
+				g.goStmt(n)
 			}
 			return true
 		})
@@ -392,6 +394,71 @@ func (g *generator) ident(id *ast.Ident) {
 	}
 }
 
+// goStmt makes a goroutine that a cell starts recover its panic: compiled
+// code that panics on a goroutine would end the executor and every
+// variable with it. "go f(a, b)" becomes
+// "go func(__ngf F, __nga0 A, __nga1 B) { defer __ngrt.GoRecover(); __ngf(__nga0, __nga1) }(f, a, b)",
+// which evaluates f and the arguments when the go statement runs, as Go
+// does. Calls the wrapper cannot type (builtins, conversions, generic
+// functions, unexported types of other packages) stay as they are.
+func (g *generator) goStmt(st *ast.GoStmt) {
+	call := st.Call
+	info := g.cs.info
+	ftv := info.Types[call.Fun]
+	if ftv.IsType() || ftv.IsBuiltin() || ftv.Type == nil {
+		return
+	}
+	if id := identOf(call.Fun); id != nil {
+		if _, ok := info.Instances[id]; ok {
+			return
+		}
+	}
+	sig, ok := ftv.Type.Underlying().(*types.Signature)
+	if !ok || sig.TypeParams().Len() > 0 {
+		return
+	}
+	fs, ok := g.q.typeString(sig, g.alias)
+	if !ok {
+		return
+	}
+	var params, args []string
+	n := sig.Params().Len()
+	for i := range call.Args {
+		pt := paramType(sig, i)
+		name := "__nga" + strconv.Itoa(i)
+		if sig.Variadic() && call.Ellipsis.IsValid() && i == len(call.Args)-1 {
+			pt = sig.Params().At(n - 1).Type().(*types.Slice).Elem()
+			ts, ok := g.q.typeString(pt, g.alias)
+			if !ok {
+				return
+			}
+			params = append(params, name+" ..."+ts)
+			args = append(args, name+"...")
+			continue
+		}
+		ts, ok := g.q.typeString(pt, g.alias)
+		if !ok {
+			return
+		}
+		params = append(params, name+" "+ts)
+		args = append(args, name)
+	}
+	if len(call.Args) == 1 && n > 1 {
+		return // go f(g()) with several results
+	}
+	lit := "go func(__ngf " + fs
+	for _, p := range params {
+		lit += ", " + p
+	}
+	lit += ") { defer __ngrt.GoRecover(); __ngf(" + strings.Join(args, ", ") + ") }("
+	g.replace(st.Go, call.Fun.Pos(), lit)
+	sep := ""
+	if len(call.Args) > 0 {
+		sep = ", "
+	}
+	g.replace(call.Fun.End(), call.Lparen+1, sep)
+}
+
 // selector rewrites the selection of an unexported field or method of a
 // type declared in an earlier cell (a different package once compiled).
 func (g *generator) selector(se *ast.SelectorExpr) {
@@ -589,7 +656,7 @@ func (g *generator) exports() string {
 			}
 			if tps := sig.TypeParams(); tps != nil && tps.Len() > 0 {
 				decl, targs := g.tparamLists(tps)
-				fmt.Fprintf(&b, "func NgG_%s%s(%s) %s { %s%s%s(%s) }\n", n, decl, params, results, ret, n, targs, args)
+				fmt.Fprintf(&b, "func NgG_%s%s(%s) %s { %s%s%s(%s) }\n", n, decl, params, results, ret, g.localName(n, true), targs, args)
 			} else {
 				fmt.Fprintf(&b, "func (NgX) F_%s(%s) %s { %s%s(%s) }\n", n, params, results, ret, g.localName(n, true), args)
 			}

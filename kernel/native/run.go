@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"os"
@@ -91,6 +92,74 @@ func (s *Session) Run(ctx context.Context, code string) (Result, error) {
 	t3 := time.Now()
 	defer func() { s.Timings.Run = time.Since(t3) }()
 	return s.runCell(c, cs)
+}
+
+// Analysis is a type-checked cell that is not run, for completion and
+// inspection: the notebook's earlier cells and the code form one package.
+type Analysis struct {
+	Fset *token.FileSet
+	// Decl and Stmt are the cell's declarations and its statements
+	// (wrapped in a function __ngRun); positions map to the cell with
+	// CellOffset.
+	Decl, Stmt *ast.File
+	Pkg        *types.Package
+	Info       *types.Info
+	// Errors are the type errors found (analysis goes on despite them).
+	Errors []*Error
+	cs     *cellState
+}
+
+// CellOffset maps a position in Decl or Stmt to a byte offset in the code
+// (-1 outside it).
+func (a *Analysis) CellOffset(p token.Pos) int { return a.cs.cellOff(p) }
+
+// Pos maps a byte offset in the code to a position in the file that holds
+// it (the statement file if the offset is in a statement, else the
+// declaration file), or token.NoPos.
+func (a *Analysis) Pos(off int) token.Pos {
+	for _, it := range a.cs.items {
+		if off >= it.start && off <= it.end {
+			if it.kind == itemStmt {
+				return a.Stmt.FileStart + token.Pos(off+a.cs.hdrB)
+			}
+			if it.kind == itemDecl {
+				return a.Decl.FileStart + token.Pos(off+a.cs.hdrA)
+			}
+		}
+	}
+	return token.NoPos
+}
+
+// Analyze type-checks code as the next cell without running it. Syntax
+// errors are returned; type errors are in the Analysis.
+func (s *Session) Analyze(ctx context.Context, code string) (*Analysis, error) {
+	cs := &cellState{s: s, code: code, names: map[string]bool{}}
+	if err := cs.parse(ctx); err != nil {
+		return nil, err
+	}
+	if len(cs.items) == 0 {
+		return nil, errors.New("empty cell")
+	}
+	a := &Analysis{Fset: s.fset, Decl: cs.fA, Stmt: cs.fB, cs: cs}
+	if err := cs.check(); err != nil {
+		var re *RunError
+		if !errors.As(err, &re) || cs.info == nil {
+			return nil, err
+		}
+		a.Errors = re.Errors
+	}
+	a.Pkg, a.Info = cs.pkgT, cs.info
+	return a, nil
+}
+
+// Imports returns the imports cells see (name as written, "" if not
+// renamed, and path), in order.
+func (s *Session) Imports() [][2]string {
+	var out [][2]string
+	for _, im := range s.imports {
+		out = append(out, [2]string{im.name, im.path})
+	}
+	return out
 }
 
 // parse splits the cell and parses its declaration and statement files.
@@ -190,31 +259,23 @@ func (cs *cellState) parseErrors(err error) []*Error {
 	if err == nil {
 		return nil
 	}
-	var list []*Error
-	var el interface{ Unwrap() []error }
-	if errors.As(err, &el) {
-		for _, e := range el.Unwrap() {
-			list = append(list, cs.parseErrors(e)...)
-		}
-		return list
+	var list scanner.ErrorList
+	if !errors.As(err, &list) {
+		return []*Error{{Msg: err.Error()}}
 	}
-	var pl interface{ Len() int }
-	_ = pl
-	if se, ok := err.(interface{ Error() string }); ok {
-		msg := se.Error()
-		// "c3.stmt:4:5: msg"
-		if i := strings.Index(msg, ": "); i > 0 {
-			pos := msg[:i]
-			parts := strings.Split(pos, ":")
-			if len(parts) == 3 {
-				l, _ := strconv.Atoi(parts[1])
-				c, _ := strconv.Atoi(parts[2])
-				return []*Error{{Line: l - 1, Col: c, Msg: msg[i+2:]}}
-			}
+	lastLine, lastCol := lineCol(cs.code, len(strings.TrimRight(cs.code, " \t\n")))
+	var out []*Error
+	for _, e := range list {
+		l, c := e.Pos.Line-1, e.Pos.Column
+		if l > lastLine || (l == lastLine && c > lastCol) {
+			l, c = lastLine, lastCol // past the cell: the closing brace the statements were wrapped in
 		}
-		return []*Error{{Msg: msg}}
+		if l < 1 {
+			l, c = 0, 0
+		}
+		out = append(out, &Error{Line: l, Col: c, Msg: e.Msg})
 	}
-	return nil
+	return out
 }
 
 func lineCol(src string, off int) (int, int) {
