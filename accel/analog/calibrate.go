@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
 
 // Calibration is what Calibrate measured: the system's overall gain and
@@ -77,6 +79,9 @@ func (s *System) Calibrate(o CalibrationOptions) (*Calibration, error) {
 	type colData struct{ id, mean []float64 }
 	cols := make([][]colData, s.arrays) // [array][column]
 	for a := range s.arrays {
+		if interrupt.Requested() {
+			return nil, fmt.Errorf("analog: Calibrate interrupted after %d of %d arrays: %w", a, s.arrays, interrupt.ErrInterrupted)
+		}
 		w := make([]float32, rows*ArrayCols)
 		for i := range w {
 			w[i] = float32(rng.IntN(2*int(wmax)+1) - int(wmax))

@@ -50,7 +50,11 @@
 // PipelineOptions.MockPartner replaces the chip by a fast mock
 // communication partner (the software overhead alone). ConfigBytes,
 // DataBytes, CrossoverBatch, LinkRate and Matrix.ChipTime are the cost,
-// link and timing models.
+// link and timing models. Run stops on the process's interrupt flag
+// (package interrupt) through jit.Graph.Run, Calibrate between arrays, each
+// with an error wrapping interrupt.ErrInterrupted; Apply, one batch per
+// call, is not checked (the simulator and the trainer that call it check
+// between their steps).
 //
 // Linear, Conv1d, Conv2d and ExpandedConv1d (Fig. 7) are toolkit/layers
 // specs with the float layers' parameter shapes; their forward pass runs

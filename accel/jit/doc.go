@@ -35,7 +35,9 @@
 // work; Run waits for the tasks already running (a task is never
 // interrupted: long tasks should watch the context themselves) and returns
 // an error naming the instance and the stage, e.g.
-// `jit: instance "mm[1,0]": execute: link down`. Run leaves no goroutine
+// `jit: instance "mm[1,0]": execute: link down`. The process's interrupt
+// flag (package interrupt) stops a run as a cancellation does, with an
+// error wrapping interrupt.ErrInterrupted. Run leaves no goroutine
 // behind and may be called again; Add may be called between runs (a run
 // works on the instances present when it started).
 //

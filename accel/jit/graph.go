@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
 
 // Stage is one of the four tasks of an execution instance, in the order
@@ -186,6 +188,9 @@ func (g *Graph) Run(ctx context.Context, o Options) (*Trace, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("jit: Run: stopped before 0 of %d instances: %w", n, err)
 	}
+	if interrupt.Requested() {
+		return nil, fmt.Errorf("jit: Run: interrupted before 0 of %d instances: %w", n, interrupt.ErrInterrupted)
+	}
 	start := time.Now()
 	if n == 0 {
 		return &Trace{Wall: time.Since(start)}, nil
@@ -319,14 +324,17 @@ func (r *run) fail(err error) {
 	}
 }
 
-// cancelled stops the run if its context is done and reports whether it
-// is stopped. Host workers and resources call it before taking new work,
-// so no work starts after cancel returns; the watcher goroutine calls it
-// to wake idle ones. Called with mu held.
+// cancelled stops the run if its context is done or the process's
+// interrupt flag (package interrupt) is set, and reports whether it is
+// stopped. Host workers and resources call it before taking new work, so
+// no work starts after cancel returns or after the flag is seen; the
+// watcher goroutine calls it to wake idle ones. Called with mu held.
 func (r *run) cancelled() bool {
 	if !r.stopped && !r.finished {
 		if err := r.ctx.Err(); err != nil {
 			r.fail(fmt.Errorf("jit: Run: stopped after %d of %d instances: %w", r.done, len(r.nodes), err))
+		} else if interrupt.Requested() {
+			r.fail(fmt.Errorf("jit: Run: interrupted after %d of %d instances: %w", r.done, len(r.nodes), interrupt.ErrInterrupted))
 		}
 	}
 	return r.stopped

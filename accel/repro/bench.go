@@ -15,6 +15,7 @@ import (
 
 	"github.com/neurogo/neurogo/accel/analog"
 	"github.com/neurogo/neurogo/accel/jit"
+	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/viz"
 )
 
@@ -117,6 +118,9 @@ func BenchAccel(o AccelBenchOptions) ([]AccelRow, error) {
 			w[i] = float64(rng.IntN(2*analog.WeightMax+1) - analog.WeightMax)
 		}
 		gemm := gemmRate(x, w, batch, n, o.MinSeconds)
+		if interrupt.Requested() { // gemmRate stops after the repeat running
+			return fmt.Errorf("repro: BenchAccel interrupted at %d² batch %d (float32 GEMM): %w", n, batch, interrupt.ErrInterrupted)
+		}
 		macs := float64(batch) * float64(n) * float64(n)
 		rows = append(rows, AccelRow{Sweep: sweep, Rows: n, Cols: n, Batch: batch, Mode: "gemm_float32", MACsPerSecond: gemm, FractionOfGEMM: 1, Seconds: macs / gemm})
 		logf("%-5s %6d² batch %5d  gemm_float32  %9.3g MAC/s\n", sweep, n, batch, gemm)
@@ -129,6 +133,9 @@ func BenchAccel(o AccelBenchOptions) ([]AccelRow, error) {
 			var best *AccelRow
 			start := time.Now()
 			for rep := 0; rep < 20 && (rep < 1 || time.Since(start).Seconds() < o.MinSeconds); rep++ {
+				if interrupt.Requested() {
+					return fmt.Errorf("repro: BenchAccel interrupted at %d² batch %d (%s): %w", n, batch, mode, interrupt.ErrInterrupted)
+				}
 				t0 := time.Now()
 				m, err := sys.Configure(w, n, n, analog.Op{})
 				if err != nil {
@@ -184,7 +191,9 @@ func density(x []float64) float64 {
 }
 
 // gemmRate measures float32 C = X·W (batch×n · n×n) on all cores (row
-// blocks of X per goroutine), best of repeats, in MAC/s.
+// blocks of X per goroutine), best of repeats, in MAC/s. It stops after
+// the repeat running when the interrupt flag (package interrupt) is set
+// (one repeat is one GEMM: seconds at 16384²).
 func gemmRate(x, w []float64, batch, n int, minSec float64) float64 {
 	x32 := make([]float32, len(x))
 	for i, v := range x {
@@ -213,7 +222,7 @@ func gemmRate(x, w []float64, batch, n int, minSec float64) float64 {
 	}
 	best := math.Inf(1)
 	start := time.Now()
-	for rep := 0; rep < 50 && (rep < 2 || time.Since(start).Seconds() < minSec); rep++ {
+	for rep := 0; rep < 50 && (rep < 2 || time.Since(start).Seconds() < minSec) && !interrupt.Requested(); rep++ {
 		t0 := time.Now()
 		run()
 		best = math.Min(best, time.Since(t0).Seconds())
