@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/interrupt"
 )
 
 // Distribution is a random distribution over vectors (nengo.dists.Distribution).
@@ -392,6 +394,9 @@ func (u ScatteredHypersphere) Sample(n, d int, rng *rand.Rand) ([]float64, error
 	lo := math.Pow(u.MinMagnitude, float64(d))
 	parallelRows(n, cost, func(i0, i1 int) {
 		for i := i0; i < i1; i++ {
+			if exact && interrupt.Requested() { // ~2000·d ns per row
+				return
+			}
 			row := base[i*k : (i+1)*k]
 			dst := mapped[i*d : (i+1)*d]
 			sphericalTransform(dst, row[:d-1], curves, exact)
@@ -403,6 +408,9 @@ func (u ScatteredHypersphere) Sample(n, d int, rng *rand.Rand) ([]float64, error
 			}
 		}
 	})
+	if exact && interrupt.Requested() {
+		return nil, fmt.Errorf("dists: ScatteredHypersphere: sampling %d×%d (MethodSCT) interrupted: %w", n, d, interrupt.ErrInterrupted)
+	}
 	rot, err := randomOrthogonal(d, rng)
 	if err != nil {
 		return nil, err
