@@ -129,3 +129,12 @@ func cellFrames(stack []byte) string {
 	}
 	return b.String()
 }
+
+// Symbols is the type of a cell's symbol table (named here so that the
+// generated code does not depend on names a cell may redeclare, such as
+// string).
+type Symbols = map[string]reflect.Value
+
+// TypePtr returns reflect.ValueOf((*T)(nil)), the form symbol tables give
+// types in.
+func TypePtr[T any]() reflect.Value { return reflect.ValueOf((*T)(nil)) }

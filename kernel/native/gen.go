@@ -272,17 +272,8 @@ func (cs *cellState) generate() (string, error) {
 	b.WriteString("\n//line exports.go:1\n")
 	b.WriteString(exports)
 	b.WriteString("\nvar _ = __ngreflect.ValueOf\n")
-	fmt.Fprintf(&b, "\nfunc init() { __ngrt.Register(%q, %s, %s) }\n", cs.pkg, runFunc(cs), g.symbols())
+	fmt.Fprintf(&b, "\nfunc init() { __ngrt.Register(%q, __ngRun, %s) }\n", cs.pkg, g.symbols())
 	return b.String(), nil
-}
-
-func runFunc(cs *cellState) string {
-	for _, it := range cs.items {
-		if it.kind == itemStmt {
-			return "__ngRun"
-		}
-	}
-	return "nil"
 }
 
 // q returns the cell's qualifier (shared by hoisting and generation so
@@ -530,8 +521,12 @@ func (g *generator) tparamLists(tps *types.TypeParamList) (decl, args string) {
 	for i := 0; i < tps.Len(); i++ {
 		tp := tps.At(i)
 		cs, _ := g.q.typeString(tp.Constraint(), g.alias)
-		d = append(d, tp.Obj().Name()+" "+cs)
-		a = append(a, tp.Obj().Name())
+		name := tp.Obj().Name()
+		if name == "_" {
+			name = "__ngT" + strconv.Itoa(i) // a blank type parameter needs a name to be passed on
+		}
+		d = append(d, name+" "+cs)
+		a = append(a, name)
 	}
 	return "[" + strings.Join(d, ", ") + "]", "[" + strings.Join(a, ", ") + "]"
 }
@@ -683,7 +678,7 @@ func (g *generator) symbols() string {
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	b.WriteString("map[string]__ngreflect.Value{")
+	b.WriteString("__ngrt.Symbols{")
 	n := 0
 	for _, name := range names {
 		local := g.localName(name, true)
@@ -699,7 +694,10 @@ func (g *generator) symbols() string {
 			if tps := typeParams(obj.Type()); tps != nil && tps.Len() > 0 {
 				continue
 			}
-			fmt.Fprintf(&b, "%q: __ngreflect.ValueOf((*%s)(nil)), ", name, name)
+			if it, ok := obj.Type().Underlying().(*types.Interface); ok && !it.IsMethodSet() {
+				continue // a constraint, not a type of values
+			}
+			fmt.Fprintf(&b, "%q: __ngrt.TypePtr[%s](), ", name, name)
 		default:
 			continue
 		}
@@ -707,7 +705,7 @@ func (g *generator) symbols() string {
 	}
 	b.WriteString("}")
 	if n == 0 {
-		return "nil"
+		return "__ngrt.Symbols{}"
 	}
 	g.needReflect = true
 	return b.String()

@@ -566,7 +566,7 @@ func (cs *cellState) check() error {
 		if fileSeq(name) != cs.seq {
 			continue // an earlier cell's stale code
 		}
-		if strings.HasSuffix(te.Msg, "imported and not used") {
+		if strings.Contains(te.Msg, "imported") && strings.HasSuffix(te.Msg, "and not used") && strings.HasPrefix(te.Msg, "\"") {
 			continue
 		}
 		if last != nil && te.Pos >= last.Pos() && te.Pos < last.End() && strings.HasSuffix(te.Msg, " is not used") {

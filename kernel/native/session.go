@@ -30,6 +30,7 @@ type Session struct {
 	imports []importSpec   // persistent imports, in order; later ones win
 	owner   map[string]int // live top-level name → index in cells
 	binder  Binder         // imported packages' values, for the evaluator
+	docs    Docs           // imported packages' documentation, for inspection
 
 	// Timings of the last Run (for benchmarks and logs).
 	Timings Timings

@@ -44,14 +44,19 @@ func splitItems(src string) ([]item, *Error) {
 		if firstErr == nil {
 			firstErr = &Error{Line: pos.Line, Col: pos.Column, Msg: msg}
 		}
-	}, 0)
+	}, scanner.ScanComments)
 	var toks []tokInfo
+	var comments [][2]int
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
 			break
 		}
 		off := file.Offset(pos)
+		if tok == token.COMMENT {
+			comments = append(comments, [2]int{off, off + len(lit)})
+			continue
+		}
 		end := off + len(lit)
 		if lit == "" || tok == token.SEMICOLON && lit == "\n" {
 			end = off + len(tok.String())
@@ -115,6 +120,36 @@ func splitItems(src string) ([]item, *Error) {
 			flush(i)
 		}
 	}
+	// A declaration keeps the comments right above it: its doc comment and
+	// compiler directives such as //go:noinline.
+	for i := range items {
+		it := &items[i]
+		if it.kind != itemDecl {
+			continue
+		}
+		prevEnd := 0
+		if i > 0 {
+			prevEnd = items[i-1].end
+		}
+		for j := len(comments) - 1; j >= 0; j-- {
+			c := comments[j]
+			if c[1] > it.start || c[0] < prevEnd {
+				continue
+			}
+			// Adjacent: only blanks and one newline between the comment and
+			// the item (or the comment below it).
+			gap := src[c[1]:it.start]
+			if strings.Count(gap, "\n") > 1 || strings.TrimSpace(gap) != "" {
+				break
+			}
+			// A comment must start its line to be a doc comment.
+			ls := strings.LastIndexByte(src[:c[0]], '\n') + 1
+			if strings.TrimSpace(src[ls:c[0]]) != "" {
+				break
+			}
+			it.start = c[0]
+		}
+	}
 	return items, nil
 }
 
@@ -157,7 +192,8 @@ func classify(toks []tokInfo) itemKind {
 }
 
 // blankExcept returns src with every byte outside the kept items replaced
-// by a space (newlines kept), so positions stay where they were.
+// by a space (newlines and the semicolons ending kept items kept), so
+// positions stay where they were.
 func blankExcept(src string, items []item, keep func(item) bool) string {
 	b := []byte(src)
 	keepMask := make([]bool, len(b))
@@ -165,6 +201,15 @@ func blankExcept(src string, items []item, keep func(item) bool) string {
 		if keep(it) {
 			for i := it.start; i < it.end && i < len(b); i++ {
 				keepMask[i] = true
+			}
+			// The semicolon that separates it from the next item on its
+			// line stays ("a := 1; a").
+			j := it.end
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+				j++
+			}
+			if j < len(b) && b[j] == ';' {
+				keepMask[j] = true
 			}
 		}
 	}
