@@ -123,7 +123,7 @@ func New(opt Options) (*Kernel, error) {
 		Clear:       k.clearOutput,
 		Input:       k.requestInput,
 	})
-	k.sup.start()
+	go k.sup.start()
 	return k, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"math"
 	"os"
 	"sort"
@@ -12,8 +13,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/neurogo/neurogo/display"
 )
 
 // Notebook is the part of an nbformat 4 document that headless execution
@@ -272,11 +271,35 @@ func validIdent(s string) bool {
 	return true
 }
 
-// RunNotebook executes every code cell of nb in order in a fresh executor,
-// injecting params after the cell tagged "parameters" (or at the top), and
-// stores the outputs in the notebook. It stops at the first failing cell
-// and returns its error. progress, if non-nil, receives one line per cell.
+// RunNotebook executes every code cell of nb in order in a fresh executor
+// process, injecting params after the cell tagged "parameters" (or at the
+// top), and stores the outputs in the notebook. It stops at the first
+// failing cell and returns its error. progress, if non-nil, receives one
+// line per cell (and the executor's log). The memory limit is
+// DefaultMemoryLimit's.
 func RunNotebook(ctx context.Context, nb *Notebook, params map[string]any, progress io.Writer) error {
+	return RunNotebookWith(ctx, nb, params, NotebookOptions{Progress: progress, MemoryLimit: DefaultMemoryLimit()})
+}
+
+// NotebookOptions configure RunNotebookWith.
+type NotebookOptions struct {
+	// Progress, if non-nil, receives one line per cell and the executor's
+	// log (its deaths and restarts).
+	Progress io.Writer
+	// MemoryLimit, if > 0, is the most memory (bytes) the executor may use.
+	MemoryLimit int64
+	// ExecutorCommand starts the executor process; by default this
+	// executable with the argument "executor".
+	ExecutorCommand []string
+}
+
+// RunNotebookWith is RunNotebook with options. Cells run in an executor
+// process, as in the kernel: a cell that crashes it (runaway recursion, a
+// fatal runtime error, memory beyond the limit) fails with an error
+// output naming the cause, and the run stops there. Cancelling ctx
+// interrupts the running cell (a second interrupt after 3 s if it does
+// not stop).
+func RunNotebookWith(ctx context.Context, nb *Notebook, params map[string]any, opt NotebookOptions) error {
 	if len(params) > 0 {
 		src, err := ParameterCell(params)
 		if err != nil {
@@ -314,35 +337,50 @@ func RunNotebook(ctx context.Context, nb *Notebook, params map[string]any, progr
 
 	var mu sync.Mutex
 	var outputs []any
-	appendStream := func(name string) io.Writer {
-		return writerFunc(func(p []byte) (int, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			if n := len(outputs); n > 0 {
-				if last, ok := outputs[n-1].(map[string]any); ok && last["output_type"] == "stream" && last["name"] == name {
-					last["text"] = last["text"].(string) + string(p)
-					return len(p), nil
-				}
+	appendStream := func(name, text string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if n := len(outputs); n > 0 {
+			if last, ok := outputs[n-1].(map[string]any); ok && last["output_type"] == "stream" && last["name"] == name {
+				last["text"] = last["text"].(string) + text
+				return
 			}
-			outputs = append(outputs, map[string]any{"output_type": "stream", "name": name, "text": string(p)})
-			return len(p), nil
-		})
+		}
+		outputs = append(outputs, map[string]any{"output_type": "stream", "name": name, "text": text})
 	}
-	ex, err := NewExecutor(ExecutorOptions{Stdout: appendStream("stdout"), Stderr: appendStream("stderr")})
-	if err != nil {
-		return err
-	}
-	display.SetSink(nbSink{mu: new(sync.Mutex), byID: map[string]map[string]any{}, add: func(o map[string]any) {
-		ex.flushStd()
+	sink := nbSink{mu: new(sync.Mutex), byID: map[string]map[string]any{}, add: func(o map[string]any) {
 		mu.Lock()
 		outputs = append(outputs, o)
 		mu.Unlock()
 	}, clear: func() {
 		mu.Lock()
-		outputs = nil
+		outputs = []any{}
 		mu.Unlock()
-	}})
-	defer display.SetSink(nil)
+	}}
+	logw := opt.Progress
+	if logw == nil {
+		logw = io.Discard
+	}
+	sup := newSupervisor(supervisorOptions{
+		Command:     opt.ExecutorCommand,
+		MemoryLimit: opt.MemoryLimit,
+		Log:         log.New(logw, "neurogo run: ", 0),
+		Stream:      appendStream,
+		Display: func(data, metadata map[string]any, id string, update bool) {
+			_ = sink.Display(data, metadata, id, update)
+		},
+		Clear: func(wait bool) { _ = sink.Clear(wait) },
+	})
+	sup.start()
+	defer sup.close()
+	if err := sup.ready(); err != nil {
+		return err
+	}
+	stop := context.AfterFunc(ctx, func() {
+		sup.interrupt()
+		time.AfterFunc(3*time.Second, sup.interrupt)
+	})
+	defer stop()
 
 	count := 0
 	var codeCells int
@@ -355,42 +393,39 @@ func RunNotebook(ctx context.Context, nb *Notebook, params map[string]any, progr
 		if c["cell_type"] != "code" {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		count++
 		src := cellSource(c)
 		mu.Lock()
 		outputs = []any{}
 		mu.Unlock()
 		start := time.Now()
-		res, err := ex.Run(ctx, src)
+		r := sup.run(runRequest{Code: src})
 		mu.Lock()
-		if err == nil && res.HasValue {
-			data, md := display.Bundle(res.Value)
-			outputs = append(outputs, map[string]any{"output_type": "execute_result", "execution_count": count, "data": data, "metadata": md})
+		if r.Err == nil && r.HasValue {
+			outputs = append(outputs, map[string]any{"output_type": "execute_result", "execution_count": count, "data": r.Data, "metadata": nonNilMap(r.Metadata)})
 		}
-		if err != nil {
-			ce := asCellError(err)
+		if ce := r.Err; ce != nil {
 			outputs = append(outputs, map[string]any{"output_type": "error", "ename": ce.Name, "evalue": ce.Value, "traceback": ce.Traceback})
 		}
 		c["outputs"] = outputs
 		c["execution_count"] = count
 		mu.Unlock()
-		if progress != nil {
+		if opt.Progress != nil {
 			status := "ok"
-			if err != nil {
+			if r.Err != nil {
 				status = "error"
 			}
-			fmt.Fprintf(progress, "cell %d/%d %s (%.2fs)\n", count, codeCells, status, time.Since(start).Seconds())
+			fmt.Fprintf(opt.Progress, "cell %d/%d %s (%.2fs)\n", count, codeCells, status, time.Since(start).Seconds())
 		}
-		if err != nil {
-			return fmt.Errorf("cell %d: %w", count, err)
+		if r.Err != nil {
+			return fmt.Errorf("cell %d: %w", count, r.Err)
 		}
 	}
 	return nil
 }
-
-type writerFunc func(p []byte) (int, error)
-
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 type nbSink struct {
 	add   func(map[string]any)

@@ -96,3 +96,34 @@ func TestRunNotebookWithParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestRunNotebookContainsCrashes: a cell that kills the executor fails
+// with an error output naming the cause; the run stops there.
+func TestRunNotebookContainsCrashes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts an executor process")
+	}
+	t.Setenv("NEUROGO_CELLS", "interpreted")
+	code := func(src string) map[string]any {
+		return map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil, "source": src}
+	}
+	nb := &Notebook{raw: map[string]any{"nbformat": 4}, Cells: []map[string]any{
+		code("import \"fmt\"\nfmt.Println(\"first\")"),
+		code("import \"syscall\"\nsyscall.Exit(4)"),
+		code("fmt.Println(\"never\")"),
+	}}
+	err := RunNotebookWith(context.Background(), nb, nil, NotebookOptions{})
+	if err == nil || !strings.Contains(err.Error(), "cell 2") || !strings.Contains(err.Error(), "status 4") {
+		t.Fatalf("error %v", err)
+	}
+	outs, _ := nb.Cells[1]["outputs"].([]any)
+	if len(outs) != 1 || outs[0].(map[string]any)["ename"] != "ExecutorDied" {
+		t.Fatalf("outputs of the crashing cell: %v", outs)
+	}
+	if first, _ := nb.Cells[0]["outputs"].([]any); len(first) != 1 || first[0].(map[string]any)["text"] != "first\n" {
+		t.Errorf("outputs of cell 1: %v", first)
+	}
+	if nb.Cells[2]["execution_count"] != nil {
+		t.Errorf("cell 3 ran after the crash")
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"strconv"
@@ -47,7 +48,7 @@ const usage = `neurogo — Go notebooks for neural modelling
 usage:
   neurogo kernel --connection-file FILE [--memory-limit SIZE]
   neurogo install [--user | --sys-prefix | --prefix DIR] [--memory-limit SIZE]
-  neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]
+  neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb] [--memory-limit SIZE]
   neurogo bench kernel [--starts N] [--runs N] [--json FILE]
   neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--json]
   neurogo bench train [--quick] [--json] [--train N] [--epochs E] [--no-torch]
@@ -205,6 +206,7 @@ func cmdInstall(args []string, stdout, stderr io.Writer) int {
 func cmdRun(args []string, stdout, stderr io.Writer) int {
 	var in, out string
 	params := map[string]any{}
+	limit := kernel.DefaultMemoryLimit()
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
 		case "-p", "--parameter":
@@ -214,6 +216,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 			}
 			params[args[i+1]] = kernel.ParseParam(args[i+2])
 			i += 2
+		case "--memory-limit":
+			if i+1 >= len(args) {
+				fmt.Fprintln(stderr, "neurogo run: --memory-limit needs a size")
+				return 2
+			}
+			var err error
+			if limit, err = parseSize(args[i+1]); err != nil {
+				fmt.Fprintf(stderr, "neurogo run: --memory-limit: %v\n", err)
+				return 2
+			}
+			i++
 		case "-o", "--output":
 			if i+1 >= len(args) {
 				fmt.Fprintln(stderr, "neurogo run: -o needs a file")
@@ -230,7 +243,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if in == "" {
-		fmt.Fprintln(stderr, "usage: neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]")
+		fmt.Fprintln(stderr, "usage: neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb] [--memory-limit SIZE]")
 		return 2
 	}
 	if out == "" {
@@ -241,7 +254,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo run: %v\n", err)
 		return 1
 	}
-	runErr := kernel.RunNotebook(context.Background(), nb, params, stderr)
+	// Ctrl-C interrupts the running cell (twice: stops it for good); the
+	// outputs so far are written.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	runErr := kernel.RunNotebookWith(ctx, nb, params, kernel.NotebookOptions{Progress: stderr, MemoryLimit: limit})
 	if err := nb.Write(out); err != nil {
 		fmt.Fprintf(stderr, "neurogo run: write %s: %v\n", out, err)
 		return 1
