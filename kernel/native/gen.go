@@ -160,6 +160,7 @@ type generator struct {
 	repl    []replacement
 	cells   map[int]*compiled // earlier cells referenced, by index
 	aliases map[string]*types.TypeName
+	calls   map[*ast.SelectorExpr]bool // method selections rewritten with their call
 	// needReflect: the generated code imports reflect as __ngreflect.
 	needReflect bool
 	bySeq       map[int]*compiled
@@ -168,15 +169,33 @@ type generator struct {
 
 func (cs *cellState) generate() (string, error) {
 	s := cs.s
-	g := &generator{cs: cs, q: cs.q(), cells: map[int]*compiled{}, aliases: map[string]*types.TypeName{}, bySeq: map[int]*compiled{}}
+	g := &generator{cs: cs, q: cs.q(), calls: map[*ast.SelectorExpr]bool{}, cells: map[int]*compiled{}, aliases: map[string]*types.TypeName{}, bySeq: map[int]*compiled{}}
 	for _, c := range s.cells {
 		g.bySeq[c.seq] = c
 	}
 	info := cs.info
 	// Identifiers: references to earlier cells, renamed exported names.
+	// Calls of unexported methods of earlier cells' types and literals
+	// taken by address are rewritten as wholes (see access.go): find them
+	// first.
+	amps := map[*ast.CompositeLit]*ast.UnaryExpr{}
+	for _, f := range []*ast.File{cs.fA, cs.fB} {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if cl, ok := ast.Unparen(u.X).(*ast.CompositeLit); ok {
+					amps[cl] = u
+				}
+			}
+			return true
+		})
+	}
 	visit := func(f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.CallExpr:
+				g.accessCall(n)
+			case *ast.CompositeLit:
+				g.accessLiteral(n, amps[n])
 			case *ast.Ident:
 				g.ident(n)
 			case *ast.SelectorExpr:
@@ -210,7 +229,7 @@ func (cs *cellState) generate() (string, error) {
 		ts, _ := g.q.typeString(t, g.alias)
 		hoisted = append(hoisted, "var "+g.localName(id.Name, true)+" "+ts)
 	}
-	exports := g.exports()
+	exports := g.exports() + g.accessors()
 	// Imports: the user's, used by this cell; generated ones.
 	b.WriteString("import (\n")
 	used := g.usedImports()
@@ -462,20 +481,9 @@ func (g *generator) selector(se *ast.SelectorExpr) {
 		}
 		return
 	}
-	sel, ok := g.cs.info.Selections[se]
-	if !ok || sel.Obj().Exported() {
-		return
+	if sel, ok := g.cs.info.Selections[se]; ok {
+		g.accessSelector(se, sel)
 	}
-	obj := sel.Obj()
-	if obj.Pkg() != g.cs.pkgT {
-		return
-	}
-	f := g.cs.s.fset.File(obj.Pos())
-	if f == nil || fileSeq(f.Name()) == g.cs.seq {
-		return
-	}
-	l, c := g.cs.cellPos(se.Sel.Pos())
-	g.errs = append(g.errs, &Error{Line: l, Col: c, Msg: fmt.Sprintf("%s is an unexported field or method of a type declared in an earlier cell; this kernel cannot reach it from another cell yet: use it in the cell that declares the type, or export it (capitalise %s)", se.Sel.Name, se.Sel.Name)})
 }
 
 func (g *generator) replace(from, to token.Pos, text string) {

@@ -150,3 +150,29 @@ func TestEvaluatorAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlierCellsUnexported: later cells use the unexported fields and
+// methods of types earlier cells declared, and build them with literals,
+// as one package would.
+func TestEarlierCellsUnexported(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	steps := []struct{ code, out string }{
+		{code: "import \"fmt\"\ntype point struct{ x, y float64; Name string }\nfunc (p point) norm2() float64 { return p.x*p.x + p.y*p.y }\nfunc (p *point) scale(f float64) { p.x *= f; p.y *= f }\ntype seg struct{ a, b point; tag string }"},
+		{code: "p := point{3, 4, \"p\"}\nq := &point{x: 1,\n\ty: 2}\nfmt.Println(p.x, p.y, p.norm2(), q.x, q.norm2())", out: "3 4 25 1 5\n"},
+		{code: "p.scale(2)\nq.scale(3)\np.x += 1\nfmt.Printf(\"%+v %+v\\n\", p, *q)", out: "{x:7 y:8 Name:p} {x:3 y:6 Name:}\n"},
+		{code: "s := seg{a: p, b: point{y: 1}, tag: \"s\"}\nss := []seg{s, {tag: \"t\"}}\nps := []*point{{x: 5}}\nfmt.Println(s.a.x, s.b.y, ss[1].tag, ps[0].x, s.b.norm2(), len(ss))", out: "7 1 t 5 1 2\n"},
+		{code: "func far(s seg) float64 { return s.b.x - s.a.x + s.a.norm2() }\nfmt.Println(far(s))", out: "106\n"},
+		{code: "m := map[string]point{\"k\": {x: 2}}\nfmt.Println(m[\"k\"].x, m[\"k\"].norm2())", out: "2 4\n"},
+	}
+	for i, st := range steps {
+		var err error
+		out := captureStdout(t, func() { _, err = s.Run(ctx, st.code) })
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if out != st.out {
+			t.Errorf("step %d: output %q, want %q", i, out, st.out)
+		}
+	}
+}
