@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -19,10 +20,12 @@ import (
 )
 
 // Completion is the answer to a complete_request. Start and End are cursor
-// positions in Unicode code points, as the protocol requires.
+// positions in Unicode code points, as the protocol requires. Kinds and
+// Signatures parallel Matches (Signatures may be nil).
 type Completion struct {
 	Matches    []string
 	Kinds      []string
+	Signatures []string
 	Start, End int
 }
 
@@ -67,6 +70,9 @@ func wordAt(code string, cursor int, extendRight bool) (qual, word string, start
 // "pkg.", otherwise names of the session, the cell, keywords, builtins and
 // importable package names.
 func (e *Executor) Complete(code string, cursor int) Completion {
+	if e.native != nil {
+		return e.completeNative(code, cursor)
+	}
 	qual, prefix, start, end := wordAt(code, cursor, false)
 	type cand struct{ name, kind string }
 	seen := map[string]bool{}
@@ -130,6 +136,74 @@ func (e *Executor) Complete(code string, cursor int) Completion {
 		c.Kinds = append(c.Kinds, x.kind)
 	}
 	return c
+}
+
+// completeNative completes with the compiled cells' session, which
+// type-checks the code with the notebook's declarations; in an import
+// path it proposes the packages the kernel has bindings for.
+func (e *Executor) completeNative(code string, cursor int) Completion {
+	c := Completion{Matches: []string{}, Kinds: []string{}, Signatures: []string{}, Start: cursor, End: cursor}
+	b := byteOffset(code, cursor)
+	if start, prefix, ok := importPathAt(code, b); ok {
+		c.Start = utf8.RuneCountInString(code[:start])
+		for _, p := range bindingsPackages() {
+			if strings.HasPrefix(p, prefix) {
+				c.Matches = append(c.Matches, p)
+				c.Kinds = append(c.Kinds, "package")
+				c.Signatures = append(c.Signatures, "")
+			}
+		}
+		sort.Strings(c.Matches)
+		return c
+	}
+	cands, start, end := e.native.Complete(code, b)
+	c.Start, c.End = utf8.RuneCountInString(code[:start]), utf8.RuneCountInString(code[:end])
+	for _, x := range cands {
+		c.Matches = append(c.Matches, x.Name)
+		c.Kinds = append(c.Kinds, x.Kind)
+		c.Signatures = append(c.Signatures, x.Signature)
+	}
+	return c
+}
+
+// byteOffset converts a cursor position in code points (the protocol's
+// unit) into a byte offset.
+func byteOffset(code string, cursor int) int {
+	if cursor <= 0 {
+		return 0
+	}
+	n := 0
+	for i := range code {
+		if n == cursor {
+			return i
+		}
+		n++
+	}
+	return len(code)
+}
+
+// importPathRE matches the text of a line up to the cursor inside the
+// string of an import: `import "gonum.org/v1/`, `import m "ma`, or `"fm`
+// on its own line of an import block.
+var importPathRE = regexp.MustCompile(`^\s*(import\s*(\(\s*)?)?([A-Za-z_.]\w*\s+)?"([^"\\]*)$`)
+
+// importPathAt reports whether the cursor (a byte offset) is in the path
+// of an import, and where the path starts.
+func importPathAt(code string, cursor int) (start int, prefix string, ok bool) {
+	ls := strings.LastIndexByte(code[:cursor], '\n') + 1
+	m := importPathRE.FindStringSubmatchIndex(code[ls:cursor])
+	if m == nil {
+		return 0, "", false
+	}
+	if m[2] < 0 {
+		// Not on an import line: only in an open import block.
+		before := code[:ls]
+		i := strings.LastIndex(before, "import")
+		if i < 0 || !strings.HasPrefix(strings.TrimSpace(before[i+len("import"):]), "(") || strings.Contains(before[i:], ")") {
+			return 0, "", false
+		}
+	}
+	return ls + m[8], code[ls+m[8] : cursor], true
 }
 
 func symbolKind(v reflect.Value) string {
@@ -203,6 +277,9 @@ func packageNames() []string {
 
 // Inspect returns documentation for the symbol at the cursor.
 func (e *Executor) Inspect(code string, cursor, detail int) (string, bool) {
+	if e.native != nil {
+		return e.native.Inspect(code, byteOffset(code, cursor), detail)
+	}
 	qual, word, _, _ := wordAt(code, cursor, true)
 	if word == "" {
 		return "", false
@@ -259,8 +336,9 @@ func describeSymbol(v reflect.Value) string {
 }
 
 // docFor renders go/doc documentation of a package member (or of the package
-// when name is empty) from the Go source tree: GOROOT for the standard
-// library and the module source for neurogo's own packages.
+// when name is empty, of a method or field when name is "T.M") from the Go
+// source tree: GOROOT for the standard library and the module source for
+// neurogo's own packages.
 func docFor(path, name string) string {
 	p := loadDoc(path)
 	if p == nil {
@@ -270,6 +348,9 @@ func docFor(path, name string) string {
 		return "package " + p.pkg.Name + " // import \"" + path + "\"\n\n" + p.pkg.Doc
 	}
 	fset := p.fset
+	if tn, member, ok := strings.Cut(name, "."); ok {
+		return memberDoc(fset, p.pkg, tn, member)
+	}
 	for _, f := range p.pkg.Funcs {
 		if f.Name == name {
 			return nodeText(fset, f.Decl) + "\n\n" + f.Doc
@@ -301,6 +382,51 @@ func docFor(path, name string) string {
 					if n == name {
 						return nodeText(fset, v.Decl) + "\n\n" + v.Doc
 					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// memberDoc documents method or field member of type tn.
+func memberDoc(fset *token.FileSet, pkg *doc.Package, tn, member string) string {
+	for _, t := range pkg.Types {
+		if t.Name != tn {
+			continue
+		}
+		for _, m := range t.Methods {
+			if m.Name == member {
+				return nodeText(fset, m.Decl) + "\n\n" + m.Doc
+			}
+		}
+		for _, sp := range t.Decl.Specs {
+			ts, ok := sp.(*ast.TypeSpec)
+			if !ok || ts.Name.Name != tn {
+				continue
+			}
+			var fields *ast.FieldList
+			switch x := ts.Type.(type) {
+			case *ast.StructType:
+				fields = x.Fields
+			case *ast.InterfaceType:
+				fields = x.Methods
+			}
+			if fields == nil {
+				continue
+			}
+			for _, f := range fields.List {
+				for _, id := range f.Names {
+					if id.Name != member {
+						continue
+					}
+					text := tn + "." + member + " " + nodeText(fset, f.Type)
+					if f.Doc != nil {
+						text += "\n\n" + f.Doc.Text()
+					} else if f.Comment != nil {
+						text += "\n\n" + f.Comment.Text()
+					}
+					return text
 				}
 			}
 		}
@@ -360,7 +486,11 @@ func loadDoc(path string) *docPkg {
 				for _, k := range keys {
 					list = append(list, files[k])
 				}
-				if dp, err := doc.NewFromFiles(fset, list, path); err == nil {
+				var mode doc.Mode
+				if path == "builtin" {
+					mode = doc.AllDecls // its names are lower case
+				}
+				if dp, err := doc.NewFromFiles(fset, list, path, mode); err == nil {
 					p = &docPkg{fset: fset, pkg: dp}
 				}
 			}

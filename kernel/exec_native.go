@@ -35,6 +35,7 @@ func startNative(logf func(string, ...any)) *native.Session {
 		return nil
 	}
 	s.SetBinder(bindingBinder())
+	s.SetDocs(docFor)
 	// List the packages cells use most while the front end connects.
 	go s.Warm(context.Background(), "fmt", "math", "strings", "sort", "errors", "time",
 		"github.com/neurogo/neurogo/display", "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/sim", "github.com/neurogo/neurogo/viz")

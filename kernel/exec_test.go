@@ -173,6 +173,31 @@ func TestComplete(t *testing.T) {
 	if c.Start != 14 || !contains(c.Matches, "Println") {
 		t.Errorf("unicode: %v [%d,%d]", c.Matches, c.Start, c.End)
 	}
+	if len(c.Kinds) != len(c.Matches) || c.Signatures != nil && len(c.Signatures) != len(c.Matches) {
+		t.Errorf("kinds %d, signatures %d for %d matches", len(c.Kinds), len(c.Signatures), len(c.Matches))
+	}
+	if e.native == nil {
+		t.Log("cells run in the interpreter: the compiled-cell checks are skipped")
+		return
+	}
+	// Names a compiled cell declared: fields and methods after "x.",
+	// with their kinds and signatures.
+	if _, err := e.Run(context.Background(), "type vec struct{ X, Y float64 }\n\n// Len is the Manhattan length.\nfunc (v vec) Len() float64 { return v.X + v.Y }\nv := vec{1, 2}"); err != nil {
+		t.Fatal(err)
+	}
+	c = e.Complete("é := v.", 7)
+	if !contains(c.Matches, "X") || !contains(c.Matches, "Len") || c.Start != 7 || c.End != 7 {
+		t.Errorf("v. → %v [%d,%d]", c.Matches, c.Start, c.End)
+	}
+	for i, m := range c.Matches {
+		if m == "Len" && (c.Kinds[i] != "method" || c.Signatures[i] != "func (vec).Len() float64") {
+			t.Errorf("Len: %q %q", c.Kinds[i], c.Signatures[i])
+		}
+	}
+	c = e.Complete("import \"gonum.org/v1/gonum/ma", 29)
+	if !contains(c.Matches, "gonum.org/v1/gonum/mat") || c.Start != 8 {
+		t.Errorf("import path → %v [%d,%d]", c.Matches, c.Start, c.End)
+	}
 }
 
 func TestInspect(t *testing.T) {
@@ -187,6 +212,34 @@ func TestInspect(t *testing.T) {
 	text, found = e.Inspect("answer", 3, 0)
 	if !found || !strings.Contains(text, "42") {
 		t.Errorf("inspect answer: %v %q", found, text)
+	}
+	text, found = e.Inspect("len(x)", 2, 0)
+	if !found || !strings.Contains(text, "func len") {
+		t.Errorf("inspect len: %v %q", found, text)
+	}
+	if e.native == nil {
+		t.Log("cells run in the interpreter: the compiled-cell checks are skipped")
+		return
+	}
+	if _, err := e.Run(context.Background(), "import \"strings\"\n// half halves n.\nfunc half(n int) int { return n / 2 }\nvar b strings.Builder"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		code   string
+		cursor int
+		want   []string
+	}{
+		{"half(answer)", 2, []string{"func half(n int) int", "half halves n."}},
+		{"half(", 5, []string{"func half(n int) int"}},
+		{"b.WriteString(\"x\")", 5, []string{"func (b *Builder) WriteString(s string) (int, error)", "WriteString appends"}},
+		{"strings.Repeat", 10, []string{"func Repeat(s string, count int) string", "Repeat returns"}},
+	} {
+		text, found := e.Inspect(c.code, c.cursor, 0)
+		for _, w := range c.want {
+			if !found || !strings.Contains(text, w) {
+				t.Errorf("inspect %q: %v %q, want %q", c.code, found, text, w)
+			}
+		}
 	}
 }
 

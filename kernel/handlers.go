@@ -227,6 +227,9 @@ func (k *Kernel) complete(m *Message) {
 	types := make([]map[string]any, len(r.Matches))
 	for i, mt := range r.Matches {
 		types[i] = map[string]any{"start": r.Start, "end": r.End, "text": mt, "type": r.Kinds[i]}
+		if i < len(r.Signatures) && r.Signatures[i] != "" {
+			types[i]["signature"] = r.Signatures[i]
+		}
 	}
 	k.send(k.shell, m, "complete_reply", map[string]any{
 		"status":       "ok",

@@ -32,7 +32,7 @@ import (
 //	input_request  Prompt, Password                            (Sync)
 //	result         HasValue, Data, Metadata, UserExprs         (ID, Sync)
 //	error          EName, EValue, Traceback                    (ID, Sync)
-//	complete_reply Matches, Kinds, Start, End                  (ID)
+//	complete_reply Matches, Kinds, Signatures, Start, End      (ID)
 //	inspect_reply  Text, Found                                 (ID)
 //	memory         Used: the Go heap is above the memory limit
 //	log            Text: a line for the kernel's log (never a cell's output)
@@ -77,6 +77,7 @@ type ipcMsg struct {
 	// complete_reply, inspect_reply
 	Matches []string `json:"matches,omitempty"`
 	Kinds   []string `json:"kinds,omitempty"`
+	Sigs    []string `json:"sigs,omitempty"`
 	Start   int      `json:"start,omitempty"`
 	End     int      `json:"end,omitempty"`
 	Text    string   `json:"text,omitempty"`

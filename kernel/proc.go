@@ -354,7 +354,7 @@ func (s *supervisor) complete(code string, cursor int) Completion {
 	if err != nil || r.reply == nil {
 		return Completion{Matches: []string{}, Kinds: []string{}, Start: cursor, End: cursor}
 	}
-	return Completion{Matches: nonNil(r.reply.Matches), Kinds: nonNil(r.reply.Kinds), Start: r.reply.Start, End: r.reply.End}
+	return Completion{Matches: nonNil(r.reply.Matches), Kinds: nonNil(r.reply.Kinds), Signatures: r.reply.Sigs, Start: r.reply.Start, End: r.reply.End}
 }
 
 // inspect asks the executor for documentation.

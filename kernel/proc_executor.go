@@ -183,7 +183,7 @@ func (s *execServer) serve(m *ipcMsg) {
 	case "complete":
 		var r Completion
 		protect(func() { r = s.ex.Complete(m.Code, m.CursorPos) })
-		_ = s.conn.Send(&ipcMsg{Type: "complete_reply", ID: m.ID, Matches: r.Matches, Kinds: r.Kinds, Start: r.Start, End: r.End})
+		_ = s.conn.Send(&ipcMsg{Type: "complete_reply", ID: m.ID, Matches: r.Matches, Kinds: r.Kinds, Sigs: r.Signatures, Start: r.Start, End: r.End})
 	case "inspect":
 		var text string
 		var found bool
