@@ -45,6 +45,10 @@ func ServeExecutor(args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if !IsExecutorProcess() {
+		fmt.Fprintln(os.Stderr, "neurogo executor runs the cells of a kernel and is started by it (neurogo kernel), not by hand")
+		return 2
+	}
 	os.Unsetenv(executorEnv) // not inherited by processes cells start
 	maxStack := int64(defaultMaxStack)
 	if v := os.Getenv(maxStackEnv); v != "" {
@@ -57,10 +61,6 @@ func ServeExecutor(args []string) int {
 		debug.SetMemoryLimit(*memLimit)
 	}
 	ctrl := os.NewFile(3, "neurogo-control")
-	if ctrl == nil {
-		fmt.Fprintln(os.Stderr, "neurogo executor: no control socket on file descriptor 3 (the kernel starts the executor)")
-		return 2
-	}
 	s := &execServer{
 		conn:   newIPCConn(ctrl),
 		out:    os.Stdout,

@@ -42,7 +42,7 @@ func residentBytes(pid int) (int64, bool) {
 // own cgroup and the ones above) and the machine's MemTotal; 0 if unknown.
 func memoryAvailable() int64 {
 	total := memTotal()
-	if lim := cgroupLimit(); lim > 0 && (total == 0 || lim < total) {
+	if lim := cgroupLimit("/"); lim > 0 && (total == 0 || lim < total) {
 		return lim
 	}
 	return total
@@ -65,8 +65,9 @@ func memTotal() int64 {
 }
 
 // cgroupLimit reads the memory limit of this process's cgroup; 0 for none.
-func cgroupLimit() int64 {
-	b, err := os.ReadFile("/proc/self/cgroup")
+// root is the file system root ("/"; a directory in tests).
+func cgroupLimit(root string) int64 {
+	b, err := os.ReadFile(filepath.Join(root, "proc/self/cgroup"))
 	if err != nil {
 		return 0
 	}
@@ -98,9 +99,9 @@ func cgroupLimit() int64 {
 		var base, file string
 		switch {
 		case ctrls == "": // v2
-			base, file = "/sys/fs/cgroup", "memory.max"
+			base, file = filepath.Join(root, "sys/fs/cgroup"), "memory.max"
 		case strings.Contains(","+ctrls+",", ",memory,"):
-			base, file = "/sys/fs/cgroup/memory", "memory.limit_in_bytes"
+			base, file = filepath.Join(root, "sys/fs/cgroup/memory"), "memory.limit_in_bytes"
 		default:
 			continue
 		}
