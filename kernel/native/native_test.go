@@ -176,3 +176,61 @@ func TestEarlierCellsUnexported(t *testing.T) {
 		}
 	}
 }
+
+// TestRedeclaredType: a cell that redeclares a type replaces it; the
+// variables and functions that used the old type leave the scope with a
+// note, and cells that do not use them go on.
+func TestRedeclaredType(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	for _, c := range []string{
+		"type point struct{ X int }\nfunc show(p point) int { return p.X }\nfunc twice(n int) int { return 2 * n }",
+		"p := point{X: 1}\nn := show(p)",
+	} {
+		if _, err := s.Run(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var err error
+	errOut := captureStderr(t, func() { _, err = s.Run(ctx, "type point struct{ X, Y int }") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "p, show used the earlier declaration") {
+		t.Errorf("note %q does not name p and show", errOut)
+	}
+	if _, err := s.Run(ctx, "p.Y"); err == nil || !strings.Contains(err.Error(), "undefined: p") {
+		t.Errorf("p after the redeclaration: %v, want undefined", err)
+	}
+	res, err := s.Run(ctx, "q := point{X: 1, Y: 2}\ntwice(q.Y) + n")
+	if err != nil || res.Value != 5 {
+		t.Errorf("new point: %v %v, want 5", res.Value, err)
+	}
+}
+
+func captureStderr(t testing.TB, f func()) string {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = w
+	done := make(chan []byte)
+	go func() {
+		var buf []byte
+		b := make([]byte, 4096)
+		for {
+			n, err := r.Read(b)
+			buf = append(buf, b[:n]...)
+			if err != nil {
+				break
+			}
+		}
+		done <- buf
+	}()
+	f()
+	os.Stderr = old
+	w.Close()
+	return string(<-done)
+}

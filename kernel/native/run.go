@@ -48,6 +48,7 @@ type cellState struct {
 
 	qual  *qualifier
 	edits []replacement // text edits of hoisting
+	stale []string      // names dropped: they use a type this cell redeclares
 }
 
 // Run compiles a cell, loads it and runs its statements.
@@ -85,6 +86,17 @@ func (s *Session) Run(ctx context.Context, code string) (Result, error) {
 	}
 	s.Timings.Open = time.Since(t2)
 	cs.commit(archive)
+	if len(cs.stale) > 0 {
+		var tnames []string
+		for n := range cs.names {
+			if _, ok := cs.pkgT.Scope().Lookup(n).(*types.TypeName); ok {
+				tnames = append(tnames, n)
+			}
+		}
+		sort.Strings(tnames)
+		fmt.Fprintf(os.Stderr, "note: %s redeclared; %s used the earlier declaration and %s removed from the notebook (run the cells that declare them again)\n",
+			strings.Join(tnames, ", "), strings.Join(cs.stale, ", "), map[bool]string{true: "was", false: "were"}[len(cs.stale) == 1])
+	}
 	c, ok := kernelrt.Lookup(cs.pkg)
 	if !ok {
 		return Result{}, &RunError{Kind: "compile", Output: "the compiled cell did not register itself"}
@@ -512,6 +524,24 @@ func (cs *cellState) check() error {
 			delete(owner, n)
 		}
 	}
+	// What uses a type this cell redeclares leaves the scope (see stale.go).
+	redeclared := map[string]bool{}
+	for n := range cs.names {
+		if _, ok := s.owner[n]; ok && !strings.Contains(n, ".") {
+			redeclared[n] = true
+		}
+	}
+	cs.stale = s.stale(redeclared)
+	for _, n := range cs.stale {
+		if owner[n] != current {
+			delete(owner, n)
+		}
+		for m := range owner {
+			if strings.HasPrefix(m, n+".") && owner[m] != current {
+				delete(owner, m)
+			}
+		}
+	}
 	old := s.viewFiles(owner)
 	if len(cs.hoist) > 0 {
 		// First pass: the types of the top-level statement variables.
@@ -803,6 +833,14 @@ func (cs *cellState) commit(archive string) {
 	if cs.fC != nil {
 		c.files = append(c.files, cs.fC)
 	}
+	for _, n := range cs.stale {
+		delete(s.owner, n)
+		for m := range s.owner {
+			if strings.HasPrefix(m, n+".") {
+				delete(s.owner, m)
+			}
+		}
+	}
 	for n := range cs.names {
 		c.names[n] = true
 		s.owner[n] = c.index
@@ -820,6 +858,7 @@ func (cs *cellState) commit(archive string) {
 	}
 	s.cells = append(s.cells, c)
 	s.imports = mergeImports(s.imports, cs.own)
+	s.lastPkg = cs.pkgT
 }
 
 // runCell runs a loaded cell's statements on a goroutine of their own (so

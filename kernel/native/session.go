@@ -30,6 +30,7 @@ type Session struct {
 	imports []importSpec   // persistent imports, in order; later ones win
 	owner   map[string]int // live top-level name → index in cells
 	binder  Binder         // imported packages' values, for the evaluator
+	lastPkg *types.Package // the notebook as last checked (for stale names)
 	docs    Docs           // imported packages' documentation, for inspection
 
 	// Timings of the last Run (for benchmarks and logs).
@@ -118,6 +119,9 @@ func (s *Session) Close() error { return os.RemoveAll(s.dir) }
 type Result struct {
 	Value    any
 	HasValue bool
+	// Notes are messages for the user about the notebook's state (names
+	// dropped because the cell redeclared a type they use).
+	Notes []string
 }
 
 // RunError is a failed cell.
