@@ -44,8 +44,10 @@ type Docs func(path, name string) string
 // SetDocs gives inspection the documentation of imported packages.
 func (s *Session) SetDocs(d Docs) { s.docs = d }
 
-// analyzeTimeout bounds an analysis for completion or inspection: the
-// first import of a package lists it with the go command.
+// analyzeTimeout bounds the wait of completion and inspection for the
+// packages the code imports: the first import of a package lists (and
+// compiles) it with the go command, which goes on in the background when
+// it takes longer.
 const analyzeTimeout = 2 * time.Second
 
 // placeholder replaces the word at the cursor during completion.
@@ -70,6 +72,9 @@ func (s *Session) Complete(code string, cursor int) (cands []Candidate, start, e
 		return nil, start, end
 	}
 	prefix := code[start:cursor]
+	if !s.warmImports(code) {
+		return keywordCands(prefix), start, end
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), analyzeTimeout)
 	defer cancel()
 	a, off := s.analyzeVariants(ctx, code, start, identEnd(code, cursor), placeholder)
@@ -139,6 +144,9 @@ func (s *Session) Inspect(code string, cursor int, detail int) (text string, fou
 		if from == to {
 			return "", false
 		}
+	}
+	if !s.warmImports(code) {
+		return "", false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), analyzeTimeout)
 	defer cancel()
@@ -337,6 +345,52 @@ func (s *Session) valueOf(a *Analysis, v *types.Var) (string, bool) {
 func plainValue(rv reflect.Value) string { return display.Plain(rv.Interface()) }
 
 // ---- analysis of incomplete code ----
+
+// warmImports makes the packages that code imports available to the type
+// checker, waiting at most analyzeTimeout; it reports whether they are.
+// The go command is not stopped when the wait ends (a later request finds
+// its work done), so that a package that takes long to compile is not
+// started again and again.
+func (s *Session) warmImports(code string) bool {
+	items, serr := splitItems(code)
+	if serr != nil {
+		return true // the analysis fails on its own
+	}
+	var missing []string
+	for _, it := range items {
+		if it.kind != itemImport {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p;"+code[it.start:it.end], parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, im := range f.Imports {
+			p := strings.Trim(im.Path.Value, "`\"")
+			s.tc.mu.Lock()
+			_, known := s.tc.exports[p]
+			known = known || s.tc.listed[p]
+			s.tc.mu.Unlock()
+			if !known {
+				missing = append(missing, p)
+			}
+		}
+	}
+	if len(missing) == 0 {
+		return true
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = s.Warm(context.Background(), missing...)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(analyzeTimeout):
+		return false
+	}
+}
 
 // analyzeVariants analyses code with [from, to) replaced by repl, as it
 // is, then cut after repl with open brackets closed, then as the line of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 )
 
 // completeSetup is the notebook the completion tests complete in.
@@ -179,8 +180,14 @@ func TestCompleteNeverFails(t *testing.T) {
 		"\"unterminated", "/* open comment x.", "import \"nosuchpackage/at/all\"\nx.", "é.ü(", ")))x.", "x.(",
 	} {
 		for i := 0; i <= len(code); i++ {
+			t0 := time.Now()
 			s.Complete(code, i)
 			s.Inspect(code, i, 0)
+			// Bound: two analyses of at most analyzeTimeout each, with room
+			// for a loaded machine.
+			if d := time.Since(t0); d > 3*analyzeTimeout {
+				t.Errorf("%q at %d: %v", code, i, d)
+			}
 		}
 	}
 }
