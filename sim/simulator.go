@@ -674,27 +674,29 @@ func (s *Simulator) Trange(p *toolkit.Probe) []float64 {
 // to the step of the one furthest ahead (the steps by which they drifted
 // apart), so every lane ends at the same step.
 func (s *Simulator) runParallel(n int) error {
-	done := make([]int, s.workers) // steps done by each worker's lanes
-	work := func(w, from, to int, check bool) {
-		k := from
-		defer func() { done[w] = k }() // once: no cache line shared per step
-		for ; k < to; k++ {
+	// work steps worker w's lanes from step from to step to and returns
+	// the step reached; done is written once per worker, not per step
+	// (the workers' entries share a cache line)
+	work := func(w, from, to int, check bool) int {
+		for k := from; k < to; k++ {
 			if check && interrupt.Requested() {
-				return
+				return k
 			}
 			if s.stepLanes(s.parts[w]) != nil {
-				return
+				return k
 			}
 			if w == 0 && s.Progress != nil {
 				s.Progress(k+1, n)
 			}
 		}
+		return to
 	}
+	done := make([]int, s.workers) // steps done by each worker's lanes
 	var wg sync.WaitGroup
 	for w := 1; w < s.workers; w++ {
-		wg.Go(func() { work(w, 0, n, true) })
+		wg.Go(func() { done[w] = work(w, 0, n, true) })
 	}
-	work(0, 0, n, true)
+	done[0] = work(0, 0, n, true)
 	wg.Wait()
 	if s.failed.Load() {
 		return s.firstErr()
@@ -709,7 +711,9 @@ func (s *Simulator) runParallel(n int) error {
 			wg.Go(func() { work(w, done[w], at, false) })
 		}
 	}
-	work(0, done[0], at, false)
+	if done[0] < at {
+		work(0, done[0], at, false)
+	}
 	wg.Wait()
 	if s.failed.Load() {
 		return s.firstErr()
