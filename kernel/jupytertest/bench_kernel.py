@@ -15,6 +15,16 @@ For each kernel named on the command line (default: neurogo python3):
 It prints a table, the ratios neurogo/<other> for every other kernel
 (python3 is ipykernel), and with --json FILE writes the numbers.
 
+For a Go kernel it also measures compiled cells (--no-compiled skips it):
+
+  declared   functions declared in a cell (an integer loop, a float64
+             slice loop, a method on a struct in a hot loop) timed inside
+             the kernel, beside the same source built by `go build` and run
+             in the same run: the ratio kernel/go build, best of --reps
+  ready      a cell declaring a 50-line function that uses the toolkit:
+             execute_request to execute_reply (compile, link, load), median
+             of --decl-runs runs, each with a changed body
+
 The kernels must be installed kernelspecs (for neurogo: `neurogo install`,
 or JUPYTER_PATH pointing at a prefix it was installed into).
 """
@@ -139,6 +149,212 @@ def measure_cells(name: str, language: str, runs: int, warmup: int, timeout: flo
         stop(km, kc)
 
 
+# The declared-function workloads: the same source runs as cells and as a
+# program built by `go build`. bench() prints "name seconds" lines (best
+# of reps runs).
+WORKLOADS = r"""
+import (
+	"fmt"
+	"time"
+)
+
+func intLoop(n int) int {
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i ^ (i >> 3)
+	}
+	return s
+}
+
+func floatLoop(xs []float64, reps int) float64 {
+	s := 0.0
+	for r := 0; r < reps; r++ {
+		for i, x := range xs {
+			s += x * float64(i&7)
+		}
+	}
+	return s
+}
+
+type acc struct {
+	sum float64
+	n   int
+}
+
+func (a *acc) add(x float64) { a.sum += x; a.n++ }
+
+func methodLoop(n int) float64 {
+	var a acc
+	for i := 0; i < n; i++ {
+		a.add(float64(i) * 0.5)
+	}
+	return a.sum
+}
+
+var sink float64
+
+func best(reps int, f func()) float64 {
+	b := 1e9
+	for r := 0; r < reps; r++ {
+		t0 := time.Now()
+		f()
+		if d := time.Since(t0).Seconds(); d < b {
+			b = d
+		}
+	}
+	return b
+}
+
+func bench(reps int) {
+	xs := make([]float64, 1<<16)
+	for i := range xs {
+		xs[i] = float64(i%13) * 0.25
+	}
+	fmt.Printf("intLoop %.6f\n", best(reps, func() { sink += float64(intLoop(50_000_000)) }))
+	fmt.Printf("floatLoop %.6f\n", best(reps, func() { sink += floatLoop(xs, 400) }))
+	fmt.Printf("methodLoop %.6f\n", best(reps, func() { sink += methodLoop(30_000_000) }))
+}
+"""
+
+# A 50-line function using the toolkit (the "ready" measure); {k} changes
+# the body so that every run compiles.
+TOOLKIT_CELL = r"""
+import (
+	"math"
+
+	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/toolkit"
+)
+
+// channel builds a two-ensemble communication channel driven by a sine,
+// runs it and returns the root-mean-square error of the decoded output.
+func channel(n int, seconds float64, seed int64) (float64, error) {
+	net := toolkit.New("channel", seed)
+	freq := 1.0 + float64({k})*0.0
+	stim := net.Node("stim", 1, func(t float64, out []float64) {
+		out[0] = math.Sin(2 * math.Pi * freq * t)
+	})
+	a := net.Ensemble("a", n, 1)
+	b := net.Ensemble("b", n, 1)
+	net.Connect(stim, a)
+	net.Connect(a, b)
+	pin := net.Probe("in", stim, toolkit.AttrOutput)
+	pout := net.Probe("out", b, toolkit.AttrDecoded)
+	s, err := sim.New(net)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.Run(seconds); err != nil {
+		return 0, err
+	}
+	in, err := s.Data(pin)
+	if err != nil {
+		return 0, err
+	}
+	out, err := s.Data(pout)
+	if err != nil {
+		return 0, err
+	}
+	var sum float64
+	count := 0
+	for i := range out {
+		// the output lags the input by two synaptic filters
+		if i < 20 || i >= len(in) {
+			continue
+		}
+		d := out[i][0] - in[i][0]
+		sum += d * d
+		count++
+	}
+	if len(out) < 21 {
+		return 0, nil
+	}
+	if count == 0 {
+		return 0, nil
+	}
+	return math.Sqrt(sum / float64(count)), nil
+}
+"""
+
+
+def run_cell(kc: Any, code: str, timeout: float) -> tuple[str, float, dict[str, Any]]:
+    """Executes code; returns its stdout, the request-to-reply seconds and the reply."""
+    t0 = time.perf_counter()
+    msg_id = kc.execute(code, store_history=False)
+    deadline = t0 + timeout
+    reply = wait_reply(kc.get_shell_msg, msg_id, deadline)
+    elapsed = time.perf_counter() - t0
+    out = []
+    while True:
+        msg = wait_reply(kc.get_iopub_msg, msg_id, deadline)
+        if msg["msg_type"] == "stream" and msg["content"]["name"] == "stdout":
+            out.append(msg["content"]["text"])
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            break
+    if reply["content"]["status"] != "ok":
+        raise RuntimeError(f"cell failed: {reply['content'].get('ename')}: {reply['content'].get('evalue')}")
+    return "".join(out), elapsed, reply
+
+
+def parse_times(text: str) -> dict[str, float]:
+    out = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            out[parts[0]] = float(parts[1])
+    return out
+
+
+def go_build_times(reps: int, timeout: float) -> dict[str, float]:
+    """Builds WORKLOADS as a program with `go build` and runs it."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        src = "package main\n" + WORKLOADS + f"\nfunc main() {{ bench({reps}) }}\n"
+        with open(os.path.join(d, "main.go"), "w") as f:
+            f.write(src)
+        with open(os.path.join(d, "go.mod"), "w") as f:
+            f.write("module bench\n\ngo 1.22\n")
+        exe = os.path.join(d, "bench")
+        subprocess.run(["go", "build", "-o", exe, "."], cwd=d, check=True, timeout=timeout)
+        out = subprocess.run([exe], check=True, capture_output=True, text=True, timeout=timeout).stdout
+    return parse_times(out)
+
+
+def bench_compiled(name: str, reps: int, decl_runs: int, timeout: float, quiet: bool) -> dict[str, Any]:
+    """Declared-function speed beside go build, and the toolkit cell's ready time."""
+    km = KernelManager(kernel_name=name)
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=timeout)
+        run_cell(kc, WORKLOADS, timeout)
+        out, _, _ = run_cell(kc, f"bench({reps})", timeout)
+        kernel_t = parse_times(out)
+        ready = []
+        for k in range(decl_runs + 1):
+            _, t, _ = run_cell(kc, TOOLKIT_CELL.replace("{k}", str(k + 1)), timeout)
+            if k > 0:  # the first run may list and compile the toolkit for plugins
+                ready.append(t)
+            if not quiet:
+                print(f"  {name}: toolkit function cell {k + 1}/{decl_runs + 1}: {t * 1e3:.0f} ms", file=sys.stderr)
+        out, _, _ = run_cell(kc, "e, err := channel(100, 0.2, 1)\nfmt.Println(\"rmse\", e, err)", timeout)
+    finally:
+        stop(km, kc)
+    built = go_build_times(reps, timeout)
+    ratios = {k: kernel_t[k] / built[k] for k in kernel_t if k in built and built[k] > 0}
+    return {
+        "kernel": name,
+        "declared_s": kernel_t,
+        "go_build_s": built,
+        "declared_ratio": ratios,
+        "ready": summary(ready),
+        "raw": {"ready_s": ready, "channel": out.strip()},
+    }
+
+
 def bench(name: str, starts: int, runs: int, warmup: int, timeout: float, quiet: bool) -> dict[str, Any]:
     start_times = []
     language = ""
@@ -195,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="bound of each wait in seconds (default 60)")
     ap.add_argument("--json", metavar="FILE", help="write the numbers to FILE")
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    ap.add_argument("--no-compiled", action="store_true", help="skip the compiled-cell measures")
+    ap.add_argument("--reps", type=int, default=5, help="runs of each declared-function workload, best taken (default 5)")
+    ap.add_argument("--decl-runs", type=int, default=3, help="timed toolkit function cells (default 3)")
     args = ap.parse_args(argv)
     if args.starts < 1 or args.runs < 1 or args.warmup < 0:
         ap.error("--starts and --runs must be >= 1, --warmup >= 0")
@@ -209,6 +428,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: benchmark failed: {e}", file=sys.stderr)
             results.append({"kernel": name, "error": str(e)})
     ok = [r for r in results if "error" not in r]
+    compiled = []
+    if not args.no_compiled:
+        for r in ok:
+            if r.get("language") != "go":
+                continue
+            if not args.quiet:
+                print(f"compiled cells of {r['kernel']} …", file=sys.stderr)
+            try:
+                compiled.append(bench_compiled(r["kernel"], args.reps, args.decl_runs, max(args.timeout, 300.0), args.quiet))
+            except Exception as e:
+                print(f"{r['kernel']}: compiled-cell benchmark failed: {e}", file=sys.stderr)
+                compiled.append({"kernel": r["kernel"], "error": str(e)})
     print(f"kernel start: median of {args.starts} starts; trivial cell '1': {args.runs} runs after {args.warmup} warm-ups")
     print(fmt_table(ok))
     rat = ratios(ok)
@@ -218,17 +449,26 @@ def main(argv: list[str] | None = None) -> int:
             f"reply {vals['reply_median']:.2f}x (p90 {vals['reply_p90']:.2f}x), "
             f"idle {vals['idle_median']:.2f}x (p90 {vals['idle_p90']:.2f}x)"
         )
+    for c in compiled:
+        if "error" in c:
+            continue
+        print(f"declared functions in {c['kernel']} cells beside `go build` (best of {args.reps}):")
+        for k, v in c["declared_ratio"].items():
+            print(f"  {k:<11} cell {c['declared_s'][k] * 1e3:8.2f} ms   go build {c['go_build_s'][k] * 1e3:8.2f} ms   ratio {v:.2f}x")
+        print(f"toolkit function cell (50 lines) ready to call: median {c['ready']['median_ms']:.0f} ms (max {c['ready']['max_ms']:.0f} ms) over {c['ready']['n']} runs")
     if args.json:
         doc = {
             "config": {"kernels": args.kernels, "starts": args.starts, "runs": args.runs, "warmup": args.warmup},
             "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()},
             "results": results,
             "ratios": rat,
+            "compiled": compiled,
         }
         with open(args.json, "w") as f:
             json.dump(doc, f, indent=2)
         print(f"wrote {args.json}")
-    return 0 if len(ok) == len(results) else 1
+    failed = len(ok) != len(results) or any("error" in c for c in compiled)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -454,9 +454,18 @@ func (s *Session) viewFiles(owner map[string]int) []*ast.File {
 			nf := *f
 			nf.Decls = nil
 			for _, d := range f.Decls {
-				if keepDecl(d, c.index, owner) {
-					nf.Decls = append(nf.Decls, d)
+				if !keepDecl(d, c.index, owner) {
+					continue
 				}
+				// Later cells need an earlier function's signature, not its
+				// body (checked when its cell ran): dropping bodies keeps
+				// the check of a cell fast however long the notebook.
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+					nd := *fd
+					nd.Body = nil
+					d = &nd
+				}
+				nf.Decls = append(nf.Decls, d)
 			}
 			out = append(out, &nf)
 		}

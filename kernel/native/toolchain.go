@@ -104,8 +104,11 @@ func newToolchain(root string) (*toolchain, error) {
 		return nil, errUnavailable{"go env: unexpected output " + string(out)}
 	}
 	t.version, t.toolDir = lines[0], lines[1]
-	if t.version != runtime.Version() {
-		return nil, errUnavailable{fmt.Sprintf("the go command at %s is %s but the kernel was built with %s; plugins must be built by the same toolchain: rebuild the kernel", goBin, t.version, runtime.Version())}
+	// runtime.Version carries the experiments ("go1.26.8-X:simd"); the
+	// go command gets them from GOEXPERIMENT, set above.
+	rv, _, _ := strings.Cut(runtime.Version(), "-X:")
+	if t.version != rv {
+		return nil, errUnavailable{fmt.Sprintf("the go command at %s is %s but the kernel was built with %s; plugins must be built by the same toolchain: rebuild the kernel", goBin, t.version, rv)}
 	}
 	return t, nil
 }
