@@ -194,7 +194,7 @@ func TestPipeReaderMarkersAndTraces(t *testing.T) {
 			if strip(sent) != strip(c.wantSent) {
 				t.Errorf("sent %q, want %q", sent, c.wantSent)
 			}
-			trace, _ := s.trace()
+			trace, _, _ := s.trace()
 			if c.wantTrace == "" && len(trace) > 0 {
 				t.Errorf("trace %q, want none", trace)
 			}

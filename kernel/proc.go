@@ -185,7 +185,7 @@ func (s *supervisor) startLocked() *execProc {
 	if err != nil {
 		return fail(err)
 	}
-	st, outW, errW, err := newStreams(s.opt.Stream)
+	st, outW, errW, crashW, err := newStreams(s.opt.Stream)
 	if err != nil {
 		kernelEnd.Close()
 		execEnd.Close()
@@ -194,12 +194,13 @@ func (s *supervisor) startLocked() *execProc {
 	p.st = st
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = outW, errW
-	cmd.ExtraFiles = []*os.File{execEnd}
+	cmd.ExtraFiles = []*os.File{execEnd, crashW} // fd 3, fd 4
 	cmd.Env = append(os.Environ(), executorEnv+"=1")
 	cmd.SysProcAttr = executorAttr()
 	err = cmd.Start()
 	outW.Close()
 	errW.Close()
+	crashW.Close()
 	execEnd.Close()
 	if err != nil {
 		kernelEnd.Close()
@@ -210,6 +211,7 @@ func (s *supervisor) startLocked() *execProc {
 	go p.readLoop()
 	go p.dispatch()
 	go p.wait()
+	go p.watchCrash()
 	if s.opt.MemoryLimit > 0 {
 		go p.watchRSS(s.opt.MemoryLimit)
 	}
@@ -566,7 +568,7 @@ func (p *execProc) wait() {
 	case <-p.dispatched:
 	case <-time.After(2 * time.Second):
 	}
-	trace, tail := p.st.trace()
+	trace, tail, crash := p.st.trace()
 	p.killMu.Lock()
 	d := &deathInfo{
 		reason:  p.killReason,
@@ -576,6 +578,7 @@ func (p *execProc) wait() {
 		waitErr: err,
 		trace:   trace,
 		tail:    tail,
+		crash:   crash,
 	}
 	p.killMu.Unlock()
 	p.death = d
@@ -585,6 +588,26 @@ func (p *execProc) wait() {
 	}
 	close(p.done)
 	p.sup.died(p)
+}
+
+// crashGrace is how long a dying executor may go on writing its trace: the
+// beginning names the cause; the rest can take seconds (unwinding the
+// millions of frames of a stack overflow to print the last ones).
+const crashGrace = 500 * time.Millisecond
+
+// watchCrash ends an executor that has started to write a fatal trace
+// once its beginning is out.
+func (p *execProc) watchCrash() {
+	select {
+	case <-p.st.crash.dying:
+	case <-p.done:
+		return
+	}
+	select {
+	case <-time.After(crashGrace):
+		killGroup(p.pid)
+	case <-p.done:
+	}
 }
 
 // watchRSS kills the executor when its resident memory exceeds limit.
@@ -614,6 +637,7 @@ type deathInfo struct {
 	waitErr  error
 	trace    []byte // the fatal trace held back from its standard error
 	tail     []byte // the end of its standard error
+	crash    []byte // its crash output (debug.SetCrashOutput)
 }
 
 const lostState = "the executor was restarted; variables, functions and types from earlier cells were lost"
@@ -641,11 +665,15 @@ func (d *deathInfo) cause() string {
 	if d.startErr != nil {
 		return d.startErr.Error()
 	}
-	lines := traceLines(d.trace)
+	trace := d.trace
+	if len(trace) == 0 {
+		trace = d.crash
+	}
+	lines := traceLines(trace)
 	for _, l := range lines {
 		if msg, ok := strings.CutPrefix(l, "fatal error: "); ok {
 			if msg == "stack overflow" {
-				if m := stackLimitRE.FindStringSubmatch(string(d.trace)); m != nil {
+				if m := stackLimitRE.FindStringSubmatch(string(trace)); m != nil {
 					return "stack overflow (goroutine stack exceeds " + m[1] + "-byte limit)"
 				}
 			}
@@ -672,6 +700,9 @@ func (d *deathInfo) cause() string {
 		if traceStart.MatchString(l) && !strings.HasPrefix(l, "runtime: ") {
 			return l
 		}
+	}
+	if len(d.crash) > 0 {
+		return "the Go runtime stopped the executor with a fatal error"
 	}
 	if d.state != nil {
 		if sig, ok := signalName(d.state); ok {
@@ -702,7 +733,11 @@ func (d *deathInfo) cellError() *CellError {
 	}
 	v := d.cause() + " — " + lostState
 	tb := []string{red("ExecutorDied") + ": " + v}
-	if ex := traceExcerpt(d.trace); len(ex) > 0 {
+	trace := d.trace
+	if len(trace) == 0 {
+		trace = d.crash
+	}
+	if ex := traceExcerpt(trace); len(ex) > 0 {
 		tb = append(tb, ex...)
 	}
 	return &CellError{Name: "ExecutorDied", Value: v, Traceback: tb}

@@ -60,6 +60,12 @@ func ServeExecutor(args []string) int {
 	if *memLimit > 0 {
 		debug.SetMemoryLimit(*memLimit)
 	}
+	// The Go runtime copies fatal errors and unrecovered panics to fd 4:
+	// the kernel learns of a crash the moment it starts.
+	if crash := os.NewFile(4, "neurogo-crash"); crash != nil {
+		_ = debug.SetCrashOutput(crash, debug.CrashOptions{})
+		crash.Close() // SetCrashOutput keeps its own copy
+	}
 	ctrl := os.NewFile(3, "neurogo-control")
 	s := &execServer{
 		conn:   newIPCConn(ctrl),

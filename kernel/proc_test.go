@@ -283,3 +283,20 @@ func TestSupervisorDeathBetweenCells(t *testing.T) {
 }
 
 func newTestLogger(w *syncBuffer) *log.Logger { return log.New(w, "", log.Lmicroseconds) }
+
+// TestSupervisorTraceLookalike: text that looks like a fatal trace but is
+// printed by a live executor (a cell, a child process) is ordinary output,
+// and the executor lives on.
+func TestSupervisorTraceLookalike(t *testing.T) {
+	s, ev := newTestSupervisor(t, 0)
+	mustRun(t, s, "import (\n\t\"fmt\"\n\t\"os\"\n)\nngLive := 3")
+	ev.reset()
+	fake := "fatal error: not really\n\ngoroutine 1 [running]:\nmain.main()\n"
+	r := mustRun(t, s, "fmt.Fprint(os.Stderr, "+fmt.Sprintf("%q", fake)+")\nngLive")
+	if text(r) != "3" {
+		t.Fatalf("result %q", text(r))
+	}
+	if got := strings.ReplaceAll(ev.String(), "|stderr:", ""); got != "stderr:"+fake {
+		t.Errorf("output %q, want %q", got, "stderr:"+fake)
+	}
+}

@@ -34,6 +34,54 @@ import (
 type streams struct {
 	out, err *pipeReader
 	gate     *gate
+	crash    *crashReader
+}
+
+// crashReader reads the executor's crash output (debug.SetCrashOutput):
+// the Go runtime writes there only while the process dies of a fatal error
+// or an unrecovered panic, so its first byte is a sure sign of death.
+type crashReader struct {
+	mu     sync.Mutex
+	text   []byte
+	dying  chan struct{} // closed at the first byte
+	done   chan struct{}
+	closed bool
+}
+
+func newCrashReader(f io.ReadCloser) *crashReader {
+	c := &crashReader{dying: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		defer f.Close()
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := f.Read(buf)
+			if n > 0 {
+				c.mu.Lock()
+				if !c.closed {
+					close(c.dying)
+					c.closed = true
+				}
+				if room := traceHead - len(c.text); room > 0 {
+					c.text = append(c.text, buf[:min(n, room)]...)
+				}
+				c.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return c
+}
+
+// isDying reports whether the runtime has started writing a crash.
+func (c *crashReader) isDying() bool { return c != nil && isClosed(c.dying) }
+
+func (c *crashReader) output() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]byte{}, c.text...)
 }
 
 // gate holds both pipe readers at marker n until the kernel has acted on
@@ -127,26 +175,27 @@ var traceStart = regexp.MustCompile(`^(?:fatal error: |panic: |fatal: |runtime: 
 var tracePrefixes = []string{"fatal error: ", "panic: ", "fatal: ", "runtime: ", "unexpected fault address"}
 
 // newStreams creates the pipes for one executor process: the write ends
-// are its file descriptors 1 and 2 (the caller closes its copies after
-// starting the process); send receives the output.
-func newStreams(send func(name, text string)) (s *streams, outW, errW *os.File, err error) {
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return nil, nil, nil, err
+// are its file descriptors 1 and 2 and its crash output (the caller closes
+// its copies after starting the process); send receives the output.
+func newStreams(send func(name, text string)) (s *streams, outW, errW, crashW *os.File, err error) {
+	var rs, ws []*os.File
+	for range 3 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			for i := range rs {
+				rs[i].Close()
+				ws[i].Close()
+			}
+			return nil, nil, nil, nil, err
+		}
+		rs, ws = append(rs, r), append(ws, w)
 	}
 	g := &gate{}
-	s = &streams{
-		out:  newPipeReader(outR, "stdout", send, false, g),
-		err:  newPipeReader(errR, "stderr", send, true, g),
-		gate: g,
-	}
-	return s, outW, errW, nil
+	s = &streams{gate: g, crash: newCrashReader(rs[2])}
+	s.out = newPipeReader(rs[0], "stdout", send, false, g)
+	s.err = newPipeReader(rs[1], "stderr", send, true, g)
+	s.err.dying = s.crash.isDying
+	return s, ws[0], ws[1], ws[2], nil
 }
 
 // waitPassed waits until both readers have passed marker seq (or reached
@@ -180,8 +229,11 @@ func (s *streams) waitEOF(timeout time.Duration) bool {
 }
 
 // trace returns the fatal trace held back from standard error (nil if
-// none), and the last bytes of standard error.
-func (s *streams) trace() (trace, tail []byte) {
+// none), the last bytes of standard error, and the crash output.
+func (s *streams) trace() (trace, tail, crash []byte) {
+	if s.crash != nil {
+		crash = s.crash.output()
+	}
 	p := s.err
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -191,14 +243,15 @@ func (s *streams) trace() (trace, tail []byte) {
 			trace = append(append(append([]byte{}, p.hold...), "\n…\n"...), p.holdEnd...)
 		}
 	}
-	return trace, append([]byte{}, p.tail...)
+	return trace, append([]byte{}, p.tail...), crash
 }
 
 type pipeReader struct {
 	name   string
 	send   func(name, text string)
-	traces bool  // watch for fatal runtime traces (stderr)
-	gate   *gate // nil: markers do not wait
+	traces bool        // watch for fatal runtime traces (stderr)
+	gate   *gate       // nil: markers do not wait
+	dying  func() bool // the process is dying: held text is its trace
 
 	mu      sync.Mutex
 	buf     []byte // output waiting to be sent
@@ -459,7 +512,7 @@ func (p *pipeReader) release() {
 // releaseStale sends text held for holdMax while the process lived on.
 func (p *pipeReader) releaseStale(gen int) {
 	p.mu.Lock()
-	if p.eof || !p.holding || p.holdGen != gen {
+	if p.eof || !p.holding || p.holdGen != gen || p.dying != nil && p.dying() {
 		p.mu.Unlock()
 		return
 	}
