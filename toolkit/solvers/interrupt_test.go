@@ -84,9 +84,6 @@ func (b patternBlocks) Rows(dst []float64, i0, i1 int) error {
 // longer (in proportion to its neurons), and the Cholesky factorisation
 // is one call (see doc.go).
 func TestSolveBlocksInterrupt(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a large decode")
-	}
 	t.Cleanup(interrupt.Reset)
 	interrupt.Reset()
 	const m, n = 400000, 100
