@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/neurogo/neurogo/kernel/bindings"
+	"github.com/neurogo/neurogo/kernel/kernelrt"
 	"github.com/neurogo/neurogo/kernel/native"
 )
 
@@ -127,6 +130,14 @@ func bindingBinder() native.Binder {
 		}
 	}
 	return func(path, name string) (reflect.Value, bool) {
+		// As in compiled cells, os.Exit ends the cell and time.Sleep stops
+		// on interrupt.
+		switch {
+		case path == "os" && name == "Exit":
+			return reflect.ValueOf(kernelrt.Exit), true
+		case path == "time" && name == "Sleep":
+			return reflect.ValueOf(kernelrt.Sleep), true
+		}
 		v, ok := byPath[path][name]
 		if !ok {
 			return reflect.Value{}, false
@@ -138,4 +149,28 @@ func bindingBinder() native.Binder {
 		}
 		return v, true
 	}
+}
+
+// Warm compiles the packages cells import for plugins ahead of the first
+// cell (the go build cache keeps them): the standard library and the
+// module's packages. It reports progress on w; run by the set-up scripts
+// after building the kernel (neurogo warm).
+func Warm(ctx context.Context, w io.Writer) error {
+	s, err := native.New(native.Options{Root: SourceRoot()})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for _, set := range [][]string{
+		{"std"},
+		{"github.com/neurogo/neurogo/...", "gonum.org/v1/gonum/...", "gonum.org/v1/plot/..."},
+	} {
+		t0 := time.Now()
+		fmt.Fprintf(w, "compiling %s for cells (plugins) …\n", strings.Join(set, " "))
+		if err := s.Warm(ctx, set...); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "  done in %.1f s\n", time.Since(t0).Seconds())
+	}
+	return nil
 }

@@ -73,6 +73,11 @@ build_kernel() {
   # GOEXPERIMENT=simd: the simulator's inner loops (internal/vec) use AVX2
   # vectors when the CPU has them (bit-identical to the portable loops)
   GOEXPERIMENT=simd go build "${tags[@]}" -o bin/neurogo ./cmd/neurogo
+  # Cells are compiled into plugins against the packages they import:
+  # compile those once now (the go build cache keeps them), not at the
+  # first cell.
+  log "compiling the packages cells import (first time: a few minutes)"
+  bin/neurogo warm
 }
 
 # ensure_chromium installs Debian's chromium for the JupyterLab end-to-end

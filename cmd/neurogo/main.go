@@ -54,6 +54,7 @@ usage:
   neurogo bench train [--quick] [--json] [--train N] [--epochs E] [--no-torch]
   neurogo bench stream [--quick] [--json] [--agents 1,16,128] [--seconds S]
   neurogo repro spiking-mnist|spa-memory [--quick] [--json]
+  neurogo warm                      compile the packages cells import, ahead of the first cell
   neurogo version
 `
 
@@ -76,6 +77,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "repro":
 		return cmdRepro(args[1:], stdout, stderr)
+	case "warm":
+		if err := kernel.Warm(context.Background(), stdout); err != nil {
+			fmt.Fprintf(stderr, "neurogo warm: %v\n", err)
+			return 1
+		}
+		return 0
 	case "version", "--version":
 		fmt.Fprintf(stdout, "neurogo %s\n", kernel.Version)
 		return 0

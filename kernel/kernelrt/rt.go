@@ -3,6 +3,9 @@ package kernelrt
 import (
 	"fmt"
 	"os"
+	"time"
+
+	"github.com/neurogo/neurogo/interrupt"
 	"reflect"
 	"runtime/debug"
 	"strings"
@@ -138,3 +141,25 @@ type Symbols = map[string]reflect.Value
 // TypePtr returns reflect.ValueOf((*T)(nil)), the form symbol tables give
 // types in.
 func TypePtr[T any]() reflect.Value { return reflect.ValueOf((*T)(nil)) }
+
+// SleepVia returns Sleep for a reference to time.Sleep (compiled cells call
+// kernelrt.SleepVia(time.Sleep)(d)).
+func SleepVia(func(time.Duration)) func(time.Duration) { return Sleep }
+
+// Sleep replaces time.Sleep in compiled cells: it returns early when the
+// kernel is interrupted, so that a cell waiting in a sleep stops on the
+// first interrupt. (The interrupted cell's code then goes on from the
+// sleep; toolkit calls it makes stop on the same flag.)
+func Sleep(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	deadline := time.Now().Add(d)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 || interrupt.Requested() {
+			return
+		}
+		time.Sleep(min(left, 10*time.Millisecond))
+	}
+}

@@ -472,14 +472,24 @@ func (g *generator) goStmt(st *ast.GoStmt) {
 // selector rewrites the selection of an unexported field or method of a
 // type declared in an earlier cell (a different package once compiled).
 func (g *generator) selector(se *ast.SelectorExpr) {
-	// os.Exit stops the cell, not the process (see kernelrt.Exit).
-	if fn, ok := g.cs.info.Uses[se.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "os" && fn.Name() == "Exit" {
-		if st := g.cs.cellOff(se.Pos()); st >= 0 {
-			g.repl = append(g.repl, replacement{st, st, "__ngrt.ExitVia(", 0})
-			en := g.cs.cellOff(se.End())
-			g.repl = append(g.repl, replacement{en, en, ")", 0})
+	// os.Exit stops the cell, not the process (see kernelrt.Exit);
+	// time.Sleep returns on interrupt (kernelrt.Sleep).
+	if fn, ok := g.cs.info.Uses[se.Sel].(*types.Func); ok && fn.Pkg() != nil {
+		via := ""
+		switch {
+		case fn.Pkg().Path() == "os" && fn.Name() == "Exit":
+			via = "__ngrt.ExitVia("
+		case fn.Pkg().Path() == "time" && fn.Name() == "Sleep":
+			via = "__ngrt.SleepVia("
 		}
-		return
+		if via != "" {
+			if st := g.cs.cellOff(se.Pos()); st >= 0 {
+				g.repl = append(g.repl, replacement{st, st, via, 0})
+				en := g.cs.cellOff(se.End())
+				g.repl = append(g.repl, replacement{en, en, ")", 0})
+			}
+			return
+		}
 	}
 	if sel, ok := g.cs.info.Selections[se]; ok {
 		g.accessSelector(se, sel)
