@@ -59,6 +59,7 @@ type Executor struct {
 	// outBridge and errBridge carry compiled cells' os.Stdout and
 	// os.Stderr into Stdout and Stderr when those are not files.
 	outBridge, errBridge *bridge
+	stdin                *stdinPump // standard input of compiled cells
 
 	mu  sync.Mutex
 	ctx context.Context
@@ -185,6 +186,9 @@ func NewExecutor(opt ExecutorOptions) (*Executor, error) {
 		opt.Log = func(string, ...any) {}
 	}
 	e.native = startNative(opt.Log)
+	if e.native != nil {
+		e.stdin = startStdinPump(e)
+	}
 	return e, nil
 }
 

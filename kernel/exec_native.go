@@ -48,7 +48,12 @@ func startNative(logf func(string, ...any)) *native.Session {
 // runNative runs a cell through the compiled path.
 func (e *Executor) runNative(ctx context.Context, code string) (Result, error) {
 	restore := e.redirectStd()
+	stopStdin := func() {}
+	if e.stdin != nil {
+		stopStdin = e.stdin.run(ctx.Done())
+	}
 	res, err := e.native.Run(ctx, code)
+	stopStdin()
 	restore()
 	if err != nil {
 		return Result{}, e.nativeError(ctx, code, err)
