@@ -80,6 +80,9 @@ func (e *Executor) nativeError(ctx context.Context, code string, err error) *Cel
 			ce.Traceback = append(ce.Traceback, compileError(code, more.Line, more.Col, more.Msg).Traceback...)
 		}
 		return ce
+	case "interrupt":
+		msg := "the cell was interrupted; variables keep the values they had"
+		return &CellError{Name: "Interrupted", Value: msg, Traceback: []string{red("Interrupted") + ": " + msg}}
 	case "exit":
 		msg := fmt.Sprintf("os.Exit(%d) called in a cell; the kernel keeps running and variables keep their values", re.Code)
 		return &CellError{Name: "Exit", Value: msg, Traceback: []string{red("Exit") + ": " + msg}}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"time"
-
-	"github.com/neurogo/neurogo/interrupt"
 	"reflect"
 	"runtime/debug"
 	"strings"
@@ -154,12 +152,5 @@ func Sleep(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	deadline := time.Now().Add(d)
-	for {
-		left := time.Until(deadline)
-		if left <= 0 || interrupt.Requested() {
-			return
-		}
-		time.Sleep(min(left, 10*time.Millisecond))
-	}
+	sleepUntil(d)
 }

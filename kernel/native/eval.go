@@ -68,6 +68,10 @@ func (cs *cellState) evalCell() (res Result, err error, ok bool) {
 					err = &RunError{Kind: "compile", Output: "internal: evaluator: " + ne.why}
 					return
 				}
+				if _, isInt := r.(kernelrt.InterruptPanic); isInt {
+					err = &RunError{Kind: "interrupt"}
+					return
+				}
 				if ex, isEx := r.(kernelrt.ExitPanic); isEx {
 					if ex.Code != 0 {
 						err = &RunError{Kind: "exit", Code: ex.Code}
@@ -89,6 +93,9 @@ func (cs *cellState) evalCell() (res Result, err error, ok bool) {
 		}
 	}()
 	<-done
+	if err == nil && kernelrt.Interrupted() {
+		err = &RunError{Kind: "interrupt"}
+	}
 	return res, err, true
 }
 
@@ -126,6 +133,12 @@ func (ev *evaluator) canStmt(st ast.Stmt) bool {
 		}
 		for _, l := range st.Lhs {
 			if !ev.canLHS(l) {
+				return false
+			}
+			if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
+				continue
+			}
+			if _, ok := ev.rtype(ev.typeOf(l)); !ok {
 				return false
 			}
 		}
@@ -609,6 +622,10 @@ func (ev *evaluator) stmt(st ast.Stmt) {
 				lvs[i] = ev.lvalue(l)
 			}
 			for i, r := range st.Rhs {
+				if !lvs[i].IsValid() {
+					vals[i] = ev.expr(r) // _ = x: evaluated for its effects
+					continue
+				}
 				vals[i] = ev.exprAs(r, ev.typeOf(st.Lhs[i]))
 			}
 			for i := range st.Lhs {

@@ -208,6 +208,7 @@ func (cs *cellState) generate() (string, error) {
 	}
 	visit(cs.fA)
 	visit(cs.fB)
+	g.interruptPoints(cs.fB)
 	if len(g.errs) > 0 {
 		return "", &RunError{Kind: "compile", Errors: g.errs}
 	}
@@ -750,4 +751,58 @@ func (g *generator) params(sig *types.Signature) (string, string, bool) {
 		as = append(as, name)
 	}
 	return strings.Join(ps, ", "), strings.Join(as, ", "), ok
+}
+
+// interruptPoints makes the cell's own top-level code stop on the first
+// interrupt (see kernelrt.Poll): every loop in the statements (and in the
+// function literals among them) polls at each iteration, and a receive
+// "<-ch" waits with the interrupt in view. Declared functions are left as
+// written, at full speed. Receives with ok ("v, ok := <-ch") and in select
+// cases stay as they are.
+func (g *generator) interruptPoints(f *ast.File) {
+	skip := map[*ast.UnaryExpr]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 2 && len(n.Rhs) == 1 {
+				if u, ok := ast.Unparen(n.Rhs[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+					skip[u] = true
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == 2 && len(n.Values) == 1 {
+				if u, ok := ast.Unparen(n.Values[0]).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+					skip[u] = true
+				}
+			}
+		case *ast.CommClause:
+			if n.Comm != nil {
+				ast.Inspect(n.Comm, func(m ast.Node) bool {
+					if u, ok := m.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+						skip[u] = true
+					}
+					return true
+				})
+			}
+		}
+		return true
+	})
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ForStmt:
+			g.insert(n.Body.Lbrace+1, " __ngrt.Poll();", 0)
+		case *ast.RangeStmt:
+			g.insert(n.Body.Lbrace+1, " __ngrt.Poll();", 0)
+		case *ast.UnaryExpr:
+			if n.Op != token.ARROW || skip[n] {
+				return true
+			}
+			if _, ok := g.cs.info.Types[n.X].Type.Underlying().(*types.Chan); !ok {
+				return true
+			}
+			g.replace(n.OpPos, n.OpPos+2, "__ngrt.Recv(")
+			g.insert(n.X.End(), ")", 1)
+		}
+		return true
+	})
 }

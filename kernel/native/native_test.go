@@ -234,3 +234,31 @@ func captureStderr(t testing.TB, f func()) string {
 	w.Close()
 	return string(<-done)
 }
+
+// TestMethodInLaterCell: a cell may declare a method on a type an earlier
+// cell declared (the type moves to that cell with its methods); values
+// made before are dropped with a note.
+func TestMethodInLaterCell(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	for _, c := range []string{
+		"import \"fmt\"\n// point is a point.\ntype point struct{ x, y int }\nfunc (p point) String() string { return fmt.Sprintf(\"(%d,%d)\", p.x, p.y) }",
+		"old := point{1, 2}",
+	} {
+		if _, err := s.Run(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var err error
+	note := captureStderr(t, func() { _, err = s.Run(ctx, "func (p point) sum() int { return p.x + p.y }") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(note, "old used the earlier declaration") {
+		t.Errorf("note %q does not name old", note)
+	}
+	res, err := s.Run(ctx, "q := point{3, 4}\nfmt.Sprint(q.sum(), q)")
+	if err != nil || res.Value != "7 (3,4)" {
+		t.Errorf("method from a later cell: %v %v, want \"7 (3,4)\"", res.Value, err)
+	}
+}

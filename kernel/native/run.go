@@ -235,22 +235,47 @@ func (cs *cellState) parse(ctx context.Context) error {
 	}
 	cs.seq = int(cellSeq.Add(1))
 	cs.pkg = cellPathPrefix + strconv.Itoa(cs.seq)
+	if errs := cs.buildFiles(); len(errs) > 0 {
+		return &RunError{Kind: "compile", Errors: errs}
+	}
+	// Methods declared here on a type of an earlier cell: the type moves
+	// here with its methods (see migrate).
+	if extra := cs.migrate(); extra != "" {
+		base := len(cs.code) + 1
+		cs.code += "\n" + extra
+		more, serr := splitItems(extra)
+		if serr != nil {
+			return &RunError{Kind: "compile", Output: "internal: moving a type: " + serr.Error()}
+		}
+		for _, it := range more {
+			it.start += base
+			it.end += base
+			it.migrated = true
+			cs.items = append(cs.items, it)
+		}
+		if errs := cs.buildFiles(); len(errs) > 0 {
+			return &RunError{Kind: "compile", Errors: errs}
+		}
+	}
+	return nil
+}
+
+
+// buildFiles parses the cell's declaration and statement files.
+func (cs *cellState) buildFiles() []*Error {
 	imp := importDecl(cs.imports)
 	hA := "package main;" + imp + "\n"
 	hB := "package main;" + imp + "func __ngRun(){\n"
 	cs.hdrA, cs.hdrB = len(hA), len(hB)
-	textA := hA + blankExcept(cs.code, kept, func(it item) bool { return it.kind == itemDecl })
-	textB := hB + blankExcept(cs.code, kept, func(it item) bool { return it.kind == itemStmt }) + "\n}\n"
+	textA := hA + blankExcept(cs.code, cs.items, func(it item) bool { return it.kind == itemDecl })
+	textB := hB + blankExcept(cs.code, cs.items, func(it item) bool { return it.kind == itemStmt }) + "\n}\n"
 	var errs []*Error
 	var err error
 	cs.fA, err = parser.ParseFile(cs.s.fset, fileName(cs.seq, "decl"), textA, parser.ParseComments|parser.AllErrors)
 	errs = append(errs, cs.parseErrors(err)...)
 	cs.fB, err = parser.ParseFile(cs.s.fset, fileName(cs.seq, "stmt"), textB, parser.AllErrors)
 	errs = append(errs, cs.parseErrors(err)...)
-	if len(errs) > 0 {
-		return &RunError{Kind: "compile", Errors: errs}
-	}
-	return nil
+	return errs
 }
 
 func fileName(seq int, kind string) string { return "c" + strconv.Itoa(seq) + "." + kind }
@@ -627,33 +652,7 @@ func (cs *cellState) check() error {
 		})
 		return &RunError{Kind: "compile", Errors: dedupErrors(out)}
 	}
-	// Methods on a type an earlier cell declared cannot join it: the type
-	// lives in that cell's package.
-	for _, d := range cs.fA.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv == nil {
-			continue
-		}
-		tn := recvTypeName(fd)
-		if o, ok := s.owner[tn]; ok && !cs.names[tn] {
-			l, c := cs.cellPos(fd.Name.Pos())
-			return &RunError{Kind: "compile", Errors: []*Error{{Line: l, Col: c, Msg: fmt.Sprintf(
-				"method %s.%s: %s was declared in an earlier cell (%s); declare its methods in the same cell as the type (add this method there and run that cell again)",
-				tn, fd.Name.Name, tn, cellLabel(s.cells[o]))}}}
-		}
-	}
 	return nil
-}
-
-func cellLabel(c *compiled) string {
-	first := strings.TrimSpace(c.src)
-	if i := strings.IndexByte(first, '\n'); i >= 0 {
-		first = first[:i]
-	}
-	if len(first) > 40 {
-		first = first[:40] + "…"
-	}
-	return "the cell starting " + strconv.Quote(first)
 }
 
 func dedupErrors(in []*Error) []*Error {
@@ -743,8 +742,14 @@ func (cs *cellState) lastExpr() *ast.ExprStmt {
 	if len(body.List) == 0 {
 		return nil
 	}
-	// The final statement must also be the cell's last item.
-	lastItem := cs.items[len(cs.items)-1]
+	// The final statement must also be the cell's last item (of its own:
+	// declarations moved in with their type come after it).
+	var lastItem item
+	for _, it := range cs.items {
+		if !it.migrated {
+			lastItem = it
+		}
+	}
 	if lastItem.kind != itemStmt {
 		return nil
 	}
@@ -837,7 +842,7 @@ func (cs *cellState) toolError(ctx context.Context, tool string, out []byte, err
 func (cs *cellState) commit(archive string) {
 	s := cs.s
 	c := &compiled{index: len(s.cells), pkg: cs.pkg, alias: "__ngc" + strconv.Itoa(cs.seq), archive: archive,
-		names: map[string]bool{}, src: cs.code, seq: cs.seq}
+		names: map[string]bool{}, src: cs.code, seq: cs.seq, hdrA: cs.hdrA}
 	c.files = []*ast.File{cs.fA}
 	if cs.fC != nil {
 		c.files = append(c.files, cs.fC)
@@ -886,6 +891,10 @@ func (s *Session) runCell(c *kernelrt.Cell, cs *cellState) (Result, error) {
 		defer kernelrt.SetRunning(false)
 		defer func() {
 			if r := recover(); r != nil {
+				if _, ok := r.(kernelrt.InterruptPanic); ok {
+					err = &RunError{Kind: "interrupt"}
+					return
+				}
 				if ex, ok := r.(kernelrt.ExitPanic); ok {
 					err = &RunError{Kind: "exit", Code: ex.Code}
 					return
@@ -897,6 +906,11 @@ func (s *Session) runCell(c *kernelrt.Cell, cs *cellState) (Result, error) {
 	}()
 	if err := <-done; err != nil {
 		return Result{}, err
+	}
+	if kernelrt.Interrupted() {
+		// The cell ended early (a sleep or a toolkit call returned on the
+		// interrupt): it was interrupted all the same.
+		return Result{}, &RunError{Kind: "interrupt"}
 	}
 	v, ok := kernelrt.TakeResult()
 	return Result{Value: v, HasValue: ok}, nil

@@ -68,6 +68,7 @@ type compiled struct {
 	names   map[string]bool // top-level names it declared ("T.M" for methods)
 	src     string          // the cell's source
 	seq     int             // sequence number in package and file names
+	hdrA    int             // header length of its declaration file
 }
 
 // Options configure a Session.
@@ -126,7 +127,7 @@ type Result struct {
 
 // RunError is a failed cell.
 type RunError struct {
-	// Kind is "compile", "panic" or "exit".
+	// Kind is "compile", "panic", "exit" or "interrupt".
 	Kind string
 	// Compile errors, in cell coordinates.
 	Errors []*Error
@@ -160,6 +161,8 @@ func (e *RunError) Error() string {
 		return strings.Join(b, "\n")
 	case "exit":
 		return fmt.Sprintf("os.Exit(%d)", e.Code)
+	case "interrupt":
+		return "interrupted"
 	}
 	return fmt.Sprintf("panic: %v", e.Value)
 }

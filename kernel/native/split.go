@@ -28,6 +28,8 @@ type item struct {
 	kind       itemKind
 	start, end int
 	tok        token.Token // first token
+	// migrated: moved into the cell with its type (see migrate).
+	migrated bool
 }
 
 // splitItems splits a cell at top level. A cell is a sequence of imports,
