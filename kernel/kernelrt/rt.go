@@ -3,12 +3,12 @@ package kernelrt
 import (
 	"fmt"
 	"os"
-	"time"
 	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Cell is what a compiled cell package registers.

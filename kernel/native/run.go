@@ -260,7 +260,6 @@ func (cs *cellState) parse(ctx context.Context) error {
 	return nil
 }
 
-
 // buildFiles parses the cell's declaration and statement files.
 func (cs *cellState) buildFiles() []*Error {
 	imp := importDecl(cs.imports)
