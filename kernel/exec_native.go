@@ -80,6 +80,9 @@ func (e *Executor) nativeError(ctx context.Context, code string, err error) *Cel
 			ce.Traceback = append(ce.Traceback, compileError(code, more.Line, more.Col, more.Msg).Traceback...)
 		}
 		return ce
+	case "error":
+		msg := fmt.Sprint(re.Value)
+		return &CellError{Name: "Error", Value: msg, Traceback: []string{red("Error") + ": " + msg}}
 	case "interrupt":
 		msg := "the cell was interrupted; variables keep the values they had"
 		return &CellError{Name: "Interrupted", Value: msg, Traceback: []string{red("Interrupted") + ": " + msg}}

@@ -154,3 +154,21 @@ func Sleep(d time.Duration) {
 	}
 	sleepUntil(d)
 }
+
+// ResultErr records the value of a cell's final call that returned a value
+// and an error: the value when the error is nil; otherwise the cell fails
+// with the error (a ResultError panic the executor reports).
+func ResultErr[T any](v T, err error) {
+	if err != nil {
+		panic(ResultError{err})
+	}
+	Result(v)
+}
+
+// ResultError is a cell's final call's error.
+type ResultError struct{ Err error }
+
+func (e ResultError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error.
+func (e ResultError) Unwrap() error { return e.Err }

@@ -89,6 +89,17 @@ func (cs *cellState) evalCell() (res Result, err error, ok bool) {
 				}
 				continue
 			}
+			if es, isES := st.(*ast.ExprStmt); isES && es == last && valueAndError(cs.info, es.X) {
+				out := ev.callAll(es.X.(*ast.CallExpr))
+				if e := out[1]; !e.IsNil() {
+					err = &RunError{Kind: "error", Value: e.Interface()}
+					return
+				}
+				if out[0].IsValid() && out[0].CanInterface() {
+					res = Result{Value: out[0].Interface(), HasValue: true}
+				}
+				continue
+			}
 			ev.stmt(st)
 		}
 	}()
@@ -840,20 +851,9 @@ func constValue(c constant.Value, rt reflect.Type) reflect.Value {
 	return v
 }
 
-func (ev *evaluator) call(x *ast.CallExpr, tv types.TypeAndValue) reflect.Value {
+// callee evaluates a call's function and arguments.
+func (ev *evaluator) callee(x *ast.CallExpr) (reflect.Value, []reflect.Value) {
 	ftv := ev.info.Types[x.Fun]
-	if ftv.IsType() {
-		v := ev.expr(x.Args[0])
-		return v.Convert(ev.mustType(ftv.Type))
-	}
-	if ftv.IsBuiltin() {
-		v := ev.expr(x.Args[0])
-		n := v.Len()
-		if ast.Unparen(x.Fun).(*ast.Ident).Name == "cap" {
-			n = v.Cap()
-		}
-		return reflect.ValueOf(n)
-	}
 	var fn reflect.Value
 	if se, ok := ast.Unparen(x.Fun).(*ast.SelectorExpr); ok {
 		if sel, ok := ev.info.Selections[se]; ok && sel.Kind() == types.MethodVal {
@@ -877,6 +877,30 @@ func (ev *evaluator) call(x *ast.CallExpr, tv types.TypeAndValue) reflect.Value 
 	for i, a := range x.Args {
 		args[i] = ev.exprAs(a, paramType(sig, i))
 	}
+	return fn, args
+}
+
+// callAll calls a function and returns all its results.
+func (ev *evaluator) callAll(x *ast.CallExpr) []reflect.Value {
+	fn, args := ev.callee(x)
+	return fn.Call(args)
+}
+
+func (ev *evaluator) call(x *ast.CallExpr, tv types.TypeAndValue) reflect.Value {
+	ftv := ev.info.Types[x.Fun]
+	if ftv.IsType() {
+		v := ev.expr(x.Args[0])
+		return v.Convert(ev.mustType(ftv.Type))
+	}
+	if ftv.IsBuiltin() {
+		v := ev.expr(x.Args[0])
+		n := v.Len()
+		if ast.Unparen(x.Fun).(*ast.Ident).Name == "cap" {
+			n = v.Cap()
+		}
+		return reflect.ValueOf(n)
+	}
+	fn, args := ev.callee(x)
 	out := fn.Call(args)
 	switch len(out) {
 	case 0:

@@ -214,9 +214,18 @@ func (cs *cellState) generate() (string, error) {
 	}
 	g.repl = append(g.repl, cs.edits...)
 	// The cell's final value.
-	if es := cs.lastExpr(); es != nil && showable(info, es.X) {
-		st, en := cs.cellOff(es.X.Pos()), cs.cellOff(es.X.End())
-		g.repl = append(g.repl, replacement{st, st, "__ngrt.Result(", -1}, replacement{en, en, ")", 1})
+	if es := cs.lastExpr(); es != nil {
+		wrap := ""
+		switch {
+		case showable(info, es.X):
+			wrap = "__ngrt.Result("
+		case valueAndError(info, es.X):
+			wrap = "__ngrt.ResultErr("
+		}
+		if wrap != "" {
+			st, en := cs.cellOff(es.X.Pos()), cs.cellOff(es.X.End())
+			g.repl = append(g.repl, replacement{st, st, wrap, -1}, replacement{en, en, ")", 1})
+		}
 	}
 	var b strings.Builder
 	b.WriteString("package main\n\n")
@@ -303,6 +312,22 @@ func (cs *cellState) q() *qualifier {
 		cs.qual = newQualifier()
 	}
 	return cs.qual
+}
+
+// valueAndError reports whether the final expression is a call with two
+// results, the second an error (plot, err := viz.Raster(…) as a cell's
+// last line): the value is the cell's result when the error is nil, the
+// error is the cell's error otherwise.
+func valueAndError(info *types.Info, x ast.Expr) bool {
+	tv, ok := info.Types[x]
+	if !ok {
+		return false
+	}
+	tup, ok := tv.Type.(*types.Tuple)
+	if !ok || tup.Len() != 2 {
+		return false
+	}
+	return types.Identical(tup.At(1).Type(), types.Universe.Lookup("error").Type())
 }
 
 // showable reports whether the final expression has one value to show.

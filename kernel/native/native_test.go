@@ -115,13 +115,13 @@ func testBinder(path, name string) (reflect.Value, bool) {
 // TestEvaluatorAgrees runs statement cells through the evaluator and
 // through the compiler and requires the same outputs and values.
 func TestEvaluatorAgrees(t *testing.T) {
-	decl := "import (\"fmt\"; \"strings\"; \"time\")\ntype P struct{ X, Y float64; Name string }\nfunc (p P) Norm2() float64 { return p.X*p.X + p.Y*p.Y }\nfunc (p *P) Scale(f float64) { p.X *= f; p.Y *= f }\nvar xs = []int{1, 2, 3}\nvar m = map[string]int{\"a\": 1}\nvar d = 3 * time.Second\nvar i8 int8 = 127\nvar p = P{X: 3, Y: 4, Name: \"p\"}\nvar pp = &P{X: 1}\nvar u uint8 = 250\nvar f32 float32 = 0.1\nfunc add(a, b int) int { return a + b }"
+	decl := "import (\"fmt\"; \"strings\"; \"time\")\ntype P struct{ X, Y float64; Name string }\nfunc (p P) Norm2() float64 { return p.X*p.X + p.Y*p.Y }\nfunc (p *P) Scale(f float64) { p.X *= f; p.Y *= f }\nvar xs = []int{1, 2, 3}\nvar m = map[string]int{\"a\": 1}\nvar d = 3 * time.Second\nvar i8 int8 = 127\nvar p = P{X: 3, Y: 4, Name: \"p\"}\nvar pp = &P{X: 1}\nvar u uint8 = 250\nvar f32 float32 = 0.1\nfunc add(a, b int) int { return a + b }\nfunc two(ok bool) (int, error) { if !ok { return 0, fmt.Errorf(\"no two\") }; return 2, nil }"
 	cells := []string{
 		"1 + 1", "xs", "xs[1] * 10", "len(xs) + cap(xs)", "m[\"a\"]", "m[\"zz\"]", "d * 2", "d > time.Second",
 		"i8 + 1", "u + 10", "f32 * 3", "float64(f32) * 3", "p.Norm2()", "p.Scale(2)\np", "pp.Scale(3)\n*pp",
 		"add(2, 3) * add(1, 1)", "fmt.Println(p, xs, d)", "strings.Repeat(\"ab\", 3)", "p.X = 7\np.X - 1",
 		"xs[0] += 5\nxs", "xs[0]++\nxs[0]", "!(1 < 2) || p.X > 6", "pp != nil", "-p.Y", "fmt.Sprint(&p == nil, \"x\" + p.Name)",
-		"P{X: 1, Y: 2}", "[]P{{X: 1}, {X: 2}}", "map[string]float64{\"a\": 0.5}", "7 / 2", "7.0 / 2", "10 % 4",
+		"P{X: 1, Y: 2}", "[]P{{X: 1}, {X: 2}}", "two(true)", "map[string]float64{\"a\": 0.5}", "7 / 2", "7.0 / 2", "10 % 4",
 	}
 	compiled := newSession(t)
 	evald := newSession(t)
@@ -147,6 +147,14 @@ func TestEvaluatorAgrees(t *testing.T) {
 		s1, s2 := fmt.Sprintf("%T %#v %v", r1.Value, r1.Value, r1.HasValue), fmt.Sprintf("%T %#v %v", r2.Value, r2.Value, r2.HasValue)
 		if s1 != s2 || o1 != o2 {
 			t.Errorf("%q: compiled %s %q, evaluated %s %q", c, s1, o1, s2, o2)
+		}
+	}
+	// A final (value, error) call with an error fails the cell both ways.
+	for _, s := range []*Session{compiled, evald} {
+		_, err := s.Run(ctx, "two(false)")
+		var re *RunError
+		if !errors.As(err, &re) || re.Kind != "error" || fmt.Sprint(re.Value) != "no two" {
+			t.Errorf("two(false): %v, want the error \"no two\"", err)
 		}
 	}
 }

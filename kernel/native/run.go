@@ -894,6 +894,10 @@ func (s *Session) runCell(c *kernelrt.Cell, cs *cellState) (Result, error) {
 					err = &RunError{Kind: "interrupt"}
 					return
 				}
+				if re, ok := r.(kernelrt.ResultError); ok {
+					err = &RunError{Kind: "error", Value: re.Err}
+					return
+				}
 				if ex, ok := r.(kernelrt.ExitPanic); ok {
 					err = &RunError{Kind: "exit", Code: ex.Code}
 					return

@@ -127,7 +127,8 @@ type Result struct {
 
 // RunError is a failed cell.
 type RunError struct {
-	// Kind is "compile", "panic", "exit" or "interrupt".
+	// Kind is "compile", "panic", "exit", "interrupt" or "error" (the
+	// error of a cell's final call, in Value).
 	Kind string
 	// Compile errors, in cell coordinates.
 	Errors []*Error
@@ -163,6 +164,8 @@ func (e *RunError) Error() string {
 		return fmt.Sprintf("os.Exit(%d)", e.Code)
 	case "interrupt":
 		return "interrupted"
+	case "error":
+		return fmt.Sprint(e.Value)
 	}
 	return fmt.Sprintf("panic: %v", e.Value)
 }
