@@ -270,3 +270,17 @@ func TestMethodInLaterCell(t *testing.T) {
 		t.Errorf("method from a later cell: %v %v, want \"7 (3,4)\"", res.Value, err)
 	}
 }
+
+// TestVersionedImport: an import whose path ends in a major version binds
+// the package's own name, in its cell and in later ones.
+func TestVersionedImport(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	if _, err := s.Run(ctx, "import \"math/rand/v2\"\nr := rand.New(rand.NewPCG(1, 2))"); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(ctx, "x := rand.New(rand.NewPCG(1, 2)).IntN(1000)\nx == r.IntN(1000)")
+	if err != nil || res.Value != true {
+		t.Errorf("later cell: %v %v, want true", res.Value, err)
+	}
+}

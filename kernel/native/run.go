@@ -218,9 +218,8 @@ func (cs *cellState) parse(ctx context.Context) error {
 			cs.own = append(cs.own, spec)
 		}
 	}
-	cs.imports = mergeImports(cs.s.imports, cs.own)
 	var paths []string
-	for _, im := range cs.imports {
+	for _, im := range mergeImports(cs.s.imports, cs.own) {
 		paths = append(paths, im.path)
 	}
 	if err := cs.s.Warm(ctx, paths...); err != nil {
@@ -233,6 +232,12 @@ func (cs *cellState) parse(ctx context.Context) error {
 		}
 		return &RunError{Kind: "compile", Errors: []*Error{{Msg: err.Error()}}}
 	}
+	// The packages' own names (known once listed) decide which import a
+	// later one of the same name replaces.
+	for i := range cs.own {
+		cs.own[i].pkg = cs.s.tc.packageName(cs.own[i].path)
+	}
+	cs.imports = mergeImports(cs.s.imports, cs.own)
 	cs.seq = int(cellSeq.Add(1))
 	cs.pkg = cellPathPrefix + strconv.Itoa(cs.seq)
 	if errs := cs.buildFiles(); len(errs) > 0 {

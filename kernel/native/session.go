@@ -42,11 +42,17 @@ type Timings struct {
 	Check, Generate, Compile, Link, Open, Run time.Duration
 }
 
-type importSpec struct{ name, path string }
+// importSpec is an import: its name as written ("" if not renamed), its
+// path, and the package's own name (math/rand/v2 is rand).
+type importSpec struct{ name, path, pkg string }
 
+// key is the name the import binds in the file.
 func (im importSpec) key() string {
 	if im.name != "" {
 		return im.name
+	}
+	if im.pkg != "" {
+		return im.pkg
 	}
 	return lastElem(im.path)
 }

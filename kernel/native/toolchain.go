@@ -200,6 +200,14 @@ func (t *toolchain) exportFile(path string) string {
 	return t.exports[path]
 }
 
+// packageName returns the name of the package at an import path ("" if
+// not listed yet).
+func (t *toolchain) packageName(path string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.names[path]
+}
+
 // importcfg writes the import configuration for compile and link: every
 // package known so far plus the extra (cell) packages.
 func (t *toolchain) importcfg(file string, extra map[string]string) error {
