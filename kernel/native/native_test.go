@@ -284,3 +284,20 @@ func TestVersionedImport(t *testing.T) {
 		t.Errorf("later cell: %v %v, want true", res.Value, err)
 	}
 }
+
+// TestErrorsInGoWords: compile errors read as Go states them, at cell
+// positions.
+func TestErrorsInGoWords(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	for _, c := range []struct{ code, want string }{
+		{"next, stop := iter.Pull(nil)", "1:15: undefined: iter"},
+		{"x := 1\ny := undefinedThing + x", "2:6: undefined: undefinedThing"},
+		{"func f() int { return \"s\" }", "1:23: cannot use \"s\" (untyped string constant) as int value in return statement"},
+	} {
+		_, err := s.Run(ctx, c.code)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q first", c.code, err, c.want)
+		}
+	}
+}

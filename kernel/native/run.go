@@ -584,8 +584,30 @@ func (cs *cellState) check() error {
 	if len(cs.hoist) > 0 {
 		// First pass: the types of the top-level statement variables.
 		info := newInfo()
-		conf := types.Config{Importer: s.imp, Error: func(error) {}}
-		conf.Check("main", s.fset, append(append([]*ast.File{}, old...), cs.fA, cs.fB), info)
+		var errs1 []types.Error
+		conf := types.Config{Importer: s.imp, Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				errs1 = append(errs1, te)
+			}
+		}}
+		pkg1, _ := conf.Check("main", s.fset, append(append([]*ast.File{}, old...), cs.fA, cs.fB), info)
+		// A variable whose type the first pass could not find: its
+		// definition has an error, which the first pass states best
+		// (undefined: iter, not undefined: next).
+		hoisted := map[string]bool{}
+		untyped := false
+		for _, id := range cs.hoist {
+			hoisted[id.Name] = true
+			if obj := info.Defs[id]; obj == nil || obj.Type() == nil || obj.Type() == types.Typ[types.Invalid] {
+				untyped = true
+			}
+		}
+		if untyped {
+			cs.pkgT, cs.info = pkg1, info
+			if err := cs.cellErrors(errs1, hoisted); err != nil {
+				return err
+			}
+		}
 		cs.hoistTypes = map[string]types.Type{}
 		var lines []string
 		q := cs.q()
@@ -627,34 +649,8 @@ func (cs *cellState) check() error {
 	}
 	pkg, _ := conf.Check("main", s.fset, files, info)
 	cs.pkgT, cs.info = pkg, info
-	var out []*Error
-	last := cs.lastExpr()
-	for _, te := range errs {
-		name := s.fset.File(te.Pos).Name()
-		if fileSeq(name) != cs.seq {
-			continue // an earlier cell's stale code
-		}
-		if strings.Contains(te.Msg, "imported") && strings.HasSuffix(te.Msg, "and not used") && strings.HasPrefix(te.Msg, "\"") {
-			continue
-		}
-		if last != nil && te.Pos >= last.Pos() && te.Pos < last.End() && strings.HasSuffix(te.Msg, " is not used") {
-			continue // the cell's result
-		}
-		if strings.HasSuffix(name, ".hoist") {
-			out = append(out, &Error{Msg: "internal: " + te.Msg})
-			continue
-		}
-		l, c := cs.cellPos(te.Pos)
-		out = append(out, &Error{Line: l, Col: c, Msg: te.Msg})
-	}
-	if len(out) > 0 {
-		sort.SliceStable(out, func(i, j int) bool {
-			if out[i].Line != out[j].Line {
-				return out[i].Line < out[j].Line
-			}
-			return out[i].Col < out[j].Col
-		})
-		return &RunError{Kind: "compile", Errors: dedupErrors(out)}
+	if err := cs.cellErrors(errs, nil); err != nil {
+		return err
 	}
 	return nil
 }
@@ -759,6 +755,53 @@ func (cs *cellState) lastExpr() *ast.ExprStmt {
 	}
 	es, _ := body.List[len(body.List)-1].(*ast.ExprStmt)
 	return es
+}
+
+// cellErrors turns the type errors in this cell's files into a RunError
+// (nil if none). Errors that the notebook's rules make moot are left out:
+// unused imports (imports persist between cells), the cell's final
+// expression being unused (it is the result), and the names in skip
+// (the first pass's view of top-level variables).
+func (cs *cellState) cellErrors(errs []types.Error, skip map[string]bool) error {
+	s := cs.s
+	var out []*Error
+	last := cs.lastExpr()
+	for _, te := range errs {
+		name := s.fset.File(te.Pos).Name()
+		if fileSeq(name) != cs.seq {
+			continue // an earlier cell's stale code
+		}
+		if strings.Contains(te.Msg, "imported") && strings.HasSuffix(te.Msg, "and not used") && strings.HasPrefix(te.Msg, "\"") {
+			continue
+		}
+		if last != nil && te.Pos >= last.Pos() && te.Pos < last.End() && strings.HasSuffix(te.Msg, " is not used") {
+			continue // the cell's result
+		}
+		if skip != nil {
+			if n, ok := strings.CutPrefix(te.Msg, "undefined: "); ok && skip[n] {
+				continue
+			}
+			if n, ok := strings.CutPrefix(te.Msg, "declared and not used: "); ok && skip[n] {
+				continue
+			}
+		}
+		if strings.HasSuffix(name, ".hoist") {
+			out = append(out, &Error{Msg: "internal: " + te.Msg})
+			continue
+		}
+		l, c := cs.cellPos(te.Pos)
+		out = append(out, &Error{Line: l, Col: c, Msg: te.Msg})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Col < out[j].Col
+	})
+	return &RunError{Kind: "compile", Errors: dedupErrors(out)}
 }
 
 // cellPos maps a position in one of the cell's files to a cell line and
