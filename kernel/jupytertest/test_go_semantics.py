@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ktools import execute, run_ok, stream_text, strip_ansi
+from ktools import collect_iopub, describe, execute, get_reply, run_ok, stream_text, strip_ansi
 from test_kernel_extra import error_of
 
 CASES = [
@@ -127,3 +127,28 @@ def test_declared_function_state_across_cells(fresh: tuple[Any, Any]) -> None:
     run_ok(kc, "p := point{3, 4}", timeout=120)
     _, outputs = run_ok(kc, 'import "fmt"\np.x *= 2\nfmt.Println(p.norm2(), p)', timeout=120)
     assert stream_text(outputs) == "52 {6 4}\n"
+
+
+STDIN_READS = [
+    ("bufio-reader", 'r := bufio.NewReader(os.Stdin)\nline, _ := r.ReadString(\'\\n\')\nfmt.Printf("%q\\n", line)', ["hello"], '"hello\\n"\n'),
+    ("bufio-scanner", "sc := bufio.NewScanner(os.Stdin)\nfor i := 0; i < 2 && sc.Scan(); i++ {\n\tfmt.Println(\"got\", sc.Text())\n}", ["a", "b"], "got a\ngot b\n"),
+    ("os-stdin-read", 'buf := make([]byte, 16)\nn, _ := os.Stdin.Read(buf)\nfmt.Printf("%q\\n", buf[:n])', ["xyz"], '"xyz\\n"\n'),
+    ("fmt-scan", "var a, b int\nfmt.Scan(&a, &b)\nfmt.Println(a * b)", ["6 7"], "42\n"),
+]
+
+
+@pytest.mark.parametrize("code,lines,want", [(c, l, w) for _, c, l, w in STDIN_READS], ids=[n for n, _, _, _ in STDIN_READS])
+def test_stdin_reads_ask_the_front_end(fresh: tuple[Any, Any], code: str, lines: list[str], want: str) -> None:
+    """Every way Go reads os.Stdin sends input_request and gets the reply."""
+    km, kc = fresh
+    run_ok(kc, 'import ("bufio"; "fmt"; "os")\nvar _ = bufio.NewReader\nvar _ = os.Stdin', timeout=120)
+    msg_id = kc.execute(code, allow_stdin=True)
+    for line in lines:
+        req = kc.get_stdin_msg(timeout=120)
+        assert req["msg_type"] == "input_request"
+        assert req["parent_header"]["msg_id"] == msg_id
+        kc.input(line)
+    reply = get_reply(kc, msg_id, timeout=120)
+    outputs = collect_iopub(kc, msg_id)
+    assert reply["content"]["status"] == "ok", describe(reply, outputs)
+    assert stream_text(outputs) == want
