@@ -1,8 +1,9 @@
 // Package kernel is neurogo's Jupyter kernel: the messaging protocol 5.4
 // over ZeroMQ (github.com/go-zeromq/zmq4, pure Go), cell execution with
-// state in an embedded Go interpreter (github.com/traefik/yaegi) that calls
-// the compiled toolkit at native speed, rich display, completion and
-// inspection, the kernelspec installer and headless notebook execution.
+// state — cells compiled by the Go toolchain into plugins (package
+// native), or, where plugins are unavailable, an embedded Go interpreter
+// (github.com/traefik/yaegi) — rich display, completion and inspection,
+// the kernelspec installer and headless notebook execution.
 //
 // Two processes: the kernel process owns the sockets and the protocol and
 // supervises an executor process (the same binary, `neurogo executor`)
