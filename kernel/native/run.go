@@ -82,7 +82,11 @@ func (s *Session) Run(ctx context.Context, code string) (Result, error) {
 	}
 	t2 := time.Now()
 	if _, err := plugin.Open(so); err != nil {
-		return Result{}, &RunError{Kind: "compile", Output: "loading the compiled cell: " + err.Error()}
+		msg := "loading the compiled cell: " + err.Error()
+		if strings.Contains(err.Error(), "different version of package") {
+			msg += "\nThe sources under " + s.tc.root + " changed since the kernel binary was built (cells are compiled against them): rebuild the kernel (scripts/start, or go build ./cmd/neurogo and neurogo install), then restart it."
+		}
+		return Result{}, &RunError{Kind: "compile", Output: msg}
 	}
 	s.Timings.Open = time.Since(t2)
 	cs.commit(archive)
