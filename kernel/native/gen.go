@@ -57,6 +57,24 @@ func (q *qualifier) typeString(t types.Type, local func(*types.TypeName)) (strin
 	ok := true
 	seen := map[types.Type]bool{}
 	var walk func(t types.Type)
+	// walkNamed checks a named type or alias: printable if exported or
+	// the notebook's (then passed to local), and its type arguments.
+	walkNamed := func(obj *types.TypeName, args *types.TypeList) {
+		if obj.Pkg() != nil {
+			if obj.Pkg().Path() == "main" {
+				if obj.Parent() != obj.Pkg().Scope() {
+					ok = false
+				} else if local != nil {
+					local(obj)
+				}
+			} else if !obj.Exported() {
+				ok = false
+			}
+		}
+		for i := 0; i < args.Len(); i++ {
+			walk(args.At(i))
+		}
+	}
 	walk = func(t types.Type) {
 		if t == nil || seen[t] {
 			return
@@ -64,37 +82,9 @@ func (q *qualifier) typeString(t types.Type, local func(*types.TypeName)) (strin
 		seen[t] = true
 		switch t := t.(type) {
 		case *types.Named:
-			obj := t.Obj()
-			if obj.Pkg() != nil {
-				if obj.Pkg().Path() == "main" {
-					if obj.Parent() != obj.Pkg().Scope() {
-						ok = false
-					} else if local != nil {
-						local(obj)
-					}
-				} else if !obj.Exported() {
-					ok = false
-				}
-			}
-			for i := 0; i < t.TypeArgs().Len(); i++ {
-				walk(t.TypeArgs().At(i))
-			}
+			walkNamed(t.Obj(), t.TypeArgs())
 		case *types.Alias:
-			obj := t.Obj()
-			if obj.Pkg() != nil {
-				if obj.Pkg().Path() == "main" {
-					if obj.Parent() != obj.Pkg().Scope() {
-						ok = false
-					} else if local != nil {
-						local(obj)
-					}
-				} else if !obj.Exported() {
-					ok = false
-				}
-			}
-			for i := 0; i < t.TypeArgs().Len(); i++ {
-				walk(t.TypeArgs().At(i))
-			}
+			walkNamed(t.Obj(), t.TypeArgs())
 		case *types.Pointer:
 			walk(t.Elem())
 		case *types.Slice:
@@ -360,22 +350,10 @@ func showable(info *types.Info, x ast.Expr) bool {
 // owner returns the earlier cell that declared a package-level object of
 // the notebook, nil for the current cell, and ok=false for other objects.
 func (g *generator) owner(obj types.Object) (*compiled, bool) {
-	if obj == nil || obj.Pkg() == nil || obj.Pkg() != g.cs.pkgT {
+	if obj == nil || obj.Pkg() == nil || obj.Parent() != obj.Pkg().Scope() {
 		return nil, false
 	}
-	if obj.Parent() != obj.Pkg().Scope() {
-		return nil, false
-	}
-	f := g.cs.s.fset.File(obj.Pos())
-	if f == nil {
-		return nil, false
-	}
-	seq := fileSeq(f.Name())
-	if seq == g.cs.seq {
-		return nil, true
-	}
-	c, ok := g.bySeq[seq]
-	return c, ok
+	return g.declaredIn(obj)
 }
 
 // mangled reports whether a top-level object of the cell is renamed.

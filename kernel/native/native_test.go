@@ -33,14 +33,19 @@ func newSession(t testing.TB) *Session {
 }
 
 // captureStdout runs f with os.Stdout redirected to a pipe.
-func captureStdout(t testing.TB, f func()) string {
+func captureStdout(t testing.TB, f func()) string { return capture(t, &os.Stdout, f) }
+
+// captureStderr runs f with os.Stderr redirected to a pipe.
+func captureStderr(t testing.TB, f func()) string { return capture(t, &os.Stderr, f) }
+
+func capture(t testing.TB, v **os.File, f func()) string {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := os.Stdout
-	os.Stdout = w
+	old := *v
+	*v = w
 	done := make(chan []byte)
 	go func() {
 		var buf []byte
@@ -55,7 +60,7 @@ func captureStdout(t testing.TB, f func()) string {
 		done <- buf
 	}()
 	f()
-	os.Stdout = old
+	*v = old
 	w.Close()
 	return string(<-done)
 }
@@ -214,33 +219,6 @@ func TestRedeclaredType(t *testing.T) {
 	if err != nil || res.Value != 5 {
 		t.Errorf("new point: %v %v, want 5", res.Value, err)
 	}
-}
-
-func captureStderr(t testing.TB, f func()) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stderr
-	os.Stderr = w
-	done := make(chan []byte)
-	go func() {
-		var buf []byte
-		b := make([]byte, 4096)
-		for {
-			n, err := r.Read(b)
-			buf = append(buf, b[:n]...)
-			if err != nil {
-				break
-			}
-		}
-		done <- buf
-	}()
-	f()
-	os.Stderr = old
-	w.Close()
-	return string(<-done)
 }
 
 // TestMethodInLaterCell: a cell may declare a method on a type an earlier
