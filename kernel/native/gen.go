@@ -624,18 +624,7 @@ func (g *generator) exports() string {
 	var b strings.Builder
 	b.WriteString("type NgX struct{}\n")
 	scope := cs.pkgT.Scope()
-	names := make([]string, 0, len(cs.names)+len(cs.hoist))
-	for n := range cs.names {
-		if !strings.Contains(n, ".") {
-			names = append(names, n)
-		}
-	}
-	for _, id := range cs.hoist {
-		if _, ok := cs.hoistTypes[id.Name]; ok {
-			names = append(names, id.Name)
-		}
-	}
-	sort.Strings(names)
+	names := cs.topNames()
 	for _, n := range names {
 		obj := scope.Lookup(n)
 		if obj == nil {
@@ -687,18 +676,7 @@ func (g *generator) exports() string {
 func (g *generator) symbols() string {
 	cs := g.cs
 	scope := cs.pkgT.Scope()
-	var names []string
-	for n := range cs.names {
-		if !strings.Contains(n, ".") {
-			names = append(names, n)
-		}
-	}
-	for _, id := range cs.hoist {
-		if _, ok := cs.hoistTypes[id.Name]; ok {
-			names = append(names, id.Name)
-		}
-	}
-	sort.Strings(names)
+	names := cs.topNames()
 	var b strings.Builder
 	b.WriteString("__ngrt.Symbols{")
 	n := 0
@@ -808,4 +786,22 @@ func (g *generator) interruptPoints(f *ast.File) {
 		}
 		return true
 	})
+}
+
+// topNames returns the cell's top-level names other than methods: what it
+// declares and the variables its statements define, sorted.
+func (cs *cellState) topNames() []string {
+	names := make([]string, 0, len(cs.names)+len(cs.hoist))
+	for n := range cs.names {
+		if !strings.Contains(n, ".") {
+			names = append(names, n)
+		}
+	}
+	for _, id := range cs.hoist {
+		if _, ok := cs.hoistTypes[id.Name]; ok {
+			names = append(names, id.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
