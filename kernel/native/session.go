@@ -126,9 +126,6 @@ func (s *Session) Close() error { return os.RemoveAll(s.dir) }
 type Result struct {
 	Value    any
 	HasValue bool
-	// Notes are messages for the user about the notebook's state (names
-	// dropped because the cell redeclared a type they use).
-	Notes []string
 }
 
 // RunError is a failed cell.
