@@ -443,7 +443,8 @@ func (s *supervisor) died(p *execProc) {
 		}
 	}
 	closed := s.closed
-	if !closed {
+	if !closed && p.wasReady.Load() {
+		// A death during setup is the waiting request's error instead.
 		s.notices = append(s.notices, p)
 	}
 	s.mu.Unlock()
