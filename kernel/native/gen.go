@@ -314,7 +314,7 @@ func valueAndError(info *types.Info, x ast.Expr) bool {
 		return false
 	}
 	tup, ok := tv.Type.(*types.Tuple)
-	if !ok || tup.Len() != 2 {
+	if !ok || tup.Len() != 2 || printCall(info, x) {
 		return false
 	}
 	return types.Identical(tup.At(1).Type(), types.Universe.Lookup("error").Type())
@@ -332,19 +332,31 @@ func showable(info *types.Info, x ast.Expr) bool {
 	if b, ok := tv.Type.(*types.Basic); ok && b.Kind() == types.UntypedNil {
 		return false
 	}
-	if call, ok := x.(*ast.CallExpr); ok {
-		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok {
-				if pn, ok := info.Uses[id].(*types.PkgName); ok {
-					p := pn.Imported().Path()
-					if (p == "fmt" && (strings.HasPrefix(sel.Sel.Name, "Print") || strings.HasPrefix(sel.Sel.Name, "Fprint"))) || (p == "log" && strings.HasPrefix(sel.Sel.Name, "Print")) {
-						return false
-					}
-				}
-			}
-		}
+	return !printCall(info, x)
+}
+
+// printCall reports whether x calls a print function (fmt.Println and
+// friends, log.Print…), whose byte count and error are not worth showing
+// as the cell's result.
+func printCall(info *types.Info, x ast.Expr) bool {
+	call, ok := x.(*ast.CallExpr)
+	if !ok {
+		return false
 	}
-	return true
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	pn, ok := info.Uses[id].(*types.PkgName)
+	if !ok {
+		return false
+	}
+	p, name := pn.Imported().Path(), sel.Sel.Name
+	return (p == "fmt" && (strings.HasPrefix(name, "Print") || strings.HasPrefix(name, "Fprint"))) || (p == "log" && strings.HasPrefix(name, "Print"))
 }
 
 // owner returns the earlier cell that declared a package-level object of

@@ -154,6 +154,15 @@ func TestEvaluatorAgrees(t *testing.T) {
 			t.Errorf("%q: compiled %s %q, evaluated %s %q", c, s1, o1, s2, o2)
 		}
 	}
+	// A print call's byte count and error are no result, either way.
+	for _, s := range []*Session{compiled, evald} {
+		var res Result
+		var err error
+		captureStdout(t, func() { res, err = s.Run(ctx, "fmt.Println(\"x\")") })
+		if err != nil || res.HasValue {
+			t.Errorf("fmt.Println as the last line: %v %v, want no result", res, err)
+		}
+	}
 	// A final (value, error) call with an error fails the cell both ways.
 	for _, s := range []*Session{compiled, evald} {
 		_, err := s.Run(ctx, "two(false)")
