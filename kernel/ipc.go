@@ -14,6 +14,9 @@ import (
 // socket (a Unix socketpair; the executor's end is its file descriptor 3).
 // Each message is a frame: a 4-byte big-endian length, then that many
 // bytes of JSON encoding one ipcMsg. Both directions use the same framing.
+// The executor's other descriptors: 0 is /dev/null, 1 and 2 are pipes the
+// kernel reads (streams.go), 4 is a pipe for the Go runtime's crash output
+// (debug.SetCrashOutput), whose first byte tells the kernel it is dying.
 //
 // Kernel → executor:
 //
