@@ -40,6 +40,7 @@ func (cs *cellState) migrate() string {
 		names = append(names, t)
 	}
 	sort.Strings(names)
+	cs.moved = names
 	var parts []string
 	for _, t := range names {
 		c := s.cells[s.owner[t]]

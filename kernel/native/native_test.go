@@ -218,7 +218,7 @@ func TestRedeclaredType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(errOut, "p, show used the earlier declaration") {
+	if !strings.Contains(errOut, "note: point redeclared; p, show used the earlier declaration") {
 		t.Errorf("note %q does not name p and show", errOut)
 	}
 	if _, err := s.Run(ctx, "p.Y"); err == nil || !strings.Contains(err.Error(), "undefined: p") {
@@ -249,7 +249,7 @@ func TestMethodInLaterCell(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(note, "old used the earlier declaration") {
+	if !strings.Contains(note, "moved point to this cell") || !strings.Contains(note, "old used the earlier declaration and was removed") {
 		t.Errorf("note %q does not name old", note)
 	}
 	res, err := s.Run(ctx, "q := point{3, 4}\nfmt.Sprint(q.sum(), q)")

@@ -49,6 +49,9 @@ type cellState struct {
 	qual  *qualifier
 	edits []replacement // text edits of hoisting
 	stale []string      // names dropped: they use a type this cell redeclares
+	// redeclared are the earlier types this cell declares again; moved,
+	// those among them it took over to add methods (migrate).
+	redeclared, moved []string
 }
 
 // Run compiles a cell, loads it and runs its statements.
@@ -91,15 +94,14 @@ func (s *Session) Run(ctx context.Context, code string) (Result, error) {
 	s.Timings.Open = time.Since(t2)
 	cs.commit(archive)
 	if len(cs.stale) > 0 {
-		var tnames []string
-		for n := range cs.names {
-			if _, ok := cs.pkgT.Scope().Lookup(n).(*types.TypeName); ok {
-				tnames = append(tnames, n)
-			}
+		were := map[bool]string{true: "was", false: "were"}[len(cs.stale) == 1]
+		if len(cs.moved) > 0 {
+			fmt.Fprintf(os.Stderr, "note: a method declared here moved %s to this cell (a method belongs with its type); %s used the earlier declaration and %s removed from the notebook (run the cells that declare them again)\n",
+				strings.Join(cs.moved, ", "), strings.Join(cs.stale, ", "), were)
+		} else {
+			fmt.Fprintf(os.Stderr, "note: %s redeclared; %s used the earlier declaration and %s removed from the notebook (run the cells that declare them again)\n",
+				strings.Join(cs.redeclared, ", "), strings.Join(cs.stale, ", "), were)
 		}
-		sort.Strings(tnames)
-		fmt.Fprintf(os.Stderr, "note: %s redeclared; %s used the earlier declaration and %s removed from the notebook (run the cells that declare them again)\n",
-			strings.Join(tnames, ", "), strings.Join(cs.stale, ", "), map[bool]string{true: "was", false: "were"}[len(cs.stale) == 1])
 	}
 	c, ok := kernelrt.Lookup(cs.pkg)
 	if !ok {
@@ -574,6 +576,11 @@ func (cs *cellState) check() error {
 		}
 	}
 	cs.stale = s.stale(redeclared)
+	cs.redeclared = cs.redeclared[:0]
+	for n := range redeclared {
+		cs.redeclared = append(cs.redeclared, n)
+	}
+	sort.Strings(cs.redeclared)
 	for _, n := range cs.stale {
 		if owner[n] != current {
 			delete(owner, n)
