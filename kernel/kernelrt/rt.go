@@ -116,7 +116,8 @@ func cellFrames(stack []byte) string {
 	var b strings.Builder
 	for i := 0; i+1 < len(lines); i++ {
 		if strings.HasPrefix(lines[i], "neurogo.cells/") && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "cell:") {
-			name := lines[i][strings.IndexByte(lines[i], '.')+1:]
+			name := strings.TrimPrefix(lines[i], "neurogo.cells/")
+			name = name[strings.IndexByte(name, '.')+1:] // after the cell package "cN."
 			if j := strings.LastIndexByte(name, '('); j > 0 {
 				name = name[:j]
 			}

@@ -104,3 +104,12 @@ func TestResultErr(t *testing.T) {
 	}()
 	ResultErr(0, boom)
 }
+
+func TestCellFrames(t *testing.T) {
+	stack := []byte("goroutine 7 [running]:\nneurogo.cells/c12.__ngRun.func1()\n\tcell:3 +0x25\nneurogo.cells/c12.ngE_Fib(...)\n\tcell:9\nmain.main()\n\t/x/main.go:5 +0x1\n")
+	got := cellFrames(stack)
+	want := "  in cell.func1, cell line 3\n  in Fib, cell line 9\n"
+	if got != want {
+		t.Errorf("cellFrames = %q, want %q", got, want)
+	}
+}

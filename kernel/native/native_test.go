@@ -288,3 +288,29 @@ func TestErrorsInGoWords(t *testing.T) {
 		}
 	}
 }
+
+// TestImportOnlyCells: a cell of imports builds nothing (unless an import
+// is for its side effects) and later cells use the imports.
+func TestImportOnlyCells(t *testing.T) {
+	s := newSession(t)
+	ctx := context.Background()
+	if _, err := s.Run(ctx, "import \"strings\""); err != nil {
+		t.Fatal(err)
+	}
+	if s.Timings.Link != 0 {
+		t.Error("an import-only cell was linked")
+	}
+	if _, err := s.Run(ctx, "import \"nosuch/pkg\""); err == nil {
+		t.Error("importing a missing package: no error")
+	}
+	if _, err := s.Run(ctx, "import _ \"image/png\""); err != nil {
+		t.Fatal(err)
+	}
+	if s.Timings.Link == 0 {
+		t.Error("a side-effect import was not built (its init would not run)")
+	}
+	res, err := s.Run(ctx, "strings.Repeat(\"ab\", 2)")
+	if err != nil || res.Value != "abab" {
+		t.Errorf("using the import: %v %v", res.Value, err)
+	}
+}

@@ -69,6 +69,24 @@ func (s *Session) Run(ctx context.Context, code string) (Result, error) {
 		return Result{}, err
 	}
 	s.Timings.Check = time.Since(t0)
+	// A cell of imports only has nothing to build: later cells see them.
+	// (Not so for an import for side effects, _ "image/png", whose init
+	// must run: that cell is built.)
+	importsOnly := true
+	for _, it := range cs.items {
+		if it.kind != itemImport {
+			importsOnly = false
+		}
+	}
+	for _, im := range cs.own {
+		if im.name == "_" || im.name == "." {
+			importsOnly = false
+		}
+	}
+	if importsOnly {
+		s.imports = mergeImports(s.imports, cs.own)
+		return Result{}, nil
+	}
 	if res, err, ok := cs.evalCell(); ok {
 		s.Timings.Run = time.Since(t0) - s.Timings.Check
 		return res, err
