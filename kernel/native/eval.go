@@ -1039,63 +1039,18 @@ func cmp3(less, eq bool) int {
 }
 
 // arith applies + - * / % to two values of one basic type, with Go's
-// semantics: integers wrap to their size, integer division by zero
-// panics, floats round to their size after each operation.
+// semantics: integers wrap to their size (SetInt and SetUint truncate),
+// integer division by zero panics, the most negative integer divided by
+// -1 is itself, floats round to their size after each operation.
 func arith(op token.Token, l, r reflect.Value) reflect.Value {
 	out := reflect.New(l.Type()).Elem()
 	switch l.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		a, b := l.Int(), r.Int()
-		var z int64
-		switch op {
-		case token.ADD:
-			z = a + b
-		case token.SUB:
-			z = a - b
-		case token.MUL:
-			z = a * b
-		case token.QUO:
-			z = intQuo(a, b)
-		case token.REM:
-			z = a % b
-		default:
-			panic(notEval{"operator " + op.String()})
-		}
-		out.SetInt(z)
+		out.SetInt(intOp(op, l.Int(), r.Int()))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		a, b := l.Uint(), r.Uint()
-		var z uint64
-		switch op {
-		case token.ADD:
-			z = a + b
-		case token.SUB:
-			z = a - b
-		case token.MUL:
-			z = a * b
-		case token.QUO:
-			z = a / b
-		case token.REM:
-			z = a % b
-		default:
-			panic(notEval{"operator " + op.String()})
-		}
-		out.SetUint(z)
+		out.SetUint(intOp(op, l.Uint(), r.Uint()))
 	case reflect.Float32, reflect.Float64:
-		a, b := l.Float(), r.Float()
-		var z float64
-		switch op {
-		case token.ADD:
-			z = a + b
-		case token.SUB:
-			z = a - b
-		case token.MUL:
-			z = a * b
-		case token.QUO:
-			z = a / b
-		default:
-			panic(notEval{"operator " + op.String()})
-		}
-		out.SetFloat(z)
+		out.SetFloat(basicOp(op, l.Float(), r.Float()))
 	case reflect.String:
 		if op != token.ADD {
 			panic(notEval{"operator " + op.String() + " on strings"})
@@ -1107,11 +1062,23 @@ func arith(op token.Token, l, r reflect.Value) reflect.Value {
 	return out
 }
 
-// intQuo divides as Go does for a signed integer type:
-// the most negative value divided by -1 wraps instead of trapping.
-func intQuo(a, b int64) int64 {
-	if b == -1 {
-		return -a // wraps; SetInt truncates to the type's size
+func intOp[T int64 | uint64](op token.Token, a, b T) T {
+	if op == token.REM {
+		return a % b
 	}
-	return a / b
+	return basicOp(op, a, b)
+}
+
+func basicOp[T int64 | uint64 | float64](op token.Token, a, b T) T {
+	switch op {
+	case token.ADD:
+		return a + b
+	case token.SUB:
+		return a - b
+	case token.MUL:
+		return a * b
+	case token.QUO:
+		return a / b
+	}
+	panic(notEval{"operator " + op.String()})
 }

@@ -126,7 +126,7 @@ func TestEvaluatorAgrees(t *testing.T) {
 		"i8 + 1", "u + 10", "f32 * 3", "float64(f32) * 3", "p.Norm2()", "p.Scale(2)\np", "pp.Scale(3)\n*pp",
 		"add(2, 3) * add(1, 1)", "fmt.Println(p, xs, d)", "strings.Repeat(\"ab\", 3)", "p.X = 7\np.X - 1",
 		"xs[0] += 5\nxs", "xs[0]++\nxs[0]", "!(1 < 2) || p.X > 6", "pp != nil", "-p.Y", "fmt.Sprint(&p == nil, \"x\" + p.Name)",
-		"P{X: 1, Y: 2}", "[]P{{X: 1}, {X: 2}}", "two(true)", "map[string]float64{\"a\": 0.5}", "7 / 2", "7.0 / 2", "10 % 4",
+		"P{X: 1, Y: 2}", "[]P{{X: 1}, {X: 2}}", "two(true)", "map[string]float64{\"a\": 0.5}", "7 / 2", "7.0 / 2", "10 % 4", "i8 / -1", "i8 * 3", "u - 251", "u % 7",
 	}
 	compiled := newSession(t)
 	evald := newSession(t)
