@@ -309,11 +309,7 @@ func (g *generator) accessLiteral(lit *ast.CompositeLit, amp *ast.UnaryExpr) {
 		return
 	}
 	// Only literals that set unexported fields need the builder.
-	fields := map[string]*types.Var{}
 	need := false
-	for i := 0; i < st.NumFields(); i++ {
-		fields[st.Field(i).Name()] = st.Field(i)
-	}
 	for i, el := range lit.Elts {
 		if kv, ok := el.(*ast.KeyValueExpr); ok {
 			if k, ok := kv.Key.(*ast.Ident); ok && !token.IsExported(k.Name) {

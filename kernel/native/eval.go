@@ -224,10 +224,7 @@ func (ev *evaluator) canExpr(x ast.Expr) bool {
 		if id, ok := x.X.(*ast.Ident); ok {
 			if _, isPkg := ev.info.Uses[id].(*types.PkgName); isPkg {
 				switch ev.info.Uses[x.Sel].(type) {
-				case *types.Var:
-					_, ok := ev.pkgValue(x)
-					return ok
-				case *types.Func:
+				case *types.Var, *types.Func:
 					_, ok := ev.pkgValue(x)
 					return ok
 				}
@@ -357,7 +354,6 @@ func (ev *evaluator) canExpr(x ast.Expr) bool {
 					return false
 				}
 			}
-			_ = u
 			return true
 		case *types.Slice, *types.Map:
 			for _, el := range x.Elts {

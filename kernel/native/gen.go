@@ -151,10 +151,8 @@ type generator struct {
 	cells   map[int]*compiled // earlier cells referenced, by index
 	aliases map[string]*types.TypeName
 	calls   map[*ast.SelectorExpr]bool // method selections rewritten with their call
-	// needReflect: the generated code imports reflect as __ngreflect.
-	needReflect bool
-	bySeq       map[int]*compiled
-	errs        []*Error
+	bySeq   map[int]*compiled
+	errs    []*Error
 }
 
 func (cs *cellState) generate() (string, error) {
@@ -719,7 +717,6 @@ func (g *generator) symbols() string {
 	if n == 0 {
 		return "__ngrt.Symbols{}"
 	}
-	g.needReflect = true
 	return b.String()
 }
 
