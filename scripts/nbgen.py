@@ -4,6 +4,9 @@
 import json, os
 
 P = {"tags": ["parameters"]}
+# The last code cell of a notebook: assertions for the tests, collapsed in JupyterLab and
+# removed from the docs site.
+CHECK = {"tags": ["check"], "jupyter": {"source_hidden": True}}
 
 
 def nb(cells):
