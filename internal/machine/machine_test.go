@@ -97,4 +97,3 @@ func TestRunJSON(t *testing.T) {
 		t.Errorf("empty peer version recorded: %s", b)
 	}
 }
-
