@@ -1,5 +1,7 @@
-// Package accel holds neurogo's emulated analog accelerator (seed 002,
-// BrainScaleS-2 in PyTorch via hxtorch), in three packages:
+// Package accel holds neurogo's emulated analog accelerator, BrainScaleS-2
+// in PyTorch via hxtorch as described in "hxtorch: PyTorch for BrainScaleS-2
+// — Perceptrons on Analog Neuromorphic Hardware" (Spilger et al., 2020), in
+// three packages:
 //
 //   - accel/analog: the chip's matrix-multiplication mode (5-bit inputs,
 //     6-bit signed weights, 8-bit results, noise, fixed pattern,

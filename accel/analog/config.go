@@ -7,8 +7,8 @@ import (
 )
 
 // Hardware ranges of the chip's non-spiking (matrix-multiplication) mode,
-// seed 002 §1: inputs are 5-bit unsigned, weights 6 bit plus a sign,
-// results the 8-bit digitised membrane voltages.
+// after §1 of the hxtorch paper: inputs are 5-bit unsigned, weights 6 bit
+// plus a sign, results the 8-bit digitised membrane voltages.
 const (
 	InputMax  = 31   // inputs x ∈ [0, 31]
 	WeightMax = 63   // weights w ∈ [−63, 63] signed, [0, 63] unsigned
@@ -16,7 +16,7 @@ const (
 	OutputMax = 127
 	// ArrayRows is the number of physical synapse rows of one synapse
 	// array: 256 inputs with unsigned weights, 128 with signed weights
-	// (two rows, excitatory and inhibitory, per input); seed 002 §3.3.
+	// (two rows, excitatory and inhibitory, per input); the hxtorch paper, §3.3.
 	ArrayRows = 256
 	// ArrayCols is the number of neuron columns of one synapse array.
 	ArrayCols = 256
@@ -30,7 +30,7 @@ const (
 // Config describes an emulated system of BrainScaleS-2 chips.
 //
 // The model of one synapse array column j for inputs x and weights w of
-// one row chunk k (seed 002 §1, §3.3; hxtorch's mock model plus fixed
+// one row chunk k (the hxtorch paper, §1 and §3.3; hxtorch's mock model plus fixed
 // pattern and saturation):
 //
 //	v  = g_j·Gain·num_sends·Σ_i x_i·w_ij + o_j + Noise·ε,   ε ~ N(0, 1) per trial
@@ -43,7 +43,7 @@ const (
 // [−128, 127].
 type Config struct {
 	// Chips and ArraysPerChip size the system (0: 1 chip with 2 synapse
-	// arrays, the BSS-2 chip of seed 002 §3.3).
+	// arrays, the BSS-2 chip of the hxtorch paper, §3.3).
 	Chips, ArraysPerChip int
 	// Gain is the output in LSB per unit of input × weight per send
 	// (0: DefaultGain).
@@ -63,21 +63,21 @@ type Config struct {
 	// inputs and weights quantised as on the chip, the product
 	// Gain·num_sends·Σ x·w exact, Noise added once per output, no
 	// digitisation (no floor, no clamp, no row chunks) and no fixed
-	// pattern — the wording of seed 002 §4.2 ("the weights and inputs were
+	// pattern — the wording of §4.2 of the hxtorch paper ("the weights and inputs were
 	// already quantized and scaled to the dynamic range of the hardware,
 	// and Gaussian noise was added to the output of each layer"). The mock
 	// (MockConfig) digitises as the chip does.
 	Software bool
 	// NoReuse refuses operations that need more synapse arrays than the
 	// system has, instead of reusing arrays over several runs (temporal
-	// reuse, seed 002 §3.3).
+	// reuse, the hxtorch paper, §3.3).
 	NoReuse bool
 }
 
 // MockConfig is hxtorch's mock model: the ideal chip with the default
 // gain and Gaussian trial-to-trial noise only (no fixed pattern, linear
 // up to the 8-bit clamp). It is what software training with quantisation
-// and noise runs (seed 002 §4.2).
+// and noise runs (the hxtorch paper, §4.2).
 func MockConfig() Config { return Config{Gain: DefaultGain, Noise: DefaultNoise} }
 
 // SoftwareConfig is the continuous software model of the chip
@@ -89,7 +89,7 @@ func SoftwareConfig() Config { return Config{Gain: DefaultGain, Noise: DefaultNo
 // 10 % column-gain spread, 2 LSB column-offset spread and a membrane
 // saturation at 160 LSB, the deviations that make a model trained on the
 // mock lose accuracy on the chip until it is trained with the hardware
-// in the loop (seed 002 Fig 9b–c).
+// in the loop (the hxtorch paper, Fig 9b–c).
 func ChipConfig(seed int64) Config {
 	return Config{Gain: DefaultGain, Noise: DefaultNoise, GainSpread: 0.1, OffsetSpread: 2, Saturation: 160, Seed: seed}
 }

@@ -36,7 +36,7 @@ func (p *Partition) DataBytes(batch int, density float64) int64 {
 }
 
 // CrossoverBatch is the batch size at which the static configuration
-// volume equals the data volume (seed 002 Fig 8 right: the dotted line,
+// volume equals the data volume (the hxtorch paper, Fig 8 right: the dotted line,
 // where about half the peak rate is reached).
 func (p *Partition) CrossoverBatch(density float64) float64 {
 	per := float64(p.DataBytes(1000, density)-int64(len(p.Tiles))*streamHeader) / 1000
@@ -50,7 +50,7 @@ func (p *Partition) LinkRate(batch int, density float64, link jit.Link) float64 
 	return macs / link.Seconds(float64(p.ConfigBytes()+p.DataBytes(batch, density)))
 }
 
-// Timing model of one emulated chip (seed 002 §3.5, §4.1): events leave
+// Timing model of one emulated chip (the hxtorch paper, §3.5, §4.1): events leave
 // the FPGA at its 125 MHz clock, one every 1 + WaitBetweenEvents cycles,
 // every input repeated NumSends times; after each vector the membranes
 // are read out in parallel and reset (ReadoutTime).

@@ -1,5 +1,7 @@
 // Package analog emulates the non-spiking mode of BrainScaleS-2, the
-// analog neuromorphic chip that hxtorch integrates into PyTorch (seed 002):
+// analog neuromorphic chip that hxtorch integrates into PyTorch ("hxtorch:
+// PyTorch for BrainScaleS-2 — Perceptrons on Analog Neuromorphic
+// Hardware", Spilger et al., 2020; the hxtorch paper below):
 // a quantised vector–matrix multiplication xᵀW = y with 5-bit unsigned
 // inputs (0..31), 6-bit weights plus sign (−63..63, or 0..63 unsigned) and
 // 8-bit results (−128..127).
@@ -10,7 +12,8 @@
 // each (Config). An operation's weights are split into array-sized tiles
 // — 128 rows with signed weights (two physical rows per input), 256 with
 // unsigned ones, 256 columns — placed round robin on the arrays
-// (Partition, seed 002 §3.3 and Fig 6). For one tile and array column j:
+// (Partition, the hxtorch paper, §3.3 and Fig 6). For one tile and array
+// column j:
 //
 //	v   = g_j · Gain · num_sends · Σ_i x_i w_ij + o_j + Noise · ε
 //	v'  = Saturation · tanh(v / Saturation)          (Saturation > 0)
@@ -19,7 +22,7 @@
 // with ε ~ N(0,1) fresh on every trial, and the fixed pattern g_j ~ N(1,
 // GainSpread²), o_j ~ N(0, OffsetSpread²) drawn once per array column
 // from Config.Seed. The results of a column's row splits are summed
-// digitally and saturated to −128..127 (eq. 1 of seed 002); column splits
+// digitally and saturated to −128..127 (eq. 1 of the hxtorch paper); column splits
 // are concatenated. MockConfig is hxtorch's mock model (gain 0.0012,
 // noise 2 LSB, nothing else); ChipConfig adds the fixed pattern and the
 // saturation of an emulated chip.

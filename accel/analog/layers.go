@@ -10,7 +10,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/layers"
 )
 
-// The analog layers (seed 002 §3.1, §3.5) are toolkit/layers Specs, so
+// The analog layers (the hxtorch paper, §3.1, §3.5) are toolkit/layers Specs, so
 // they go into toolkit networks as layer nodes (net.Layer) and train with
 // package train like any other layer. Their parameters have the shapes
 // of the float layers they replace — Linear's "kernel" (D, Units) is
@@ -24,13 +24,13 @@ import (
 // noise in software, an emulated chip (ChipConfig) for execution and
 // hardware-in-the-loop training. A nil System computes the ideal
 // Gain·num_sends·xᵀW in float64 without quantisation. Backward is the
-// software model of seed 002 §3.1 (straight through): the gradients of
+// software model of §3.1 of the hxtorch paper (straight through): the gradients of
 // y = Gain·num_sends·xᵀW at the forward pass's inputs, whatever the
 // hardware measured.
 
 // Linear is hxtorch's Linear: y = xᵀW on the analog system, applied to
 // the last axis of the input (Keras Dense). Bias adds a digital bias
-// after the analog result (seed 002's model uses none).
+// after the analog result (the hxtorch paper's model uses none).
 type Linear struct {
 	Units                       int
 	NumSends, WaitBetweenEvents int
@@ -47,7 +47,7 @@ type Linear struct {
 }
 
 // Conv1d is hxtorch's Conv1d on (L, C) inputs: valid padding, stride
-// Stride, lowered to one matrix multiplication per batch (seed 002 Fig 3:
+// Stride, lowered to one matrix multiplication per batch (the hxtorch paper, Fig 3:
 // the kernel unrolled into K·C rows, F columns, one input row per output
 // position).
 type Conv1d struct {
@@ -72,7 +72,7 @@ type Conv2d struct {
 }
 
 // ExpandedConv1d is Conv1d with Expansions kernel positions placed side
-// by side on the synapse array (seed 002 §3.4, Fig 7): E copies of the
+// by side on the synapse array (the hxtorch paper, §3.4, Fig 7): E copies of the
 // kernel, shifted by Stride·C rows, form one (K+(E−1)·S)·C × E·F matrix,
 // so one analog run computes E output positions. The copies share the
 // kernel parameter but sit on different synapses and columns, so on a
@@ -501,7 +501,7 @@ func (e *mmExec) Forward(params [][]float64, in, out []float64, batch int, train
 
 // Backward implements layers.Exec with the software model of the
 // operation (straight through the quantisation, noise and clamping):
-// dW = s·colᵀ·dy, dcol = s·dy·Wᵀ, s = Gain·num_sends (seed 002 §3.1).
+// dW = s·colᵀ·dy, dcol = s·dy·Wᵀ, s = Gain·num_sends (the hxtorch paper, §3.1).
 func (e *mmExec) Backward(params [][]float64, in, out, dOut, dIn []float64, dParams [][]float64, batch int) error {
 	if err := e.check(params, in, out, batch); err != nil {
 		return err

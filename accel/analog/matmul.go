@@ -12,7 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Op holds the per-operation hardware parameters (seed 002 §3.5): they sit
+// Op holds the per-operation hardware parameters (the hxtorch paper, §3.5): they sit
 // beside the usual arguments of a matmul or convolution, as in
 // conv1d(x, kernel, stride=1, num_sends=6, wait_between_events=25).
 type Op struct {
@@ -86,7 +86,7 @@ func QuantizeWeight(v float64, unsigned, clamp bool) (float32, error) {
 }
 
 // Matrix is a weight matrix configured on a system (the static
-// configuration of seed 002 §4.1): quantised, partitioned, ready to
+// configuration of §4.1 of the hxtorch paper): quantised, partitioned, ready to
 // multiply batches of inputs. Apply may be called from several
 // goroutines.
 type Matrix struct {
@@ -172,7 +172,7 @@ func (m *Matrix) Op() Op { return m.op }
 
 // Scale is the ideal output per unit of Σ x·w: Gain · NumSends. A
 // software model of the operation is y ≈ Scale · xᵀW (the backward pass
-// of hardware-in-the-loop training uses it, seed 002 §3.1).
+// of hardware-in-the-loop training uses it; the hxtorch paper, §3.1).
 func (m *Matrix) Scale() float64 { return m.sys.cfg.Gain * float64(m.op.NumSends) }
 
 // Reseed restarts the trial-to-trial noise stream: the same inputs then
@@ -336,7 +336,7 @@ func (m *Matrix) applyChunk(sc *scratch, x, y []float64, sat []bool, b0, b1 int,
 		}
 	}
 	if m.sys.cfg.Software {
-		// one Gaussian noise draw per output (seed 002 §4.2: noise added
+		// one Gaussian noise draw per output (the hxtorch paper, §4.2: noise added
 		// to the output of each layer); nothing saturates
 		ns := newNoise(m.seed, call, ^uint64(0), uint64(chunk))
 		sigma := m.sys.cfg.Noise

@@ -2,8 +2,8 @@ package analog
 
 import "fmt"
 
-// Tile is one array-sized part of a partitioned operation (seed 002
-// §3.3, Fig 6): weight rows Row0..Row1-1 and columns Col0..Col1-1, placed
+// Tile is one array-sized part of a partitioned operation (the hxtorch
+// paper, §3.3, Fig 6): weight rows Row0..Row1-1 and columns Col0..Col1-1, placed
 // on synapse array Array (of chip Chip) in run Run (temporal reuse: run
 // r executes after run r-1 has finished on that array).
 type Tile struct {
@@ -27,7 +27,7 @@ type Partition struct {
 
 // Partition splits a rows×cols weight matrix into array-sized tiles and
 // places them round robin on the system's synapse arrays: tile k goes to
-// array k mod Arrays in run k div Arrays (seed 002 §3.3). Row splits are
+// array k mod Arrays in run k div Arrays (the hxtorch paper, §3.3). Row splits are
 // later summed digitally, column splits concatenated (eq. 1). With
 // Config.NoReuse an operation needing more arrays than the system has is
 // an error.
@@ -70,7 +70,7 @@ func (s *System) Partition(rows, cols int, unsigned bool) (*Partition, error) {
 // Utilisation is the fraction of the configured synapses that hold a
 // weight: Σ tile areas / (tiles · array area). Edge tiles are partly
 // empty, so it approaches 1 for matrices much larger than an array
-// (O(N+M) partial against O(N·M) full allocations, seed 002 §3.3).
+// (O(N+M) partial against O(N·M) full allocations; the hxtorch paper, §3.3).
 func (p *Partition) Utilisation() float64 {
 	used := 0
 	for _, t := range p.Tiles {

@@ -54,7 +54,7 @@ const (
 const runChunk = 4 * batchChunk
 
 // Run multiplies the batch×rows inputs x with the configured matrix like
-// Apply, but as hxtorch executes it (seed 002 §3.2, Figs 2, 4, 5): a
+// Apply, but as hxtorch executes it (the hxtorch paper, §3.2, Figs 2, 4, 5): a
 // dependency graph of execution instances run just in time. The batch is
 // cut into runs of 512 vectors; per run and row split an instance
 // quantises the inputs; per run and tile an instance builds the tile's

@@ -1,5 +1,7 @@
 // Package jit is the just-in-time execution graph of the emulated analog
-// accelerator (seed 002, hxtorch on BrainScaleS-2, §3.2 and Figs 4–5).
+// accelerator, as hxtorch executes operations on BrainScaleS-2 (§3.2 and
+// Figs 4–5 of "hxtorch: PyTorch for BrainScaleS-2 — Perceptrons on Analog
+// Neuromorphic Hardware", Spilger et al., 2020; the hxtorch paper below).
 //
 // An operation too large for one synapse array is split into execution
 // instances. Every instance is a sequence of four tasks — Preprocess
@@ -49,7 +51,8 @@
 // overlapped with Execute, and draws a Gantt chart like Fig 5 (right).
 //
 // Link gives the transfer time of the two links that bound the MAC rate in
-// seed 002 Fig 8: the 1 Gbit/s host link and the 8 Gbit/s chip I/O.
+// Fig 8 of the hxtorch paper: the 1 Gbit/s host link and the 8 Gbit/s chip
+// I/O.
 //
 // The exported API is non-generic so the notebook interpreter can bind it.
 package jit

@@ -10,7 +10,7 @@ import (
 )
 
 // Two row partitions of one matrix multiplication run on chip 0 and their
-// partial results are summed on the host (seed 002 §3.3, Fig 4). With one
+// partial results are summed on the host (the hxtorch paper, §3.3, Fig 4). With one
 // worker and one resource the Execute order is the insertion order.
 func Example() {
 	x := []float64{1, 2, 3, 4}

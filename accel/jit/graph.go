@@ -13,7 +13,7 @@ import (
 )
 
 // Stage is one of the four tasks of an execution instance, in the order
-// they run (seed 002 §3.2).
+// they run (the hxtorch paper, §3.2).
 type Stage int
 
 // The stages of an execution instance.

@@ -15,7 +15,7 @@ import (
 
 // hangTimeout bounds every wait in these tests that must succeed, so a
 // scheduling bug fails the test instead of hanging it. It is generous
-// because the test machine is shared and noisy.
+// because test machines are often shared and noisy.
 const hangTimeout = 10 * time.Second
 
 // absentWait is how long a test waits for an event that must NOT happen

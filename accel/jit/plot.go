@@ -17,7 +17,8 @@ import (
 // bluish green, postprocess orange).
 func stageColor(s Stage) color.RGBA { return viz.SeriesColor(int(s)) }
 
-// Plot draws the trace as a Gantt chart like seed 002 Fig 5 (right): one
+// Plot draws the trace as a Gantt chart like Fig 5 (right) of the hxtorch
+// paper: one
 // row per resource for Execute ("chip r", top) and one row per host
 // worker lane ("host w") for Preprocess, Build and Postprocess (only
 // resources and lanes that appear in the trace get a row), time

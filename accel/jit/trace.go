@@ -63,7 +63,7 @@ func (t *Trace) Utilisation(resource int) float64 {
 
 // Overlap returns the time during which at least one host stage
 // (Preprocess, Build, Postprocess) ran while at least one Execute ran: the
-// overlap of host and hardware work that Fig 5 of seed 002 shows. It is
+// overlap of host and hardware work that Fig 5 of the hxtorch paper shows. It is
 // the length of the intersection of the union of host spans with the union
 // of Execute spans.
 func (t *Trace) Overlap() time.Duration {
@@ -119,11 +119,11 @@ type Link struct {
 }
 
 // HostLink is the 1 Gbit/s Ethernet link between host and FPGA that
-// limits the measured MAC rate (seed 002 §4.1, Fig 8 yellow line).
+// limits the measured MAC rate (the hxtorch paper, §4.1, Fig 8 yellow line).
 func HostLink() Link { return Link{Name: "host link (1 Gbit/s)", BitsPerSecond: 1e9} }
 
 // ChipLink is the chip's full-duplex 8 Gbit/s interconnect, the hardware
-// design limit (seed 002 §4.1, Fig 8 grey line).
+// design limit (the hxtorch paper, §4.1, Fig 8 grey line).
 func ChipLink() Link { return Link{Name: "chip I/O (8 Gbit/s)", BitsPerSecond: 8e9} }
 
 // Seconds returns the time to move bytes over the link at its raw rate:
