@@ -14,6 +14,7 @@ func init() {
 	Symbols["github.com/neurogo/neurogo/train/repro/repro"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BenchStream":              reflect.ValueOf(repro.BenchStream),
+		"CircConv":                 reflect.ValueOf(repro.CircConv),
 		"DefaultSigma":             reflect.ValueOf(constant.MakeFromLiteral("0.05000000000000000000067762635780344027125465800054371356964111328", token.FLOAT, 0)),
 		"DefaultStreamTestFrames":  reflect.ValueOf(constant.MakeFromLiteral("600", token.INT, 0)),
 		"DefaultStreamTrainFrames": reflect.ValueOf(constant.MakeFromLiteral("6000", token.INT, 0)),
@@ -23,6 +24,7 @@ func init() {
 		"NewSPAMemoryNet":          reflect.ValueOf(repro.NewSPAMemoryNet),
 		"Retrieval":                reflect.ValueOf(repro.Retrieval),
 		"SPAMemory":                reflect.ValueOf(repro.SPAMemory),
+		"Score":                    reflect.ValueOf(repro.Score),
 		"SpikingMNIST":             reflect.ValueOf(repro.SpikingMNIST),
 		"StreamTwoPath":            reflect.ValueOf(repro.StreamTwoPath),
 

@@ -41,41 +41,51 @@ func FashionMNISTClasses() []string {
 // given class names; labels must lie in [0, len(classes)). Unless raw,
 // pixels are divided by 255 into [0, 1]. Either file may be gzipped.
 func Load(imagesPath, labelsPath string, classes []string, raw bool) (*Dataset, error) {
+	d, _, err := load(imagesPath, labelsPath, classes, raw, -1)
+	return d, err
+}
+
+// load is Load of the first limit examples (all when limit < 0); it also
+// returns the number of examples the files declare.
+func load(imagesPath, labelsPath string, classes []string, raw bool, limit int) (*Dataset, int, error) {
 	if len(classes) == 0 {
-		return nil, errors.New("data: Load: classes is empty; give one name per label value")
+		return nil, 0, errors.New("data: Load: classes is empty; give one name per label value")
 	}
-	im, err := LoadIDX(imagesPath)
+	im, declared, err := loadIDX(imagesPath, limit)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	lb, err := LoadIDX(labelsPath)
+	lb, declaredLabels, err := loadIDX(labelsPath, limit)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
+	}
+	if declaredLabels != declared {
+		return nil, 0, corrupt(labelsPath, "%d labels for %d images in %s: counts must match", declaredLabels, declared, imagesPath)
 	}
 	if len(im.Shape) != 3 {
-		return nil, corrupt(imagesPath, "shape %v: images must have 3 dimensions [n, rows, cols]", im.Shape)
+		return nil, 0, corrupt(imagesPath, "shape %v: images must have 3 dimensions [n, rows, cols]", im.Shape)
 	}
 	if !raw && im.Type != UByte {
-		return nil, corrupt(imagesPath, "type %s: scaling to [0, 1] needs ubyte pixels (load with raw = true)", im.Type)
+		return nil, 0, corrupt(imagesPath, "type %s: scaling to [0, 1] needs ubyte pixels (load with raw = true)", im.Type)
 	}
 	if len(lb.Shape) != 1 {
-		return nil, corrupt(labelsPath, "shape %v: labels must have 1 dimension [n]", lb.Shape)
+		return nil, 0, corrupt(labelsPath, "shape %v: labels must have 1 dimension [n]", lb.Shape)
 	}
 	switch lb.Type {
 	case UByte, Byte, Short, Int:
 	default:
-		return nil, corrupt(labelsPath, "type %s: labels must be an integer type", lb.Type)
+		return nil, 0, corrupt(labelsPath, "type %s: labels must be an integer type", lb.Type)
 	}
 	n, rows, cols := im.Shape[0], im.Shape[1], im.Shape[2]
 	if lb.Shape[0] != n {
-		return nil, corrupt(labelsPath, "%d labels for %d images in %s: counts must match", lb.Shape[0], n, imagesPath)
+		return nil, 0, corrupt(labelsPath, "%d labels for %d images in %s: counts must match", lb.Shape[0], n, imagesPath)
 	}
 	d := &Dataset{Name: filepath.Base(imagesPath), Rows: rows, Cols: cols,
 		Classes: append([]string(nil), classes...), Scaled: !raw,
 		Images: make([][]float64, n), Labels: make([]int, n)}
 	for i, v := range lb.Data {
 		if v < 0 || int(v) >= len(classes) {
-			return nil, corrupt(labelsPath, "label %d is %v: must be in [0, %d)", i, v, len(classes))
+			return nil, 0, corrupt(labelsPath, "label %d is %v: must be in [0, %d)", i, v, len(classes))
 		}
 		d.Labels[i] = int(v)
 	}
@@ -89,7 +99,7 @@ func Load(imagesPath, labelsPath string, classes []string, raw bool) (*Dataset, 
 	for i := range d.Images {
 		d.Images[i] = px[i*size : (i+1)*size : (i+1)*size]
 	}
-	return d, nil
+	return d, declared, nil
 }
 
 // ClassCounts returns how many examples each class has.

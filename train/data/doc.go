@@ -35,11 +35,15 @@
 //	_ = test
 //
 // Loading the full MNIST training set takes about a second and holds
-// 60 000 × 784 float64 (376 MB).
+// 60 000 × 784 float64 (376 MB); MNISTSubset (and LoadIDXPrefix below it)
+// reads only the first examples asked for, for small runs:
+//
+//	train, test, err := data.MNISTSubset("", 1000, 200) // 6.3 MB + 1.3 MB
 //
 // UCI HAR (Anguita, Ghio, Oneto, Parra & Reyes-Ortiz 2013, "A Public
 // Domain Dataset for Human Activity Recognition Using Smartphones"; the
-// set of seed 002 §4.2): 30 subjects with a phone at the waist, six
+// set of "hxtorch: PyTorch for BrainScaleS-2 — Perceptrons on Analog
+// Neuromorphic Hardware", Spilger et al. 2020, §4.2): 30 subjects with a phone at the waist, six
 // activities, nine inertial channels (body_acc, body_gyro, total_acc; x, y,
 // z; g and rad/s) in windows of 128 samples (2.56 s at 50 Hz, 50 %
 // overlap); 7352 training windows (21 subjects) and 2947 test windows (9
@@ -48,12 +52,13 @@
 // the directory named by $NEUROGO_HAR (FindHAR) into two HARSets, windows
 // channels last ((128, 9), toolkit/layers' Conv1D layout), labels 0–5; it
 // checks files, line lengths, line counts, labels, subjects and finiteness,
-// naming file:line. The set cannot be installed on this machine, so
+// naming file:line. The set is not packaged for npm or Debian (download it
+// from the UCI Machine Learning Repository and set $NEUROGO_HAR); without it
 // WriteSyntheticHAR writes, and SyntheticHAR returns, a deterministic
 // synthetic stand-in from a kinematic model with the real subjects, class
 // counts, layout and overlap; its README.txt starts with SYNTHETIC, HAR
 // then sets HARSet.Synthetic, and every figure from it must say
-// "synthetic". Seed 002's CNN (Conv1d(9→16, kernel 32, stride 6) → 125 →
+// "synthetic". The hxtorch paper's CNN (Conv1d(9→16, kernel 32, stride 6) → 125 →
 // 6, no biases), trained with Adam for 12 epochs, reached 89–95 % on the
 // synthetic test split for seeds 1–3 (the paper: 92.7 % on the real set),
 // confusing sitting and standing as on the real data. Writing the full set takes about a second

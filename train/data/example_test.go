@@ -324,3 +324,14 @@ func ExampleFashionMNISTDir() {
 	fmt.Println(data.FashionMNISTDir)
 	// Output: /usr/share/datasets/fashion-mnist
 }
+
+// MNISTSubset reads only the first images of each file: a small run does
+// not pay for the whole set.
+func ExampleMNISTSubset() {
+	train, test, err := data.MNISTSubset("", 1000, 200) // "": FindMNIST
+	if err != nil {
+		fmt.Println(err) // says how to install MNIST
+		return
+	}
+	fmt.Println(train.Len(), test.Len())
+}

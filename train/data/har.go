@@ -80,15 +80,16 @@ func harActivities() []string {
 	return []string{"WALKING", "WALKING_UPSTAIRS", "WALKING_DOWNSTAIRS", "SITTING", "STANDING", "LAYING"}
 }
 
-const harInstall = "the UCI HAR data set (Anguita et al. 2013) cannot be installed on this machine; " +
-	"set NEUROGO_HAR to an unpacked \"UCI HAR Dataset\" directory (activity_labels.txt, train/, test/), " +
+const harInstall = "the UCI HAR data set (Anguita et al. 2013) is not packaged for npm or Debian: download " +
+	"\"UCI HAR Dataset.zip\" from the UCI Machine Learning Repository (\"Human Activity Recognition Using Smartphones\"), " +
+	"unpack it and set NEUROGO_HAR to an unpacked \"UCI HAR Dataset\" directory (activity_labels.txt, train/, test/), " +
 	"or write a deterministic synthetic stand-in with data.WriteSyntheticHAR(dir, seed) " +
 	"or `neurogo repro har-analog --synthetic` (every figure from it is labelled synthetic)"
 
 // FindHAR returns the directory named by $NEUROGO_HAR (or its
 // "UCI HAR Dataset" subdirectory, as unpacked from the UCI archive) when it
 // holds the complete layout. Otherwise the error wraps ErrNotFound, lists
-// what is missing, and says that the set cannot be installed here and how
+// what is missing, and says where the set comes from and how
 // to make a synthetic one (WriteSyntheticHAR, `neurogo repro har-analog
 // --synthetic`).
 func FindHAR() (string, error) {

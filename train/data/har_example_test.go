@@ -102,7 +102,7 @@ func ExampleFindHAR() {
 	})
 	// Output:
 	// true
-	// data: HAR: $NEUROGO_HAR is not set: data set not installed; the UCI HAR data set (Anguita et al. 2013) cannot be installed on this machine; set NEUROGO_HAR to an unpacked "UCI HAR Dataset" directory (activity_labels.txt, train/, test/), or write a deterministic synthetic stand-in with data.WriteSyntheticHAR(dir, seed) or `neurogo repro har-analog --synthetic` (every figure from it is labelled synthetic)
+	// data: HAR: $NEUROGO_HAR is not set: data set not installed; the UCI HAR data set (Anguita et al. 2013) is not packaged for npm or Debian: download "UCI HAR Dataset.zip" from the UCI Machine Learning Repository ("Human Activity Recognition Using Smartphones"), unpack it and set NEUROGO_HAR to an unpacked "UCI HAR Dataset" directory (activity_labels.txt, train/, test/), or write a deterministic synthetic stand-in with data.WriteSyntheticHAR(dir, seed) or `neurogo repro har-analog --synthetic` (every figure from it is labelled synthetic)
 }
 
 // HAR checks the files; a directory without them gives ErrNotFound.

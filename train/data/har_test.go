@@ -34,7 +34,7 @@ const (
 	harMinMoveStatic = 0.99
 	// harMinSitStandConf: the share of sitting and standing windows
 	// assigned to the other of the two (measured 0.106) must be clearly
-	// present, as in the real data (Anguita et al. 2013; seed 002 §4.2),
+	// present, as in the real data (Anguita et al. 2013; the BrainScaleS-2/hxtorch paper, §4.2),
 	// and below harMaxSitStandConf (not a coin toss).
 	harMinSitStandConf = 0.05
 	harMaxSitStandConf = 0.40
@@ -193,7 +193,7 @@ func TestHARCorrupt(t *testing.T) {
 		{"missing file", func(t *testing.T, dir string) {
 			os.Remove(filepath.Join(dir, sig("test", "body_gyro_z")))
 			os.Remove(filepath.Join(dir, harYFile("train")))
-		}, ErrNotFound, []string{"lacks train/y_train.txt, test/Inertial Signals/body_gyro_z_test.txt", "cannot be installed", "WriteSyntheticHAR"}},
+		}, ErrNotFound, []string{"lacks train/y_train.txt, test/Inertial Signals/body_gyro_z_test.txt", "UCI Machine Learning Repository", "WriteSyntheticHAR"}},
 		{"127 numbers", edit(sig("train", "body_gyro_y"), func(l []string) []string {
 			f := strings.Fields(l[1])
 			l[1] = strings.Join(f[:127], "  ")
@@ -273,7 +273,7 @@ func TestFindHAR(t *testing.T) {
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unset: err = %v", err)
 	}
-	for _, w := range []string{"$NEUROGO_HAR is not set", "cannot be installed on this machine", "WriteSyntheticHAR", "neurogo repro har-analog --synthetic"} {
+	for _, w := range []string{"$NEUROGO_HAR is not set", "is not packaged for npm or Debian", "WriteSyntheticHAR", "neurogo repro har-analog --synthetic"} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("unset: err = %v: want %q", err, w)
 		}

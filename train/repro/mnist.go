@@ -20,7 +20,8 @@ import (
 	"github.com/neurogo/neurogo/viz"
 )
 
-// MNISTNet is the spiking-MNIST network of seed 000 §5.2.1 (NengoDL's
+// MNISTNet is the spiking-MNIST network of "NengoDL: Combining deep
+// learning and neuromorphic modelling methods" (Rasmussen 2019), §5.2.1 (NengoDL's
 // spiking MNIST example): conv 32 3×3 → LIF → conv 64 3×3 → LIF →
 // average pool 2 → conv 128 3×3 → LIF → average pool 2 → dense 10, LIF
 // neurons with amplitude 0.01, max rates 100 Hz and intercepts 0 as
@@ -149,7 +150,7 @@ type MNISTResult struct {
 	// step (the filtered output settles over the first ~0.1 s)
 	SpikingAccuracyByStep []float64
 	// SpikingTCM is the temporal confusion matrix of the spiking test
-	// (seed 001 §3.2: tCM[step since onset][label][prediction]) and
+	// (the statestream paper, Fischer 2018, §3.2: tCM[step since onset][label][prediction]) and
 	// SpikingResponseTime the first step (0-based) at which the spiking
 	// accuracy reaches 90 % (-1: never) — time-resolved evaluation of a
 	// Nengo-style model.
@@ -214,7 +215,7 @@ func ImagesArray(d *data.Dataset, steps int) (x, y *train.Array, err error) {
 	return x, y, nil
 }
 
-// SpikingMNIST reproduces seed 000 §5.2.1: it trains the MNISTNet with
+// SpikingMNIST reproduces the NengoDL paper's §5.2.1: it trains the MNISTNet with
 // rate neurons and reports the test accuracy of the rate model and of the
 // spiking model (targets: ≥ 99.0 % and ≥ 98.4 % on the full test set).
 func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
@@ -224,19 +225,10 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 			fmt.Fprintf(o.Log, format+"\n", a...)
 		}
 	}
-	trainSet, testSet, err := data.MNIST(o.DataDir)
+	// only the images used are read (0: all)
+	trainSet, testSet, err := data.MNISTSubset(o.DataDir, o.Train, o.Test)
 	if err != nil {
 		return nil, err
-	}
-	if o.Train > 0 {
-		if trainSet, err = trainSet.Subset(o.Train); err != nil {
-			return nil, err
-		}
-	}
-	if o.Test > 0 {
-		if testSet, err = testSet.Subset(o.Test); err != nil {
-			return nil, err
-		}
 	}
 	mn, err := NewMNISTNet(o.Seed, o.Synapse)
 	if err != nil {
@@ -311,7 +303,7 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.RateAccuracy, res.RateConfusion = score(pred[mn.Out], ty, 0)
+	res.RateAccuracy, res.RateConfusion = Score(pred[mn.Out], ty, 0)
 	logf("rate test accuracy %.2f %%", 100*res.RateAccuracy)
 	sx, _, err := ImagesArray(testSet, o.SpikingSteps)
 	if err != nil {
@@ -328,10 +320,10 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 	}
 	sp := spred[mn.OutFiltered]
 	for k := range sp.Steps {
-		a, _ := score(sp, ty, k)
+		a, _ := Score(sp, ty, k)
 		res.SpikingAccuracyByStep = append(res.SpikingAccuracyByStep, a)
 	}
-	res.SpikingAccuracy, res.SpikeConfusion = score(sp, ty, sp.Steps-1)
+	res.SpikingAccuracy, res.SpikeConfusion = Score(sp, ty, sp.Steps-1)
 	labels := make([]int, ty.N)
 	for i := range labels {
 		labels[i] = int(ty.At(i, 0)[0])
@@ -385,9 +377,13 @@ func countsF(m [][]int) [][]float64 {
 	return out
 }
 
-// score returns the accuracy of argmax predictions at step s against
-// class-index targets, and the confusion matrix [true][predicted].
-func score(pred, y *train.Array, s int) (float64, [][]int) {
+// Score returns the accuracy of the argmax predictions of pred at step s
+// against the class-index targets y (y.At(i, 0)[0] is example i's class,
+// as ImagesArray makes them), and the confusion matrix
+// conf[true][predicted] (pred.Dims × pred.Dims; a target outside it is
+// counted as wrong but not entered). pred and y must have the same number
+// of examples and s must be a step of pred.
+func Score(pred, y *train.Array, s int) (float64, [][]int) {
 	conf := make([][]int, pred.Dims)
 	for i := range conf {
 		conf[i] = make([]int, pred.Dims)

@@ -22,7 +22,8 @@ import (
 	"github.com/neurogo/neurogo/viz"
 )
 
-// SPAMemoryNet is the memory model of seed 000 Fig. 9 (NengoDL's
+// SPAMemoryNet is the memory model of Fig. 9 of "NengoDL: Combining deep
+// learning and neuromorphic modelling methods" (Rasmussen 2019; NengoDL's
 // spa-memory example): role and filler vectors are bound by a circular
 // convolution network, the bindings accumulate in a recurrently connected
 // memory ensemble (τ 0.01 s), and a circular correlation with the cue
@@ -126,7 +127,7 @@ func NewSPAData(n, pairs, dims int, tInt, tMem, dt float64, seed uint64) (*SPADa
 		for i := range pairs {
 			roles[i], fills[i] = unit(), unit()
 			d.Vocab = append(d.Vocab, roles[i], fills[i])
-			b := circConv(roles[i], fills[i])
+			b := CircConv(roles[i], fills[i])
 			for s := i * intSteps; s < (i+1)*intSteps; s++ {
 				copy(d.Role.At(k, s), roles[i])
 				copy(d.Filler.At(k, s), fills[i])
@@ -155,8 +156,11 @@ func NewSPAData(n, pairs, dims int, tInt, tMem, dt float64, seed uint64) (*SPADa
 	return d, nil
 }
 
-// circConv is the circular convolution (a ⊛ b)[k] = Σ_j a[j]·b[(k−j) mod D].
-func circConv(a, b []float64) []float64 {
+// CircConv returns the circular convolution of a and b, the binding of
+// the Semantic Pointer Architecture: (a ⊛ b)[k] = Σ_j a[j]·b[(k−j) mod D],
+// D = len(a); b must be at least as long as a. Binding with the involution
+// of a (a[0], a[D−1], …, a[1]) approximately undoes a binding with a.
+func CircConv(a, b []float64) []float64 {
 	n := len(a)
 	out := make([]float64, n)
 	for k := range n {
@@ -465,5 +469,5 @@ func (r *SPAResult) Figure() (*viz.Plot, error) {
 		{Label: "before training", X: x, Y: r.BeforeMean, Err: half(r.BeforeLo, r.BeforeHi), Dashed: true},
 		{Label: "after training", X: x, Y: r.AfterMean, Err: half(r.AfterLo, r.AfterHi)},
 	}, viz.LineOptions{Markers: true, Legend: "bottom right", // the curves rise to the top right
-		Frame: viz.Frame{Title: "Memory retrieval (seed 000, Fig. 9)", XLabel: "neurons per dimension", YLabel: "retrieval accuracy"}})
+		Frame: viz.Frame{Title: "Memory retrieval (the NengoDL paper, Fig. 9)", XLabel: "neurons per dimension", YLabel: "retrieval accuracy"}})
 }

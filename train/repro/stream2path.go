@@ -20,7 +20,7 @@ import (
 // reproduction: the appendix 6.2 network unchanged (128 agents), trained
 // for DefaultStreamTrainFrames frames on the MNIST training set, tested
 // for DefaultStreamTestFrames frames on the test set, each image held 12
-// frames (seed 001 §3.2: "Stimuli were always presented for 12
+// frames (the statestream paper, §3.2: "Stimuli were always presented for 12
 // consecutive frames").
 type StreamOptions struct {
 	Agents      int // 0: the file's (128)
@@ -73,7 +73,7 @@ type StreamResult struct {
 	TestSeconds         float64
 }
 
-// StreamTwoPath reproduces seed 001 Fig. 3b: the two-path MNIST network of
+// StreamTwoPath reproduces Fig. 3b of the statestream paper (Fischer 2018): the two-path MNIST network of
 // the appendix (6.2) is trained with its two loss plasticities while
 // MNIST images stream in, then tested with time-resolved evaluation
 // (§3.2): accuracy against the delay since stimulus onset (chance for the
@@ -125,19 +125,10 @@ func StreamTwoPath(o StreamOptions) (*StreamResult, error) {
 		return nil, err
 	}
 
-	trainSet, testSet, err := data.MNIST(o.DataDir)
+	// only the images used are read (0: all)
+	trainSet, testSet, err := data.MNISTSubset(o.DataDir, o.Train, o.Test)
 	if err != nil {
 		return nil, err
-	}
-	if o.Train > 0 {
-		if trainSet, err = trainSet.Subset(o.Train); err != nil {
-			return nil, err
-		}
-	}
-	if o.Test > 0 {
-		if testSet, err = testSet.Subset(o.Test); err != nil {
-			return nil, err
-		}
 	}
 	drivers, err := stimulus.Drivers(net, stimulus.Options{Data: trainSet, MinFrames: o.Hold, MaxFrames: o.Hold, Seed: o.Seed})
 	if err != nil {
