@@ -26,7 +26,7 @@ type AccelRow struct {
 	Rows  int    `json:"rows"`
 	Cols  int    `json:"cols"`
 	Batch int    `json:"batch"`
-	// Mode: "gemm_float32" (this machine's float32 GEMM on all cores),
+	// Mode: "gemm_float32" (the host CPU's float32 GEMM on all cores),
 	// "mock_partner" (the pipeline with a fast mock communication
 	// partner: software overhead alone), "emulated" (the pipeline with
 	// the emulated chip computing).
@@ -73,9 +73,9 @@ type AccelBenchOptions struct {
 	Log        io.Writer
 }
 
-// BenchAccel measures Fig 8 of seed 002 on the emulated system (one
+// BenchAccel measures Fig 8 of the hxtorch paper on the emulated system (one
 // MockConfig chip): MAC/s against the matrix size at a fixed batch, and
-// against the batch at 256², for the float32 GEMM of this machine, the
+// against the batch at 256², for the float32 GEMM of the host CPU, the
 // pipeline with a mock communication partner (overhead only) and the
 // pipeline with the emulated chip, all in one run.
 func BenchAccel(o AccelBenchOptions) ([]AccelRow, error) {
@@ -230,8 +230,8 @@ func gemmRate(x, w []float64, batch, n int, minSec float64) float64 {
 	return float64(batch) * float64(n) * float64(n) / best
 }
 
-// AccelSummary condenses BenchAccel's rows into the figures the issue
-// names.
+// AccelSummary condenses BenchAccel's rows into the figures that
+// Fig 8's discussion quotes.
 type AccelSummary struct {
 	// MinFractionOneChip is the smallest FractionOfGEMM of the mock
 	// partner pipeline over square matrices at least one chip large
@@ -282,7 +282,7 @@ func SummarizeAccel(rows []AccelRow) AccelSummary {
 	return s
 }
 
-// AccelFigures draws Fig 8 of seed 002 from BenchAccel's rows: MAC/s
+// AccelFigures draws Fig 8 of the hxtorch paper from BenchAccel's rows: MAC/s
 // against the number of matrix elements at the size sweep's batch (left)
 // and against the batch size at 256² (right), for the float32 GEMM, the
 // pipeline with the mock partner and with the emulated chip, and the
@@ -292,7 +292,7 @@ func AccelFigures(rows []AccelRow) (bySize, byBatch *viz.Plot, err error) {
 	series := func(sweep string, x func(AccelRow) float64) []viz.Series {
 		var out []viz.Series
 		for _, m := range []struct{ mode, label string }{
-			{"gemm_float32", "float32 GEMM (this machine)"},
+			{"gemm_float32", "float32 GEMM (host CPU)"},
 			{"mock_partner", "pipeline, mock partner (overhead only)"},
 			{"emulated", "pipeline, emulated chip"},
 		} {

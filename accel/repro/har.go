@@ -3,6 +3,7 @@ package repro
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -18,8 +19,9 @@ import (
 )
 
 // HAROptions configure HAR. Zero values give the reproduction's
-// settings (seed 002 §4.2: 50 epochs in software with quantisation and
-// noise, then the chip, then one epoch with the hardware in the loop).
+// settings (the hxtorch paper, §4.2: 50 epochs in software with
+// quantisation and noise, then the chip, then one epoch with the hardware
+// in the loop).
 type HAROptions struct {
 	// DataDir is a UCI HAR directory; "" uses $NEUROGO_HAR when set and
 	// otherwise the synthetic set (data.SyntheticHAR(DataSeed)); Synthetic
@@ -254,7 +256,8 @@ func HARArrays(s *data.HARSet, sc *analog.InputScale) (x, y *train.Array, err er
 	return x, y, err
 }
 
-// HAR reproduces seed 002 §4.2 (Table 1, Fig 9) on the emulated chip:
+// HAR reproduces §4.2 of the hxtorch paper (Table 1, Fig 9) on the
+// emulated chip:
 // (a) software training with quantisation and Gaussian noise (the mock
 // model) for Epochs; (b) the same weights on the emulated chip, no
 // retraining; (c) HILEpochs of hardware-in-the-loop training — forward
@@ -268,26 +271,12 @@ func HAR(o HAROptions) (*HARResult, error) {
 			fmt.Fprintf(o.Log, format+"\n", a...)
 		}
 	}
-	var trainSet, testSet *data.HARSet
-	var err error
-	dir := o.DataDir
-	if dir == "" && !o.Synthetic {
-		dir = os.Getenv("NEUROGO_HAR")
-	}
-	if dir != "" && !o.Synthetic {
-		trainSet, testSet, err = data.HAR(dir)
-	} else {
-		trainSet, testSet, err = data.SyntheticHAR(o.DataSeed)
-	}
+	trainSet, testSet, err := LoadHAR(o.DataDir, o.Synthetic, o.DataSeed)
 	if err != nil {
 		return nil, err
 	}
-	if o.Train > 0 && o.Train < trainSet.Len() {
-		trainSet = subsetHAR(trainSet, o.Train, o.Seed)
-	}
-	if o.Test > 0 && o.Test < testSet.Len() {
-		testSet = subsetHAR(testSet, o.Test, o.Seed+1)
-	}
+	trainSet = SubsetHAR(trainSet, o.Train, o.Seed)
+	testSet = SubsetHAR(testSet, o.Test, o.Seed+1)
 	res := &HARResult{Options: o, Synthetic: trainSet.Synthetic, Classes: trainSet.Classes}
 	kind := "real"
 	if res.Synthetic {
@@ -337,11 +326,11 @@ func HAR(o HAROptions) (*HARResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := onlyLayers(m, sw); err != nil {
+	if err := TrainLayersOnly(m, sw); err != nil {
 		return nil, err
 	}
 	perEpoch := (trainSet.Len() + o.Batch - 1) / o.Batch
-	if err := compileHAR(m, sw, o.LR, o.Epochs*perEpoch); err != nil {
+	if err := CompileHAR(m, sw, o.LR, o.Epochs*perEpoch); err != nil {
 		return nil, err
 	}
 	logf("(a) software training with quantisation and noise: %d epochs", o.Epochs)
@@ -349,7 +338,7 @@ func HAR(o HAROptions) (*HARResult, error) {
 		train.FitOptions{Epochs: o.Epochs, BatchSize: o.Batch, Seed: o.Seed, Callbacks: append(epochLog(logf, "a"), o.Callbacks...)}); err != nil {
 		return res, err
 	}
-	if res.Software, err = evalHAR("software (mock: quantised, noise)", m, sw, tx, ty); err != nil {
+	if res.Software, err = EvalHAR("software (mock: quantised, noise)", m, sw, tx, ty); err != nil {
 		return res, err
 	}
 	logf("(a) software: test accuracy %.1f %%", 100*res.Software.Accuracy)
@@ -370,13 +359,13 @@ func HAR(o HAROptions) (*HARResult, error) {
 	if err != nil {
 		return res, err
 	}
-	if err := onlyLayers(mc, hw); err != nil {
+	if err := TrainLayersOnly(mc, hw); err != nil {
 		return nil, err
 	}
-	if err := compileHAR(mc, hw, o.HILLR, o.HILEpochs*perEpoch); err != nil {
+	if err := CompileHAR(mc, hw, o.HILLR, o.HILEpochs*perEpoch); err != nil {
 		return res, err
 	}
-	if res.Chip, err = evalHAR("emulated chip, no retraining", mc, hw, tx, ty); err != nil {
+	if res.Chip, err = EvalHAR("emulated chip, no retraining", mc, hw, tx, ty); err != nil {
 		return res, err
 	}
 	logf("(b) emulated chip without retraining: test accuracy %.1f %%", 100*res.Chip.Accuracy)
@@ -385,7 +374,7 @@ func HAR(o HAROptions) (*HARResult, error) {
 		train.FitOptions{Epochs: o.HILEpochs, BatchSize: o.Batch, Seed: o.Seed + 7, Callbacks: append(epochLog(logf, "c"), o.Callbacks...)}); err != nil {
 		return res, err
 	}
-	if res.HIL, err = evalHAR("emulated chip, hardware-in-the-loop training", mc, hw, tx, ty); err != nil {
+	if res.HIL, err = EvalHAR("emulated chip, hardware-in-the-loop training", mc, hw, tx, ty); err != nil {
 		return res, err
 	}
 	logf("(c) after %d epoch(s) with the hardware in the loop: test accuracy %.1f %%", o.HILEpochs, 100*res.HIL.Accuracy)
@@ -393,27 +382,39 @@ func HAR(o HAROptions) (*HARResult, error) {
 	return res, nil
 }
 
-// compileHAR compiles with Adam, its rate decaying from lr to 0 over
-// steps on a cosine, inside WeightClamp (weights stay within ±63).
-// onlyLayers trains the layers' kernels only. The connections between
-// layer nodes carry scalar transforms that the trainer would otherwise
-// learn (NengoDL trains connection weights): scaled by a learnt 0.97 the
-// integer outputs of a ConvertingReLU reach the next analog layer as
-// non-integers, which the chip's input conversion rounds — measured, this
-// made training with quantisation fall back to chance after two epochs.
-func onlyLayers(m *train.Model, h *HARNet) error {
+// TrainLayersOnly makes the kernels of h's analog layers the only
+// trainable parameters of m. The connections between layer nodes carry
+// scalar transforms that the trainer would otherwise learn (NengoDL trains
+// connection weights): scaled by a learnt 0.97 the integer outputs of a
+// ConvertingReLU reach the next analog layer as non-integers, which the
+// chip's input conversion rounds, and training with quantisation falls
+// back to chance within a few epochs.
+func TrainLayersOnly(m *train.Model, h *HARNet) error {
+	if m == nil || h == nil {
+		return fmt.Errorf("repro: TrainLayersOnly: model %v, network %v: both are required", m != nil, h != nil)
+	}
 	if err := m.SetTrainable(h.Net, false); err != nil {
-		return err
+		return fmt.Errorf("repro: TrainLayersOnly: %w", err)
 	}
 	for _, l := range h.Layers {
 		if err := m.SetTrainable(l, true); err != nil {
-			return err
+			return fmt.Errorf("repro: TrainLayersOnly: layer %s: %w", l.Label, err)
 		}
 	}
 	return nil
 }
 
-func compileHAR(m *train.Model, h *HARNet, lr float64, steps int) error {
+// CompileHAR compiles m for h's classification: Adam with its rate
+// decaying from lr to 0 on a cosine over steps minibatches, inside
+// analog.WeightClamp (weights stay within ±63), sparse cross-entropy on
+// the logits of h.Out and accuracy as the metric.
+func CompileHAR(m *train.Model, h *HARNet, lr float64, steps int) error {
+	if m == nil || h == nil {
+		return fmt.Errorf("repro: CompileHAR: model %v, network %v: both are required", m != nil, h != nil)
+	}
+	if !(lr > 0) || math.IsInf(lr, 0) {
+		return fmt.Errorf("repro: CompileHAR: learning rate %v: must be positive and finite", lr)
+	}
 	return m.Compile(train.Config{
 		Optimizer: &analog.WeightClamp{Opt: &optim.Adam{Schedule: optim.CosineDecay{Initial: lr, Steps: max(steps, 1)}}},
 		Loss:      map[*toolkit.Probe]loss.Loss{h.Out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
@@ -432,7 +433,16 @@ func epochLog(logf func(string, ...any), stage string) []train.Callback {
 	}}
 }
 
-func evalHAR(name string, m *train.Model, h *HARNet, x, y *train.Array) (HARStage, error) {
+// EvalHAR classifies the windows x (one step each, hardware units) with m
+// and compares with the labels y: the stage's accuracy, per-class recall
+// and confusion counts [true][predicted] over the six activities.
+func EvalHAR(name string, m *train.Model, h *HARNet, x, y *train.Array) (HARStage, error) {
+	if m == nil || h == nil || x == nil || y == nil {
+		return HARStage{}, fmt.Errorf("repro: EvalHAR %q: model, network, inputs and labels are required", name)
+	}
+	if x.N != y.N {
+		return HARStage{}, fmt.Errorf("repro: EvalHAR %q: %d inputs but %d labels", name, x.N, y.N)
+	}
 	pred, err := m.Predict(map[*toolkit.Node]*train.Array{h.Input: x}, train.EvalOptions{BatchSize: 256})
 	if err != nil {
 		return HARStage{}, err
@@ -470,9 +480,32 @@ func evalHAR(name string, m *train.Model, h *HARNet, x, y *train.Array) (HARStag
 	return st, nil
 }
 
-// subsetHAR keeps n windows chosen with seed (stratification is left to
-// the generator's class mix).
-func subsetHAR(s *data.HARSet, n int, seed int64) *data.HARSet {
+// LoadHAR returns the UCI HAR training and test sets from dir; dir ""
+// reads $NEUROGO_HAR when it is set and otherwise falls back to the
+// deterministic synthetic stand-in data.SyntheticHAR(dataSeed); synthetic
+// forces the stand-in. The sets' Synthetic field says which was used.
+func LoadHAR(dir string, synthetic bool, dataSeed int64) (trainSet, testSet *data.HARSet, err error) {
+	if dir == "" && !synthetic {
+		dir = os.Getenv("NEUROGO_HAR")
+	}
+	if dir != "" && !synthetic {
+		trainSet, testSet, err = data.HAR(dir)
+	} else {
+		trainSet, testSet, err = data.SyntheticHAR(dataSeed)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("repro: LoadHAR: %w", err)
+	}
+	return trainSet, testSet, nil
+}
+
+// SubsetHAR returns n windows of s drawn without replacement in an order
+// fixed by seed (stratification is left to the set's class mix); n ≤ 0 or
+// n ≥ s.Len() returns s itself. The windows share s's backing arrays.
+func SubsetHAR(s *data.HARSet, n int, seed int64) *data.HARSet {
+	if n <= 0 || n >= s.Len() {
+		return s
+	}
 	idx := make([]int, s.Len())
 	for i := range idx {
 		idx[i] = i
@@ -498,20 +531,8 @@ func subsetHAR(s *data.HARSet, n int, seed int64) *data.HARSet {
 // titled with the stage, the overall accuracy and whether the data were
 // synthetic.
 func (r *HARResult) Figures() (software, chip, hil *viz.Plot, err error) {
-	tag := ""
-	if r.Synthetic {
-		tag = " — synthetic HAR"
-	}
 	mk := func(letter string, s HARStage) (*viz.Plot, error) {
-		c := make([][]float64, len(s.Confusion))
-		for i, row := range s.Confusion {
-			c[i] = make([]float64, len(row))
-			for j, v := range row {
-				c[i][j] = float64(v)
-			}
-		}
-		return viz.ConfusionMatrix(c, shortHAR(r.Classes), viz.ConfusionOptions{Normalize: true,
-			Frame: viz.Frame{Title: fmt.Sprintf("(%s) %s: %.1f %%%s", letter, s.Name, 100*s.Accuracy, tag)}})
+		return HARConfusion(letter, s, r.Classes, r.Synthetic)
 	}
 	if software, err = mk("a", r.Software); err != nil {
 		return
@@ -523,8 +544,30 @@ func (r *HARResult) Figures() (software, chip, hil *viz.Plot, err error) {
 	return
 }
 
-func shortHAR(c []string) []string {
-	short := map[string]string{"WALKING": "walk", "WALKING_UPSTAIRS": "up", "WALKING_DOWNSTAIRS": "down", "SITTING": "sit", "STANDING": "stand", "LAYING": "lay"}
+// HARConfusion draws stage s as one panel of Fig 9: its confusion matrix,
+// row-normalised, with the short class names, titled "(letter) stage:
+// accuracy", marked "synthetic HAR" when the data were synthetic.
+func HARConfusion(letter string, s HARStage, classes []string, synthetic bool) (*viz.Plot, error) {
+	tag := ""
+	if synthetic {
+		tag = " — synthetic HAR"
+	}
+	c := make([][]float64, len(s.Confusion))
+	for i, row := range s.Confusion {
+		c[i] = make([]float64, len(row))
+		for j, v := range row {
+			c[i][j] = float64(v)
+		}
+	}
+	return viz.ConfusionMatrix(c, ShortHARClasses(classes), viz.ConfusionOptions{Normalize: true,
+		Frame: viz.Frame{Title: fmt.Sprintf("(%s) %s: %.1f %%%s", letter, s.Name, 100*s.Accuracy, tag)}})
+}
+
+// ShortHARClasses returns the UCI activity names shortened for axis
+// labels (WALKING_UPSTAIRS → up); other names are kept.
+func ShortHARClasses(c []string) []string {
+	short := map[string]string{"WALKING": "walk", "WALKING_UPSTAIRS": "up", "WALKING_DOWNSTAIRS": "down",
+		"SITTING": "sit", "STANDING": "stand", "LAYING": "lay"}
 	out := make([]string, len(c))
 	for i, s := range c {
 		if v, ok := short[s]; ok {
