@@ -84,7 +84,7 @@ type config struct {
 }
 
 // Batch sets the minibatch size of a simulator (default 1): it runs that
-// many independent copies of the model (seed 000, §3.1), which differ only
+// many independent copies of the model (the NengoDL paper, §3.1), which differ only
 // in their data feeds and stochastic neuron draws. Build ignores it.
 func Batch(n int) Option { return func(c *config) { c.batch = n } }
 
@@ -112,7 +112,7 @@ func Feed(node *toolkit.Node, data [][][]float64) Option {
 func Parallel(n int) Option { return func(c *config) { c.parallel = max(n, 1) } }
 
 // Unroll sets how many steps RunSteps and Run execute per dispatch
-// (NengoDL's unroll_simulation, seed 000 §4.1; default 1): a one-lane
+// (NengoDL's unroll_simulation, §4.1 of the NengoDL paper; default 1): a one-lane
 // simulator strings the operators of n consecutive steps, each step's
 // probe recording after them, into one flat list and runs the list per
 // block of n steps; the progress callback and the checks for a closed or

@@ -15,7 +15,7 @@ import (
 )
 
 // TestBuildErrors: invalid descriptions fail at build time with an error
-// that names the object and the rule, never a panic (issue 3, "Bad input").
+// that names the object and the rule, never a panic.
 func TestBuildErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -499,7 +499,7 @@ func TestRLSLearns(t *testing.T) {
 
 // LIF in a 5000-neuron simulation (Nengo's test_neurons.py test_lif):
 // with x = 0.5 held for 1 s, each neuron's spike count matches its rate
-// curve within atol 1 Hz, rtol 2% (issue 3).
+// curve within atol 1 Hz, rtol 2%.
 func TestLIF5000(t *testing.T) {
 	const (
 		n    = 5000

@@ -1,5 +1,7 @@
 // Package sim builds toolkit descriptions into signals and operators, as
-// Nengo's builder does (seed 000, §2.2), and runs them on the CPU with the
+// Nengo's builder does (§2.2 of "NengoDL: Combining deep learning and
+// neuromorphic modelling methods", Daniel Rasmussen, Neuroinformatics,
+// 2019; the NengoDL paper below), and runs them on the CPU with the
 // semantics of Nengo 4.1's reference simulator. It defines the Backend
 // interface that package accel implements; sim/simtest is the conformance
 // suite every backend runs. See README.md for the file map.
@@ -37,7 +39,7 @@
 //
 // Options for New/NewFromModel: Batch(n) runs n independent copies
 // (lanes) of the model, Feed(node, data) replaces a node's output by
-// data[batch][step][dim] (seed 000, §3.1), and DataBatch returns probe data
+// data[batch][step][dim] (the NengoDL paper, §3.1), and DataBatch returns probe data
 // as [batch][samples][dims]. CheckNaN(false) switches off the per-step NaN
 // check. SoftReset restarts time keeping the probe data if asked.
 //
@@ -59,8 +61,8 @@
 //
 // # Optimize and execute
 //
-// Between Build and execution the graph optimizer (opt.go, seed 000
-// §4.2) rewrites a copy of the operators; Model.Ops stays the builder's
+// Between Build and execution the graph optimizer (opt.go; the NengoDL
+// paper, §4.2) rewrites a copy of the operators; Model.Ops stays the builder's
 // list and Model.Plan reports what was done. Optimize(Optimizations{…})
 // switches each pass; all are on by default and every combination gives
 // bit-identical output (opt_test.go runs every parity and benchmark model
@@ -90,7 +92,7 @@
 //     block list, neurons and synapses of one type as one call.
 //   - Sort: signals are laid out so group members read and write adjacent
 //     memory (largest groups first); Optimizations.Sorter "metablock"
-//     runs seed 000's Algorithms 1 and 2 instead (meta-blocks, settling
+//     runs the NengoDL paper's Algorithms 1 and 2 instead (meta-blocks, settling
 //     passes; sortsig.go). Plan reports how many read blocks ended up in
 //     order.
 //

@@ -34,7 +34,7 @@ func ExampleOptimize() {
 	// same output: true
 }
 
-// Ablations lists the rows of the optimizer ablation (seed 000, Fig 8).
+// Ablations lists the rows of the optimizer ablation (the NengoDL paper, Fig 8).
 func ExampleAblations() {
 	for _, a := range sim.Ablations() {
 		fmt.Printf("%-20s %s\n", a.Name, a.Opt)

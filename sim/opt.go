@@ -9,7 +9,7 @@ import (
 )
 
 // Optimizations selects the passes of the graph optimizer that runs
-// between building a model and executing it (seed 000, §4.2). Every pass
+// between building a model and executing it (the NengoDL paper, §4.2). Every pass
 // keeps the simulation's output bit for bit: the tests compare every
 // parity model with and without each pass.
 type Optimizations struct {
@@ -17,17 +17,17 @@ type Optimizations struct {
 	// single increment (the increment sets it instead), temporaries that
 	// only carry one operator's output into a copy (the operator writes
 	// the copy's destination directly), multiplications by a constant
-	// one (seed 000 §4.2.4), and operators whose outputs nothing reads
+	// one (the NengoDL paper, §4.2.4), and operators whose outputs nothing reads
 	// or probes (dead code).
 	Simplify bool
 	// Merge plans the operators into groups of one kind that do not
 	// depend on each other (see Planner) and runs each group as one loop: copies and
 	// element-wise products as runs over contiguous memory, dot products
 	// as a block list, neurons and synapses of one type as one call
-	// (seed 000 §4.2.1–4.2.2).
+	// (the NengoDL paper, §4.2.1–4.2.2).
 	Merge bool
 	// Sort lays the signals out so that the members of merged groups read
-	// and write adjacent memory in member order (seed 000 §4.2.3,
+	// and write adjacent memory in member order (the NengoDL paper, §4.2.3,
 	// Algorithms 1 and 2 in spirit: the largest groups are placed first,
 	// later groups reorder their members by what is placed).
 	Sort bool
@@ -54,7 +54,7 @@ type Optimizations struct {
 	// Sorter chooses how Sort lays the signals out: "" or "groups" (the
 	// default: merged groups, the largest first, place their members'
 	// signals one after the other, each group first reordering its
-	// members by what is already placed) or "metablock" (seed 000's
+	// members by what is already placed) or "metablock" (the NengoDL paper's
 	// Algorithms 1 and 2: meta-blocks ordered so that the largest read
 	// blocks are contiguous, then settling passes; sortsig.go).
 	Sorter string
@@ -99,7 +99,7 @@ func (o Optimizations) String() string {
 	return strings.Join(on, "+")
 }
 
-// Ablation is one row of the optimizer ablation (seed 000, Fig 8): all
+// Ablation is one row of the optimizer ablation (the NengoDL paper, Fig 8): all
 // passes with one switched off, plus all and none.
 type Ablation struct {
 	Name string

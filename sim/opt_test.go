@@ -15,7 +15,7 @@ import (
 
 // optCases are the optimizer settings compared with no optimisation: each
 // pass alone and all together. Outputs must be identical bit for bit
-// (issue 9: "outputs are identical with and without each").
+// with and without each pass.
 var optCases = []sim.Optimizations{
 	{Simplify: true},
 	{Merge: true},
@@ -474,7 +474,7 @@ func TestPlanners(t *testing.T) {
 	}
 }
 
-// TestMetablockSorter: seed 000's Algorithms 1 and 2 put more of the
+// TestMetablockSorter: the NengoDL paper's Algorithms 1 and 2 put more of the
 // basal ganglia's read blocks in order than no sorting does and at least
 // as many as the default sorter; an unknown sorter is an error.
 func TestMetablockSorter(t *testing.T) {

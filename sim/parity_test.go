@@ -17,7 +17,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Tolerances from issue 3 ("Parity with Nengo"): every probe trace within
+// Parity with Nengo: every probe trace within
 // 1e-9 absolute of Nengo 4.1's reference simulator given the same built
 // parameters; decoders solved from the same gains, biases and eval points
 // within 1e-6 relative.
@@ -28,13 +28,12 @@ const (
 )
 
 // parityExceptions loosens parityAtol for named probes ("model/probe").
-// It is empty: izh_ens/a_voltage used to need 2e-2, because Izhikevich
-// voltages at dt = 1 ms under strong inhibition amplify rounding and two
-// 1-ulp sources fed them — Go's math.Sin against NumPy's sin in the input
-// node (now removed: the test feeds probe/stim_p, Nengo's own input values,
-// see stimFeed) and the Lowpass(0.005) discretisation (now bit-identical to
-// Nengo's: toolkit/synapses' expm follows the algorithm Nengo vendors from
-// SciPy). The measured error is now 0.
+// It is empty. Izhikevich voltages at dt = 1 ms under strong inhibition
+// (izh_ens/a_voltage) amplify any 1-ulp difference, so both sources of
+// one are avoided: the test feeds probe/stim_p, Nengo's own input values
+// (see stimFeed), instead of computing the input with Go's math.Sin, and
+// the Lowpass(0.005) discretisation is bit-identical to Nengo's
+// (toolkit/synapses' expm follows the algorithm Nengo vendors from SciPy).
 var parityExceptions = map[string]struct {
 	atol   float64
 	reason string

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Signal sorting by read blocks (seed 000 §4.2.3, Algorithms 1 and 2), the
+// Signal sorting by read blocks (the NengoDL paper, §4.2.3, Algorithms 1 and 2), the
 // "metablock" sorter (Optimizations.Sorter).
 //
 // A read block is the list of signals one slot of a merged group touches,

@@ -12,8 +12,9 @@ import (
 // BackendMatMul is a MatMul that computes every synapse-pool product on a
 // sim.Backend, so that any neurogo backend — the CPU simulator, the
 // emulated analog accelerator of package accel — can host a
-// layerwise-parallel network's synapse-pools (seed 001's networks on
-// seed 002's hardware). For c = a·b (a m×k, b k×n) it builds a model in
+// layerwise-parallel network's synapse-pools (the statestream paper's
+// networks on the hardware of "hxtorch: PyTorch for BrainScaleS-2 —
+// Perceptrons on Analog Neuromorphic Hardware", Spilger et al., 2020). For c = a·b (a m×k, b k×n) it builds a model in
 // which a node presents a's rows, one per time step, and a connection
 // without synapse whose transform is bᵀ maps them onto a passthrough node;
 // the m probe samples are c's rows.

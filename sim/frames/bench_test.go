@@ -7,7 +7,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/stream"
 )
 
-// BenchmarkStep: one frame of the appendix network (seed 001 §6.2) with
+// BenchmarkStep: one frame of the appendix network (the statestream paper, §6.2) with
 // 128 agents, by mode and workers; "+rollout" adds the deep_class
 // rollout (forward and backward, depth 3) as a hook, "+chunked" the same
 // rollout in 8 agent chunks (a ChunkedHook).

@@ -1,7 +1,10 @@
 // Package frames executes layerwise-parallel networks frame by frame
-// (seed 001, statestream: Fischer et al., "The streaming rollout of deep
-// networks", §2 and appendix 6.1) and provides differentiable local
-// rollouts for plasticities (seed 001 §3.1, Fig. 4).
+// (§2 and appendix 6.1 of "statestream: a toolbox to explore
+// layerwise-parallel deep neural networks", Volker Fischer, 2018 — the
+// statestream paper below; the execution model is also that of Fischer et
+// al., "The streaming rollout of deep networks") and provides
+// differentiable local rollouts for plasticities (the statestream paper,
+// §3.1, Fig. 4).
 //
 // A network (toolkit/stream.Net) holds neuron-pools, whose states y_n(t)
 // are the network's memory, and synapse-pools, which map source states to
@@ -19,7 +22,7 @@
 //
 // # The two-phase update (Parallel mode)
 //
-// Every frame t → t+1 has a read and a write phase (seed 001 §2): states
+// Every frame t → t+1 has a read and a write phase (the statestream paper, §2): states
 // are double-buffered (cur = frame t, next = frame t+1); every pool reads
 // only cur and writes only next, so all pools update at once and a signal
 // advances one pool per frame. The work is split into fixed jobs, one per
@@ -36,14 +39,14 @@
 // (measured with testing.AllocsPerRun; the test allows 2 for runtime
 // noise such as a channel wait record refilled after a GC).
 //
-// In the appendix network (seed 001 §6.2) an image held in frame T reaches
+// In the appendix network (the statestream paper, §6.2) an image held in frame T reaches
 // conv1 at T+1, pred1 at T+2 and prediction at T+3; the deep path
 // (conv2, pred2) reaches prediction at T+4.
 //
 // # Sequential mode
 //
-// Sequential is the layerwise-sequential comparison network (seed 001
-// Fig. 1, middle): each frame the drivers write the input pools first,
+// Sequential is the layerwise-sequential comparison network (the
+// statestream paper, Fig. 1, middle): each frame the drivers write the input pools first,
 // then the pools are computed in a topological order, each from the
 // already updated frame-t+1 states of its sources. The rule: a depth-first
 // search from the input pools (stream.Net.Inputs, in NeuronPools order),
@@ -64,7 +67,7 @@
 //	x = Σ_s post_s → + noise → batch norm → layer norm → · g → act → + b → dropout → zoneout
 //
 // where post_s are the outputs of the synapse-pools s targeting n
-// (seed 001 appendix 6.1):
+// (the statestream paper, appendix 6.1):
 //
 //	post_s = ACT( Π_f act_f( Σ_a W_f_a ⋆ upsample(P_f_a ⋆ y_f_a(t)) ) ) (+ the sp's noise)
 //

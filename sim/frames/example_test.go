@@ -25,7 +25,7 @@ func (pulse) Frame(t int, in, out map[string][]float64) error {
 
 // A chain x → h → y of identity synapse-pools: in the layerwise-parallel
 // network the pulse written into frame 1 reaches y two frames later; in
-// the sequential network within the same frame (seed 001 Fig. 1).
+// the sequential network within the same frame (the statestream paper, Fig. 1).
 func Example() {
 	net := func() *stream.Net {
 		pool := func(name string) *stream.NeuronPool {

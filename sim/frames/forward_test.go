@@ -14,7 +14,7 @@ import (
 const fwdTol = 1e-12
 
 // naiveTerm computes W ⋆ upsample(P ⋆ y) for one agent by direct loops
-// over the target: the definition in seed 001 appendix 6.1 with
+// over the target: the definition in the statestream paper, appendix 6.1 with
 // TensorFlow's "same" padding, written independently of im2col.
 func naiveTerm(y []float64, src, tgt [3]int, rf, dil, ppp int, P, W []float64) []float64 {
 	cs, ws, hs := src[0], src[1], src[2]

@@ -7,7 +7,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/stream"
 )
 
-// demoNet is the appendix-6.2 network of seed 001 (Fig. 3a) built in Go,
+// demoNet is the appendix-6.2 network of the statestream paper (Fig. 3a) built in Go,
 // with a configurable number of agents.
 func demoNet(agents int) *stream.Net {
 	hidden := func(name string, shape [3]int) *stream.NeuronPool {

@@ -82,7 +82,7 @@ func (cpuMatMul) MatMul(m, n, k int, a, b, c []float64) {
 	gemm(false, false, m, n, k, 1, a, k, b, n, 0, c, n)
 }
 
-// Activations (seed 001 appendix 6.1; statestream docs/neuron_pools.md).
+// Activations (the statestream paper, appendix 6.1; statestream docs/neuron_pools.md).
 // leakyrelu uses slope leakySlope for negative inputs; elu has α = 1; selu
 // uses Klambauer et al. (2017)'s λ and α; softmax is taken over the
 // features at each position (and agent).

@@ -11,7 +11,7 @@ import (
 const normEps = 1e-5
 
 // term is one summand a of factor f of a synapse-pool:
-// W_f_a ⋆ upsample(P_f_a ⋆ y_src) (seed 001 appendix 6.1, pcu-ppp).
+// W_f_a ⋆ upsample(P_f_a ⋆ y_src) (the statestream paper, appendix 6.1, pcu-ppp).
 type term struct {
 	src        int // source pool index
 	cs, ws, hs int // source shape
@@ -76,7 +76,7 @@ type stage struct {
 	mode  string
 }
 
-// poolProg is how a neuron-pool computes frame t+1 (seed 001 appendix 6.1;
+// poolProg is how a neuron-pool computes frame t+1 (the statestream paper, appendix 6.1;
 // statestream docs/neuron_pools.md): Σ post-synaptic inputs → noise →
 // batch norm → layer norm → gain → activation → bias → dropout → zoneout.
 type poolProg struct {

@@ -7,7 +7,7 @@ import (
 )
 
 // Rollout is a differentiable local unrolling of the network from the
-// Sim's current frame t (seed 001 §3.1, Fig. 4): depth 0 holds copies of
+// Sim's current frame t (the statestream paper, §3.1, Fig. 4): depth 0 holds copies of
 // the frame-t states, depth d the states of frame t+d computed with the
 // current parameters, as the parallel network would compute them without
 // new input. It owns all its buffers; Forward and Backward allocate
@@ -95,7 +95,7 @@ func (s *Sim) NewChunkedRollout(r *stream.Rollout, wrt []stream.ParamRef, chunks
 				continue
 			}
 			if s.driven[i] {
-				return nil, fmt.Errorf("frames: NewRollout: neuron-pool %q is needed at depth %d, but an interface writes it: its future states are not known at the current frame (seed 001 §3.1)", p.np.Name, d)
+				return nil, fmt.Errorf("frames: NewRollout: neuron-pool %q is needed at depth %d, but an interface writes it: its future states are not known at the current frame (the statestream paper, §3.1)", p.np.Name, d)
 			}
 			if !s.targeted[i] {
 				ro.kind[d][i] = rCopied

@@ -19,7 +19,7 @@ type Mode int
 
 const (
 	// Parallel is the layerwise-parallel, frame-synchronous two-phase
-	// update (seed 001 §2, Fig. 1 right): every pool reads frame t only.
+	// update (the statestream paper, §2, Fig. 1 right): every pool reads frame t only.
 	Parallel Mode = iota
 	// Sequential is the layerwise-sequential comparison network (seed
 	// 001 Fig. 1 middle): pools in topological order, each from the
@@ -768,7 +768,7 @@ func (s *Sim) dispatch(idx []int, hooks bool) {
 	s.wg.Wait()
 }
 
-// Step advances one frame t → t+1 (seed 001 §2: read phase, then write
+// Step advances one frame t → t+1 (the statestream paper, §2: read phase, then write
 // phase; see doc.go).
 func (s *Sim) Step() error {
 	if s.closed {

@@ -55,7 +55,7 @@ func firstNonUniform(t *testing.T, mode Mode, zeroShort bool, imgFrame int) int 
 }
 
 // TestSignalTiming checks the frame at which the stimulus reaches the
-// prediction (seed 001 §2, Fig. 3a): the image held in frame T reaches
+// prediction (the statestream paper, §2, Fig. 3a): the image held in frame T reaches
 // conv1 at T+1, pred1 at T+2 and prediction at T+3 (short path); conv2 at
 // T+2, pred2 at T+3, prediction at T+4 (deep path). Sequential mode
 // propagates it within the frame it is written.

@@ -19,7 +19,7 @@ import (
 // Tolerances are the suite's limits.
 type Tolerances struct {
 	// Filter is the absolute error allowed against the analytic Lowpass
-	// step response delayed one step (issue 3: 1e-8).
+	// step response delayed one step (1e-8 for a float64 backend).
 	Filter float64
 	// Repeat is the absolute error allowed between Run(T) and Step
 	// repeated, and between runs after Reset (0 for a deterministic backend).
@@ -32,8 +32,8 @@ type Tolerances struct {
 	Round float64
 }
 
-// Exact returns the tolerances of a float64 backend: the filter to 1e-8
-// (issue 3), bit-exact repeatability, decoding RMSE 0.1.
+// Exact returns the tolerances of a float64 backend: the filter to 1e-8,
+// bit-exact repeatability, decoding RMSE 0.1.
 func Exact() Tolerances { return Tolerances{Filter: 1e-8, Repeat: 0, Decode: 0.1, Round: 0x1p-52} }
 
 // Single returns the tolerances of a float32 backend: the filter to 1e-6
@@ -111,8 +111,8 @@ func lowpassDelay(t *testing.T, nb sim.NewBackend, tol Tolerances) {
 }
 
 // alphaDelay: a unit step through Alpha(tau) is 1 - (1 + t/tau)e^(-t/tau)
-// at t = (k-1)·dt for step k: delayed one step (Nengo's test_alpha; issue 3
-// asks 5e-6, a zero-order hold gives rounding only).
+// at t = (k-1)·dt for step k: delayed one step (as in Nengo's test_alpha;
+// the check allows 5e-6, a zero-order hold gives rounding only).
 func alphaDelay(t *testing.T, nb sim.NewBackend, tol Tolerances) {
 	const tau = 0.005
 	net := toolkit.New("alpha", 1)
