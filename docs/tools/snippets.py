@@ -133,7 +133,7 @@ def main():
     pages = sorted((root / "docs").glob("*.md")) + sorted((root / "docs" / "guides").glob("*.md"))
     n = 0
     for page in pages:
-        rel = page.relative_to(root)
+        rel = page
         for start, body in blocks(page):
             n += 1
             d = work / f"s{n:03d}"

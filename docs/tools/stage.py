@@ -217,6 +217,7 @@ def main():
     cfg = yaml.safe_load((root / "mkdocs.yml").read_text())
     cfg["docs_dir"] = str(docs_out)
     cfg["site_dir"] = str(a.site.resolve())
+    cfg["hooks"] = [str(root / "docs" / "tools" / "hooks.py")]
     fill_nav(cfg["nav"], "Tutorials", tutorials)
     fill_nav(cfg["nav"], "Measurements", measurements)
     fill_nav(cfg["nav"], "API reference", api)
