@@ -1,0 +1,79 @@
+"""Tests of the measurement pages' renderer (python3 -m pytest scripts/measurements)."""
+from __future__ import annotations
+
+import copy
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import render as R  # noqa: E402
+
+MACHINE = {"cpu": "Test CPU", "cpu_features": ["avx2"], "logical_cores": 2, "gomaxprocs": 2,
+           "memory_bytes": 8 << 30, "os": "Debian GNU/Linux 12 (bookworm)", "kernel": "6.1.0", "arch": "amd64",
+           "go": "go1.26.8", "goexperiment": "simd", "build_tags": "openblas", "blas": "OpenBLAS 0.3.21",
+           "openblas": True, "peers": {"nengo": "4.1.0", "numpy": "2.2.6"}}
+
+
+def sim_doc(quick: bool = False) -> dict:
+    run = {"command": "bin/neurogo bench sim --json --compare nengo", "date": "2026-01-02T03:04:05Z",
+           "machine": MACHINE, "quick": quick,
+           "protocol": {"models": ["integrator"], "dims": [64], "batches": [1, 10], "neurons": 9984,
+                        "warmup_s": 0.1, "seconds": 5, "repeats": 5, "dt": 0.001, "opt": "all", "copy_gbps": 4.0}}
+    rows = [{"model": "integrator", "dims": 64, "batch": b, "us_per_step": 10.0 * b, "ci_low": 0.01, "ci_high": 0.012,
+             "simulated_s": 5, "steps": 5000, "build_s": 0.8, "allocs_per_step": 0, "copy_gbps": 4.0,
+             "roofline": 0.5, "nengo_us_per_step": 300.0 * b, "nengo_build_s": 30.0, "speedup": s}
+            for b, s in ((10, 12.5), (1, 30.0))]
+    return {"run": run, "rows": rows}
+
+
+def test_sim_page():
+    md = R.render("sim", sim_doc())
+    assert md.startswith("# Simulator speed beside Nengo\n")
+    for want in ("- Command: `bin/neurogo bench sim --json --compare nengo`", "- Date: 2026-01-02 03:04:05 UTC",
+                 "- Mode: full", "Test CPU (avx2); 2 logical cores, GOMAXPROCS 2; 8.0 GiB memory",
+                 "GOEXPERIMENT=simd", "build tags: openblas", "- Peers: nengo 4.1.0, numpy 2.2.6",
+                 "**30.0×**", "- Batch 1: 30.0× Nengo's speed"):
+        assert want in md, want
+    # rows sorted by batch whatever their order in the JSON
+    assert md.index("| integrator | 64 | 1 |") < md.index("| integrator | 64 | 10 |")
+
+
+def test_deterministic_and_pure():
+    d = sim_doc()
+    before = copy.deepcopy(d)
+    assert R.render("sim", d) == R.render("sim", d)
+    assert d == before
+
+
+def test_quick_mode_and_summary():
+    assert "- Mode: quick" in R.render("sim", sim_doc(quick=True))
+    assert R.summary("sim", sim_doc()) == "simulator: 30.0× Nengo at batch 1, 12.5× Nengo at batch 10"
+
+
+def test_index_lists_pages():
+    idx = R.render_index({"sim": sim_doc()}, {})
+    assert "[Simulator speed beside Nengo](sim.md): simulator: 30.0× Nengo at batch 1" in idx
+    assert "(2026-01-02)" in idx
+
+
+def test_train_ratio():
+    doc = {"run": {"command": "bin/neurogo bench train --json", "date": "2026-01-02T03:04:05Z", "machine": MACHINE,
+                   "protocol": {"examples": 60000, "batch": 200, "epochs": 1}},
+           "seconds_per_epoch": 50.0, "torch_seconds_per_epoch": 100.0, "ratio_vs_torch": 0.5,
+           "torch_version": "2.15.0", "train_accuracy": 0.9}
+    md = R.render("train", doc)
+    assert "**0.50×**" in md and "| PyTorch 2.15.0 | 100.0 | – |" in md
+    assert R.summary("train", doc) == "training: 0.50× PyTorch's time per epoch"
+
+
+def test_missing_machine():
+    assert R.machine_lines(None) == ["- Machine: not recorded with these results"]
+
+
+def test_formatting():
+    assert R.g(1234.5) == "1234"
+    assert R.g(0.012345) == "0.0123"
+    assert R.g(3.2e9) == "3.20e+09"
+    assert R.f(float("nan")) == "–"
+    assert R.span([2.0, 1.0]) == "1.0–2.0×"
+    assert R.span([]) == "–"
