@@ -24,7 +24,7 @@ bias 1, intercept 0, i.e. the input current is J = x + 1 and
 (p == 0 only where exp(j) underflows, j < about -104 in float32.) The
 derivative is hand-written by default (SoftLIFFused, --softlif fused; 0 where
 p == 0); --softlif autograd differentiates the formula step by step instead
-(same values; gradients agree to 6e-8 in float32; ~1.5x slower).
+(same values; gradients agree to 6e-8 in float32; slower).
 
 Timing: seconds_per_epoch is the median over --epochs of the wall time of the
 training loop alone (shuffle + forward + backward + optimiser steps); reading
@@ -33,16 +33,8 @@ final_loss is the mean minibatch loss over the last epoch. test_accuracy is
 measured on the 10000 test images after training (batch 500); null with
 --no-test.
 
-Measured 2026-11-22 on the 2-core CI-type machine (torch 2.15.0+cu132 on the
-CPU, --threads 2, seed 0, batch 200, 1 epoch); other work (Go tests, up to
-200 % CPU) ran at times, so the load average (uptime, 1 min) is given:
-  python3 train/bench/torch_mnist.py                      float32 60000:  68.2 s/epoch (load 1.98)
-                                                          same earlier:  281.2 s/epoch (load 4.90 -> 3.77)
-  ... --subset 12000 --no-test                            float32 12000:  15.06 s -> x5 = 75.3 s/epoch (load 2.06)
-  ... --dtype float64 --subset 12000 --no-test            float64 12000:  42.57 s -> x5 = 212.9 s/epoch (load 1.96)
-  ... --dtype float64                                     float64 60000: 407.3 / 464.5 s/epoch (contended, load 2.9-4.5)
-  after 1 epoch: float32 final_loss 1.8909, test_accuracy 0.8511;
-                 float64 final_loss 1.8908, test_accuracy 0.8539 (same every run)
+Figures: `scripts/measure --only train` (docs/measurements/train.md), beside
+neurogo's trainer in the same run.
 The loss sits near 2.3 for ~180 minibatches, then drops (~0.7 by minibatch 300);
 --quick ends on that plateau (test accuracy ~0.11). More in README.md.
 """
