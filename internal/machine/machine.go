@@ -43,7 +43,7 @@ type Description struct {
 // features are the CPU flags a Description reports when present.
 var features = []string{"avx2", "fma", "avx512f"}
 
-// Describe describes this machine and binary.
+// Describe describes the machine the process runs on and its binary.
 func Describe() Description {
 	d := describeRoot("/")
 	d.LogicalCores = runtime.NumCPU()
@@ -155,7 +155,7 @@ type Run struct {
 }
 
 // NewRun starts the record of the command args (e.g. "neurogo", "bench",
-// "sim", "--quick") now, on this machine.
+// "sim", "--quick") now, on the machine the process runs on.
 func NewRun(args ...string) Run {
 	return Run{Command: Command(args...), Date: Date(time.Now()), Machine: Describe()}
 }
