@@ -1,5 +1,7 @@
 // Package toolkit holds neurogo's model descriptions, following Nengo 4.1's
-// object model (seed 000, §2.1): a Network of Ensembles, Nodes,
+// object model (§2.1 of "NengoDL: Combining deep learning and neuromorphic
+// modelling methods", Daniel Rasmussen, Neuroinformatics, 2019; the
+// NengoDL paper below): a Network of Ensembles, Nodes,
 // Connections and Probes, with Nengo's defaults. Descriptions carry no
 // simulation state; package sim builds them into signals and operators.
 // Neuron types live in toolkit/neurons, synapses in toolkit/synapses,

@@ -10,7 +10,7 @@ import (
 )
 
 // Layer adds a deep-learning layer node fed by input (NengoDL's
-// nengo_dl.Layer / tensor_layer, seed 000 §3.1): spec is built for the
+// nengo_dl.Layer / tensor_layer; the NengoDL paper, §3.1): spec is built for the
 // input's shape, a Node computing it is added, and input is connected to
 // it without a synapse. shapeIn gives the per-example shape of the input
 // (channels last, e.g. 28, 28, 1); without it the shape is taken from a

@@ -9,7 +9,7 @@ import (
 )
 
 // whiteSignalRtol is Nengo's test_processes.py bound on the RMS of a
-// WhiteSignal (issue 3: "WhiteSignal rms within 2%").
+// WhiteSignal: within 2 %.
 const whiteSignalRtol = 0.02
 
 func TestWhiteSignalRMS(t *testing.T) {

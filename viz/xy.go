@@ -549,7 +549,9 @@ type ResponseTimeOptions struct {
 
 // ResponseTime plots accuracy against the delay Δt since stimulus onset
 // (seconds) with a confidence band, the threshold line and a marker at the
-// response time — statestream's time-resolved evaluation (seed 001, Fig 3b).
+// response time — the time-resolved evaluation of "statestream: a toolbox
+// to explore layerwise-parallel deep neural networks" (Volker Fischer,
+// 2018, Fig. 3b).
 func ResponseTime(delays, accuracy []float64, opts ResponseTimeOptions) (*Plot, error) {
 	const name = "ResponseTime"
 	if err := checkSlice(name, "delays", delays); err != nil {

@@ -62,7 +62,9 @@ func EnsDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 }
 
 // LIF steps leaky integrate-and-fire neurons by dt as Nengo's LIF.step
-// does (seed 000's reference neuron): the voltage decays towards J over
+// does (the reference neuron of "NengoDL: Combining deep learning and
+// neuromorphic modelling methods", Daniel Rasmussen, 2019): the voltage
+// decays towards J over
 // the part of the step outside the refractory period, a neuron whose
 // voltage passes 1 spikes (out = amp/dt) with its refractory period
 // starting at the interpolated crossing time, and the voltage is clipped

@@ -254,7 +254,7 @@ func TestScatteredMethods(t *testing.T) {
 	}
 }
 
-// The seed-000 pes benchmark at D = 192 draws 19968 eval points in 192
+// The pes benchmark of the NengoDL paper (Rasmussen, 2019) at D = 192 draws 19968 eval points in 192
 // dimensions (26 s with the exact inverse beta one coordinate at a time).
 func BenchmarkScatteredPES192(b *testing.B) {
 	for _, m := range []string{dists.MethodSCTApprox, dists.MethodSCT} {

@@ -6,7 +6,7 @@ import (
 )
 
 // mnistConvs returns the three convolutions of NengoDL's spiking-MNIST
-// network (seed 000): conv32 3×3 on 28×28×1, conv64 3×3, (avgpool 2),
+// network (the NengoDL paper): conv32 3×3 on 28×28×1, conv64 3×3, (avgpool 2),
 // conv128 3×3 on 12×12×64, valid padding.
 func mnistConvs(tb testing.TB) []Layer {
 	specs := []struct {

@@ -1,6 +1,8 @@
 // Package layers implements deep-learning layers with batched forward and
 // backward passes: the Keras layers that NengoDL runs inside a TensorNode
-// (seed 000), for the toolkit's layer nodes and for training.
+// ("NengoDL: Combining deep learning and neuromorphic modelling methods",
+// Daniel Rasmussen, Neuroinformatics, 2019), for the toolkit's layer nodes
+// and for training.
 //
 // # Layout
 //

@@ -6,7 +6,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit"
 )
 
-// The four benchmark models of the NengoDL paper (seed 000, §5.1,
+// The four benchmark models of the NengoDL paper (§5.1,
 // Figures 6–7: integrator, cconv, basal_ganglia, pes at D = 64, 128,
 // 192), as nengo_dl.benchmarks defines them. Each returns a top-level
 // network labelled with the benchmark's name, seeded with seed, whose

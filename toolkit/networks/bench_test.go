@@ -101,7 +101,7 @@ func TestBenchmarkGainBias(t *testing.T) {
 }
 
 // BenchmarkNengoDL times simulation steps of the four NengoDL benchmark
-// models at the paper's smallest dimensionality (D = 64, seed 000 §5.1)
+// models at the paper's smallest dimensionality (D = 64, the NengoDL paper, §5.1)
 // with 32 neurons per dimension (NengoDL's n_range); building is outside
 // the timer. Report ns/op per step.
 func BenchmarkNengoDL(b *testing.B) {

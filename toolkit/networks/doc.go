@@ -16,8 +16,9 @@
 //   - Integrator, Oscillator, InputGatedMemory: recurrent dynamics and
 //     memory.
 //   - BenchIntegrator, BenchCConv, BenchBasalGanglia, BenchPES: the four
-//     benchmark models of the NengoDL paper (seed 000, §5.1), as
-//     nengo_dl.benchmarks defines them.
+//     benchmark models of "NengoDL: Combining deep learning and
+//     neuromorphic modelling methods" (Daniel Rasmussen, Neuroinformatics,
+//     2019, §5.1), as nengo_dl.benchmarks defines them.
 //
 // # Use
 //

@@ -12,7 +12,7 @@ import (
 // (test_workingmemory.py::test_inputgatedmemory, atol 0.05 before the
 // input and 0.1 after); Nengo 4 has no Integrator or Oscillator test, so
 // the integrator uses the same 0.1 hold tolerance and the oscillator the
-// 10 % frequency tolerance asked for in issue 3.
+// a 10 % frequency tolerance.
 const (
 	igmZeroAtol   = 0.05
 	igmHoldAtol   = 0.1

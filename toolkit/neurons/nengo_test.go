@@ -11,8 +11,8 @@ import (
 
 // Tolerances for parity with Nengo 4.1 (fixtures from testdata/gen_nengo.py).
 const (
-	// tolTrace: absolute, for outputs and state traces; DESIGN.md "probe
-	// outputs match Nengo's reference simulator to 1e-9".
+	// tolTrace: absolute, for outputs and state traces: probe outputs
+	// match Nengo's reference simulator to 1e-9.
 	tolTrace = 1e-9
 	// tolRel: relative, for gain/bias, max rates/intercepts and rates.
 	tolRel = 1e-9

@@ -187,7 +187,7 @@ func TestAffineSolve(t *testing.T) {
 				tol := gramTol
 				if l, ok := s.(LstsqL2); ok && l.Reg < 0.01 {
 					// the system's condition grows as 1/Reg²: both solves
-					// round at ~1e-10 here (still 1e-4 of issue 3's 1e-6)
+					// round at ~1e-10 here (still 1e-4 of the required 1e-6)
 					tol = 1e-7
 				}
 				if e := relErr(got, want); e > tol {

@@ -29,7 +29,7 @@
 // before and after: an interrupt waits for the one running (the
 // factorisation of the largest ensembles takes seconds).
 // Decoders from the same A and Y match Nengo's to ~1e-13 relative
-// (sim/parity_test.go; issue 3 requires 1e-6).
+// (sim/parity_test.go requires 1e-6).
 //
 //	X, err := solvers.NewLstsqL2().Solve(A, Y)
 //
@@ -75,36 +75,19 @@
 // OpenBLAS uses one thread per core unless OPENBLAS_NUM_THREADS says
 // otherwise; BLAS() reports the implementation and its thread count.
 //
-// Measured on a 2-vCPU Xeon (AVX-512) shared with other jobs, so the
-// figures vary by up to 2× between runs. OpenBLAS uses both vCPUs: dsyrk
-// 73 GFLOP/s on one thread, 141 on two (quiet machine). Building pes with
-// sim.Build (BenchmarkBuildPES in sim/bench; decode = the decoder solve
-// with its activities, from a CPU profile; the rest of those builds was
-// mostly the exact ScatteredHypersphere eval points, 26 s at D = 192,
-// now 0.27 s with Nengo's default sct-approx):
+// # Cost
 //
-//	                 build (wall / CPU)   decode    peak RSS
-//	D = 192 openblas  41 s / 52 s         ~10 s     0.46 GiB
-//	D = 64  openblas  24–36 s / 34–37 s   ~12 s     0.41 GiB
-//	D = 192 pure Go   168 s / 179 s       ~110 s    0.41 GiB
-//	D = 64  pure Go   223 s / 172 s       ~126 s    0.38 GiB
+// The decoder solve dominates the build of large ensembles; its float64
+// floor is its flop count over the BLAS rate. For the pes benchmark at
+// D = 192 that is about 1.1 TFLOP with the silent-neuron shortcut and
+// 0.16 TFLOP with the rectified-linear path. Pure Go runs these solves
+// about an order of magnitude slower than OpenBLAS, and OpenBLAS's dsyrk
+// scales with the cores it is given. Two benchmarks measure it:
 //
-// With the fast eval points (commit 918e707; load 1.1 at the start):
-// D = 192 openblas 13.4 s wall / 26.3 s CPU, 466 MiB peak
-// (go test -tags openblas ./sim/bench -run '^$' -bench 'BuildPES/D=192$' -benchtime 1x).
+//	go test -tags openblas ./sim/bench -run '^$' -bench 'BuildPES/D=192$' -benchtime 1x
+//	go test -tags openblas ./toolkit/solvers -run '^$' -bench LstsqL2 -benchtime 1x
 //
-// With the rectified-linear path (2026-11-23, commit 3198c10, quiet
-// machine, all optimizer passes): D = 192 3.6–3.8 s wall / 6.7 s CPU,
-// 0.42 GiB peak; D = 64 5.5 s (fewer linear neurons at low D). Of the
-// D = 192 build: counting pass 0.7 s, mixed-neuron pass 2.0 s (Gram
-// 1.5 s), elimination and factorisation 0.3 s, eval points and the rest
-// 0.6 s.
-//
-// LstsqL2.Solve alone on a dense 19968×9984 problem (2.4 TFLOP,
-// BenchmarkLstsqL2): 33–40 s with OpenBLAS (61–74 GFLOP/s, one vCPU busy
-// elsewhere), 760 s pure Go (3.2 GFLOP/s).
-// Before the row blocks, the silent-neuron shortcut and syrk, the pes
-// build did not finish in 10 minutes in pure Go and took ~40 s and
-// ~1 GiB with OpenBLAS. The decode's float64 floor is its flop count over
-// the machine's rate: ~1.1 TFLOP / 141 GFLOP/s ≈ 8 s at D = 192.
+// BuildPES is the whole build with sim.Build (eval points, activities,
+// decode); LstsqL2 the solve alone on a dense 19968×9984 problem
+// (2.4 TFLOP).
 package solvers

@@ -81,7 +81,7 @@ func randActivities(m, n, d int, seed uint64) (*mat.Dense, *mat.Dense) {
 	return A, Y
 }
 
-// Tolerance: issue 3 asks for decoders equal to Nengo's to 1e-6 relative;
+// Tolerance: decoders must equal Nengo's to 1e-6 relative;
 // a reordering of the sums in AᵀA changes them by far less.
 const gramTol = 1e-9
 

@@ -11,7 +11,7 @@ import (
 )
 
 // decodeRMSETol is Nengo's test_solvers accuracy bound: relative RMSE of
-// the decoded identity below 0.02 for a 1-D LIF population (issue 3).
+// the decoded identity below 0.02 for a 1-D LIF population.
 const decodeRMSETol = 0.02
 
 func lifActivities(t *testing.T, n, m int, seed uint64) (*mat.Dense, *mat.Dense, *mat.Dense) {

@@ -2,10 +2,11 @@ package stream
 
 import _ "embed"
 
-// DemonstrationSpec is the network file of seed 001's appendix 6.2 — the
+// DemonstrationSpec is the network file of appendix 6.2 of the statestream
+// paper — the
 // two-path MNIST network of Fig. 3a (conv1 → conv2 → pred2 deep path,
 // conv1 → pred1 short path, both summed into prediction; two loss
-// plasticities) — exactly as the seed prints it, with statestream's MNIST
+// plasticities) — exactly as the paper prints it, with statestream's MNIST
 // path (/opt/dl/data/mnist.pkl.gz), which train/stimulus maps to neurogo's
 // MNIST files.
 //

@@ -3,8 +3,10 @@
 //
 // # Layerwise-parallel networks
 //
-// A layerwise-parallel network (seed 001, Fischer et al., "The
-// streaming rollout of deep networks", statestream; §2) is a graph whose
+// A layerwise-parallel network (§2 of "statestream: a toolbox to explore
+// layerwise-parallel deep neural networks", Volker Fischer, 2018 — the
+// statestream paper below; see also Fischer et al., "The streaming rollout
+// of deep networks") is a graph whose
 // vertices, the neuron-pools, each hold a state x_i(t) of shape
 // [features, width, height], and whose hyper-edges, the synapse-pools, map
 // the states of one or more source pools into an input of one target pool.

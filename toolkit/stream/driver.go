@@ -30,7 +30,7 @@ type Driver interface {
 
 // Labeler is a Driver that presents labelled stimuli: the label of the
 // stimulus each agent sees at frame t and the frame of its onset (the
-// first frame it was shown), for time-resolved evaluation (seed 001 §3.2).
+// first frame it was shown), for time-resolved evaluation (the statestream paper, §3.2).
 type Labeler interface {
 	Driver
 	// Stimulus returns each agent's label and onset frame for the

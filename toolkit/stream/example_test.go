@@ -6,7 +6,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/stream"
 )
 
-// Example loads the seed's appendix 6.2 network (seed 001, Fig. 3a) and
+// Example loads the appendix 6.2 network of the statestream paper (Fig. 3a) and
 // prints every neuron-pool's shape [features, width, height] and
 // activation, and the depth of each plasticity's local rollout.
 func Example() {

@@ -3,7 +3,7 @@ package stream
 // This file holds the description types shared by the YAML loader
 // (spec.go), validation (validate.go), the executor (sim/stream) and the
 // plasticities (train/stream). Field names follow statestream's network
-// files (seed 001 §2, appendix 6.1–6.2); shapes are statestream's
+// files (the statestream paper, §2, appendix 6.1–6.2); shapes are statestream's
 // [features, width, height] order.
 
 // Pos is where an item or key was written: file, 1-based line and column
@@ -15,7 +15,7 @@ type Pos struct {
 
 // Net is a layerwise-parallel network: neuron-pools (states), synapse-pools
 // (transformations between them), plasticities (parameter updates) and
-// interfaces (stimuli and read-outs), as in seed 001 §2.
+// interfaces (stimuli and read-outs), as in the statestream paper, §2.
 type Net struct {
 	Name string
 	// Agents is the number of independent copies run side by side (the
@@ -38,7 +38,7 @@ type Net struct {
 }
 
 // NeuronPool is a layer that keeps its state y(t) ∈ R^{agents×C×W×H} and
-// computes y(t+1) from frame t of its inputs (seed 001 appendix 6.1):
+// computes y(t+1) from frame t of its inputs (the statestream paper, appendix 6.1):
 // sum of synapse-pool outputs → noise → batch/layer normalisation → gain →
 // activation → bias → dropout → zoneout.
 type NeuronPool struct {
@@ -78,7 +78,7 @@ type NeuronPool struct {
 }
 
 // SynapsePool transforms source states into a post-synaptic input of its
-// target (seed 001 appendix 6.1):
+// target (the statestream paper, appendix 6.1):
 //
 //	post = ACT( Π_f act_f( Σ_a pool(W_f_a ⋆ upsample(P_f_a ⋆ y_f_a)) ) )
 //
@@ -125,7 +125,7 @@ type ParamRef struct {
 }
 
 // Plasticity produces updates of some parameters each frame, in parallel
-// with inference (seed 001 §2.2, §3.1).
+// with inference (the statestream paper, §2.2, §3.1).
 //
 // Type "loss": LossFunction (mse, mae, hinge, negloglikelihood,
 // categorical_crossentropy, minimize, maximize) between Source at rollout

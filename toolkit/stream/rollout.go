@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Rollout is the local unrolling a plasticity needs (seed 001 §3.1 and
+// Rollout is the local unrolling a plasticity needs (the statestream paper, §3.1 and
 // Fig. 4): starting from the states of the current frame t (depth 0), the
 // pools in Pools[d] are computed for frame t+d from Pools[d-1], d = 1 …
 // Depth. Pools[0] are read, not computed. Each list keeps the order of
@@ -58,7 +58,7 @@ func (n *Net) Inputs() map[string]string {
 //
 // A rollout that would need an input pool (see Inputs) at depth > 0 is
 // rejected: it would need input from the future, which is not available
-// at the current frame (seed 001 §3.1: for L_deep-class, x_pred2 at δt=4
+// at the current frame (the statestream paper, §3.1: for L_deep-class, x_pred2 at δt=4
 // with x_label at δt=1 would need the image and label of frame t+1).
 func (n *Net) Rollout(p *Plasticity) (*Rollout, error) {
 	if p == nil {
@@ -119,7 +119,7 @@ func (n *Net) Rollout(p *Plasticity) (*Rollout, error) {
 		}
 		path = append(path, fmt.Sprintf("%s@δt=%d", pool, d))
 		if why, ok := inputs[pool]; ok {
-			return fmt.Errorf("stream: plasticity %q needs neuron-pool %q at δt=%d (%s), but %s: a local rollout starts from the states of the current frame (δt=0) and would need input from the future, which is not available now (seed 001 §3.1); choose source_t/target_t so that input pools are reached only at δt=0",
+			return fmt.Errorf("stream: plasticity %q needs neuron-pool %q at δt=%d (%s), but %s: a local rollout starts from the states of the current frame (δt=0) and would need input from the future, which is not available now (the statestream paper, §3.1); choose source_t/target_t so that input pools are reached only at δt=0",
 				p.Name, pool, d, strings.Join(path, " ← "), why)
 		}
 		for _, sp := range into[pool] {

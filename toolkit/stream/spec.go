@@ -44,7 +44,7 @@ func Load(path string, o LoadOptions) (*Net, error) {
 }
 
 // Parse reads a statestream network description (YAML, an .st_graph file;
-// seed 001 appendix 6.2, statestream docs/network_specification.md) named
+// the statestream paper, appendix 6.2; statestream docs/network_specification.md) named
 // file (used in messages and to resolve imports), resolves its imports,
 // instantiates its modules, applies its tag_specs, evaluates its globals
 // and every numeric field (see Eval), fills in the defaults and validates

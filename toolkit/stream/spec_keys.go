@@ -29,7 +29,7 @@ var commonKeys = []string{"tags", "period", "period offset", "device"}
 
 // Keys of each item kind (statestream docs/neuron_pools.md,
 // synapse_pools.md, plasticities.md, plasticity_loss.md, noise_terms.md;
-// seed 001 appendix 6.2). "init …" keys are matched by prefix.
+// the statestream paper, appendix 6.2). "init …" keys are matched by prefix.
 var (
 	npKeys = append([]string{"shape", "act", "noise", "noise mean", "noise std",
 		"noise min", "noise max", "dropout", "zoneout", "bias_shape", "gain_shape",
@@ -68,7 +68,7 @@ func unsupportedKey(section, key string) bool {
 
 // keyAliases map alternative spellings statestream accepts onto the
 // canonical key: the docs use "sources" / "parameters", the paper's example
-// (seed 001 appendix 6.2) and statestream's code "source" / "parameter";
+// (the statestream paper, appendix 6.2) and statestream's code "source" / "parameter";
 // noise keys appear with a space in the docs and with an underscore in the
 // code.
 var keyAliases = map[string]string{

@@ -20,8 +20,8 @@ func loadDemo(t *testing.T) *Net {
 	return n
 }
 
-// TestDemonstration checks the seed's appendix 6.2 file loads to the
-// network the paper describes (seed 001 Fig. 3a).
+// TestDemonstration checks the statestream paper's appendix 6.2 file loads
+// to the network the paper describes (Fig. 3a).
 func TestDemonstration(t *testing.T) {
 	n := loadDemo(t)
 	if n.Name != "demonstration_example" || n.Agents != 128 || n.Globals["glob_input_size"] != 28 {
@@ -140,7 +140,7 @@ func checkParams(t *testing.T, name string, got, want []ParamRef) {
 }
 
 // TestDemonstrationRollouts checks the two local rollouts of the appendix
-// (seed 001 §3.1, Fig. 4).
+// (the statestream paper, §3.1, Fig. 4).
 func TestDemonstrationRollouts(t *testing.T) {
 	n := loadDemo(t)
 	cases := []struct {
@@ -167,7 +167,7 @@ func TestDemonstrationRollouts(t *testing.T) {
 	}
 }
 
-// TestFutureInput: the variant the seed rejects (§3.1: x_pred2 at δt=4
+// TestFutureInput: the variant the statestream paper rejects (§3.1: x_pred2 at δt=4
 // with x_label at δt=1) fails, saying why.
 func TestFutureInput(t *testing.T) {
 	data := mustRead(t, demoFile)

@@ -9,7 +9,7 @@ import (
 )
 
 // Known names (statestream's docs/neuron_pools.md, synapse_pools.md,
-// plasticities.md, plasticity_loss.md; seed 001 appendix 6.1).
+// plasticities.md, plasticity_loss.md; the statestream paper, appendix 6.1).
 var (
 	knownActs = []string{"Id", "relu", "leakyrelu", "elu", "selu", "sigmoid",
 		"tanh", "softmax", "softplus", "exp", "abs", "square"}

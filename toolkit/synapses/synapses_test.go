@@ -11,8 +11,8 @@ import (
 )
 
 const (
-	// tolNengo: absolute, outputs vs Nengo 4.1's Synapse.filt (DESIGN.md:
-	// "probe outputs match Nengo's reference simulator to 1e-9").
+	// tolNengo: absolute, outputs vs Nengo 4.1's Synapse.filt (probe
+	// outputs match Nengo's reference simulator to 1e-9).
 	tolNengo = 1e-9
 	// tolMatrix: relative, discrete matrices vs Nengo's (rounding of two
 	// different matrix-exponential algorithms).
