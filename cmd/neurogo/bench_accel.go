@@ -11,11 +11,13 @@ import (
 	accrepro "github.com/neurogo/neurogo/accel/repro"
 )
 
-// cmdBenchAccel measures seed 002 Fig 8 on the emulated analog system:
-// MAC/s against square matrix size (batch 2000) and against batch size
-// (256²), for this machine's float32 GEMM, the JIT pipeline with a mock
-// communication partner (software overhead alone) and with the emulated
-// chip.
+// cmdBenchAccel measures Fig 8 of the BrainScaleS-2/hxtorch paper
+// (Spilger et al. 2020) on the emulated analog system: MAC/s against
+// square matrix size (batch 2000) and against batch size (256²), for the
+// host's float32 GEMM, the JIT pipeline with a mock communication partner
+// (software overhead alone) and with the emulated chip. With --json,
+// stdout has one line {"run": {command, date, machine, quick, protocol}},
+// one JSON object per row and a last {"sweep": "summary", …}.
 func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench accel", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -54,6 +56,21 @@ func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *jsonOut {
+		run := benchRun("accel", args, *quick, map[string]any{
+			"bench": "accel", "max_log2": o.MaxLog2, "emulated_max_log2": o.EmulatedMaxLog2,
+			"size_batch": 2000, "max_batch_log2": o.MaxBatchLog2, "min_seconds": o.MinSeconds,
+			"figure": "best of repeated runs lasting at least min_seconds together",
+		})
+		if o.EmulatedMaxLog2 == 0 {
+			run.Protocol["emulated_max_log2"] = 12
+		}
+		if o.MaxBatchLog2 == 0 {
+			run.Protocol["max_batch_log2"] = 14
+		}
+		if err := writeRunLine(stdout, run); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench accel: %v\n", err)
+			return 1
+		}
 		for _, r := range rows {
 			b, _ := json.Marshal(r)
 			fmt.Fprintln(stdout, string(b))

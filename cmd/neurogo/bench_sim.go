@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 
@@ -18,25 +20,33 @@ const benchSimUsage = `usage: neurogo bench sim [--quick] [--models integrator,c
                          [--opt all|none|simplify,merge,sort[,greedy|tree[:D]|transitive][,metablock]] [--json]
                          [--compare nengo] [--python PATH]
        neurogo bench sim --ablation [--quick] [--repeats N] [--seconds S] [--json]
+       neurogo bench sim --machine
 
-The seed-000 simulation benchmark (issue 9): 9984 neurons (9984/D per
-dimension), RectifiedLinear, 0.1 s warm-up then 5 repeats of 5 s
-(--quick: 0.05 s, 2 × 1 s). --compare nengo runs Nengo 4.1 (optimize=True)
-on the same cells with <repo>/.cache/nengo-venv/bin/python (created by
-scripts/check-nengo-fixtures) or --python. Progress goes to stderr; with
---json, stdout has one JSON object per row and the table goes to stderr.
---opt selects the graph optimizer's passes (default all).
+The simulation benchmark of the NengoDL paper (§5.1, Figs 6–7): 9984
+neurons (9984/D per dimension), RectifiedLinear, 0.1 s warm-up then 5
+repeats of 5 s (--quick: 0.05 s, 2 × 1 s). --compare nengo runs Nengo 4.1
+(optimize=True) on the same cells with <repo>/.cache/nengo-bench-venv/bin/python
+(created by scripts/nengo-bench-venv; else .cache/nengo-venv) or --python.
+Progress goes to stderr; with --json, stdout has one JSON line
+{"run": {command, date, machine, quick, protocol}} and then one JSON
+object per row, and the table goes to stderr. --opt selects the graph
+optimizer's passes (default all).
 
 Every run first measures the copy bandwidth of one core (STREAM-like copy
 between two 64 MiB slices, best of 10) and reports per row the bytes of
 weights and state a step touches, the bandwidth that draws (GB/s) and its
 fraction of the copy bandwidth (roofline).
 
---ablation runs the optimizer ablation (seed 000, Fig 8) on an SPA-style
-stress model built with the networks library (D=64: 100 800 neurons in
-1168 ensembles; --quick: D=32, 25 600 neurons in 296 ensembles), batch 1,
-once per row of sim.Ablations() (all, each pass switched off, none):
-build + optimisation time, µs/step and speed relative to "none" and "all".
+--ablation runs the optimizer ablation (the NengoDL paper, Fig 8) on an
+SPA-style stress model built with the networks library (D=64: 100 800
+neurons in 1168 ensembles; --quick: D=32, 25 600 neurons in 296
+ensembles), batch 1, once per row of sim.Ablations() (all, each pass
+switched off, none): build + optimisation time, µs/step and speed
+relative to "none" and "all".
+
+--machine prints {"run": {command, date, machine}} (the record every
+--json run starts with: CPU, cores, memory, OS, Go, GOEXPERIMENT, build
+tags, BLAS) and exits; scripts/measure uses it for the reproductions.
 Protocol 0.1 s warm-up, 3 × 1 s (--quick: 0.02 s, 1 × 0.2 s).
 `
 
@@ -53,11 +63,19 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	seconds := fs.Float64("seconds", 0, "simulated seconds per repeat (default 5, --quick 1)")
 	jsonOut := fs.Bool("json", false, "one JSON object per row on stdout")
 	compare := fs.String("compare", "", `"nengo": also run Nengo 4.1 on the same cells`)
-	python := fs.String("python", "", "Python with nengo==4.1.0 (default <repo>/.cache/nengo-venv/bin/python)")
+	python := fs.String("python", "", "Python with nengo==4.1.0 (default <repo>/.cache/nengo-bench-venv/bin/python, else .cache/nengo-venv)")
 	optFlag := fs.String("opt", "all", "optimizer passes: all, none or a comma-separated list of simplify, merge, sort a planner (level, greedy, tree[:DEPTH], transitive) and a sorter (groups, metablock)")
 	ablation := fs.Bool("ablation", false, "run the optimizer ablation on the stress model")
+	machineOnly := fs.Bool("machine", false, "print the run record (command, date, machine description) as one JSON line and exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *machineOnly {
+		if err := writeRunLine(stdout, benchRun("sim", args, false, nil)); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "neurogo bench sim: unexpected argument %q\n%s", fs.Arg(0), benchSimUsage)
@@ -96,7 +114,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	cfg.Progress = stderr
 	if *ablation {
 		cfg.CopyGBps = measureCopy(stderr)
-		return runAblation(*quick, *jsonOut, cfg, stdout, stderr)
+		return runAblation(args, *quick, *jsonOut, cfg, stdout, stderr)
 	}
 	ms := splitList(*models)
 	for _, m := range ms {
@@ -139,7 +157,28 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	run := benchRun("sim", args, *quick, simProtocol(cfg, ms, ds, bs, *compare))
+	if py != "" {
+		v, err := nengoVersions(context.Background(), py, script)
+		if err != nil {
+			fmt.Fprintf(stderr, "neurogo bench sim: --compare nengo: %v\n", err)
+			return 1
+		}
+		run.Machine.SetPeer("nengo", v.Nengo)
+		run.Machine.SetPeer("numpy", v.Numpy)
+		run.Machine.SetPeer("scipy", v.Scipy)
+		if v.Scipy == "" {
+			fmt.Fprintf(stderr, "neurogo bench sim: note: %s has no SciPy; Nengo then skips some optimisations (scripts/nengo-bench-venv installs it)\n", py)
+		}
+	}
 	cfg.CopyGBps = measureCopy(stderr)
+	run.Protocol["copy_gbps"] = cfg.CopyGBps
+	if *jsonOut {
+		if err := writeRunLine(stdout, run); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+			return 1
+		}
+	}
 	var rows []bench.Result
 	n, cells := 0, len(ms)*len(ds)
 	for _, m := range ms {
@@ -199,12 +238,24 @@ func measureCopy(stderr io.Writer) float64 {
 }
 
 // runAblation runs `neurogo bench sim --ablation`.
-func runAblation(quick, jsonOut bool, cfg bench.Config, stdout, stderr io.Writer) int {
+func runAblation(args []string, quick, jsonOut bool, cfg bench.Config, stdout, stderr io.Writer) int {
 	sc := bench.Stress()
 	if quick {
 		sc = bench.StressQuick()
 	}
 	fmt.Fprintf(stderr, "optimizer ablation on the stress model: %v\n", sc)
+	if jsonOut {
+		n, e := sc.Counts()
+		run := benchRun("sim", args, quick, map[string]any{
+			"bench": "ablation", "model": sc.String(), "neurons": n, "ensembles": e, "batch": 1,
+			"warmup_s": cfg.Warmup, "seconds": cfg.Seconds, "repeats": cfg.Repeats, "dt": cfg.DT,
+			"copy_gbps": cfg.CopyGBps,
+		})
+		if err := writeRunLine(stdout, run); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+			return 1
+		}
+	}
 	rows, err := bench.Ablation(sc, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
@@ -229,6 +280,42 @@ func runAblation(quick, jsonOut bool, cfg bench.Config, stdout, stderr io.Writer
 		sc, cfg.Warmup, cfg.Repeats, cfg.Seconds, cfg.CopyGBps)
 	bench.WriteAblationTable(tw, rows)
 	return 0
+}
+
+// simProtocol is the protocol part of the run record of `bench sim`.
+func simProtocol(cfg bench.Config, models []string, dims, batches []int, compare string) map[string]any {
+	return map[string]any{
+		"bench": "sim", "models": models, "dims": dims, "batches": batches,
+		"neurons": bench.TotalNeurons, "neuron_type": "RectifiedLinear",
+		"warmup_s": cfg.Warmup, "seconds": cfg.Seconds, "repeats": cfg.Repeats, "dt": cfg.DT,
+		"opt": bench.OptName(cfg.Optimizations()), "interval": "95% Student t over the repeats",
+		"compare": compare,
+	}
+}
+
+// nengoVersionsResult is what nengo_bench.py --versions prints.
+type nengoVersionsResult struct {
+	Nengo string `json:"nengo"`
+	Numpy string `json:"numpy"`
+	Scipy string `json:"scipy"` // "" when SciPy is absent
+}
+
+// nengoVersions asks nengo_bench.py, run with python, for the versions of
+// Nengo, NumPy and SciPy it runs with.
+func nengoVersions(ctx context.Context, python, script string) (nengoVersionsResult, error) {
+	var v nengoVersionsResult
+	out, err := exec.CommandContext(ctx, python, script, "--versions").Output()
+	if err != nil {
+		return v, fmt.Errorf("%s %s --versions: %w", python, script, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &v); err != nil {
+		return v, fmt.Errorf("%s --versions: cannot parse %q: %w", script, out, err)
+	}
+	if v.Nengo == "" {
+		return v, fmt.Errorf("%s --versions: no Nengo version in %q", script, out)
+	}
+	return v, nil
 }
 
 func splitList(s string) []string {

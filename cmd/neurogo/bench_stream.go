@@ -5,14 +5,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/neurogo/neurogo/train/repro"
 )
 
-// cmdBenchStream measures the frame rate of the statestream two-path
-// network (seed 001 Fig. 3a) at 1, 16 and 128 agents, on one core and on
-// all cores, layerwise-parallel (with and without plasticities) and
-// layerwise-sequential.
+// cmdBenchStream measures the frame rate of the two-path network of the
+// statestream paper (Fischer 2018, Fig. 3a) at 1, 16 and 128 agents, on
+// one core and on all cores, layerwise-parallel (with and without
+// plasticities) and layerwise-sequential. With --json, stdout has one
+// line {"run": {command, date, machine, quick, protocol}} and then one
+// JSON object per row.
 func cmdBenchStream(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench stream", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -38,6 +41,15 @@ func cmdBenchStream(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *jsonOut {
+		run := benchRun("stream", args, *quick, map[string]any{
+			"bench": "stream", "agents": a, "min_seconds": o.MinSeconds,
+			"modes":  []string{"parallel", "parallel+plasticities", "sequential"},
+			"images": 2000, "one_core": "GOMAXPROCS 1", "all_cores": runtime.GOMAXPROCS(0),
+		})
+		if err := writeRunLine(stdout, run); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench stream: %v\n", err)
+			return 1
+		}
 		for _, r := range rows {
 			b, _ := json.Marshal(r)
 			fmt.Fprintln(stdout, string(b))

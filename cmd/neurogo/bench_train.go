@@ -25,8 +25,10 @@ import (
 )
 
 // cmdBenchTrain times an epoch of training the spiking-MNIST network
-// (seed 000 §5.2.1) with neurogo and with PyTorch on the CPU, on the same
-// data in the same run, and reports the ratio.
+// (the NengoDL paper, §5.2.1) with neurogo and with PyTorch on the CPU, on
+// the same data in the same run, and reports the ratio. With --json,
+// stdout has one JSON object whose "run" holds the command, date, machine
+// (with the torch version) and protocol.
 func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench train", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -59,6 +61,11 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f32 := *dtype == "float32"
+	run := benchRun("train", args, *quick, map[string]any{
+		"bench": "train", "model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch,
+		"dtype": *dtype, "torch_threads": 2, "optimizer": "RMSProp lr 1e-3",
+		"timing": "median over the epochs of the training loop's wall time (shuffle, forward, backward, updates)",
+	})
 	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS(), "float32": f32}
 	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s, products and LIF derivatives in float%d\n", *n, *epochs, *batch, solvers.BLAS(), map[bool]int{true: 32, false: 64}[f32])
 	if *cpuprof != "" {
@@ -110,9 +117,13 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 		}
 		res["torch_seconds_per_epoch"] = ts
 		res["torch_version"] = tr["version"]
+		if v, ok := tr["version"].(string); ok {
+			run.Machine.SetPeer("torch", v)
+		}
 		res["torch_dtype"] = *dtype
 		res["ratio_vs_torch"] = secs / ts
 	}
+	res["run"] = run
 	if *jsonOut {
 		b, _ := json.Marshal(res)
 		fmt.Fprintln(stdout, string(b))

@@ -23,7 +23,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/neurons"
 )
 
-// TotalNeurons is the benchmark's neuron budget (seed 000, §5.1).
+// TotalNeurons is the benchmark's neuron budget (the NengoDL paper, §5.1).
 const TotalNeurons = 9984
 
 // Models lists the benchmark models in the order they are run.
@@ -120,7 +120,7 @@ func ParseOpt(s string) (sim.Optimizations, error) {
 	return o, nil
 }
 
-// Default is the issue-9 protocol: 0.1 s warm-up, 5 repeats of 5 s.
+// Default is the full protocol: 0.1 s warm-up, 5 repeats of 5 s.
 func Default() Config { return Config{Warmup: 0.1, Seconds: 5, Repeats: 5, DT: 0.001} }
 
 // Quick is the CI protocol: 0.05 s warm-up, 2 repeats of 1 s.

@@ -52,7 +52,7 @@ func TestTQuantile975(t *testing.T) {
 	}
 }
 
-// One JSON object per row, with issue 9's field names; the Nengo fields
+// One JSON object per row, with the documented field names; the Nengo fields
 // appear only after Compare.
 func TestResultJSON(t *testing.T) {
 	r := Result{Model: "integrator", Dims: 64, Batch: 10, Backend: "neurogo-cpu", Seconds: 0.5,
@@ -107,8 +107,8 @@ func TestResultJSON(t *testing.T) {
 
 func TestFindPythonMissing(t *testing.T) {
 	_, err := FindPython(t.TempDir(), "")
-	if err == nil || !strings.Contains(err.Error(), "scripts/check-nengo-fixtures") {
-		t.Errorf("FindPython without a venv: err = %v, want one naming scripts/check-nengo-fixtures", err)
+	if err == nil || !strings.Contains(err.Error(), "scripts/nengo-bench-venv") {
+		t.Errorf("FindPython without a venv: err = %v, want one naming scripts/nengo-bench-venv", err)
 	}
 }
 

@@ -1,5 +1,5 @@
-// Package bench is the engine of `neurogo bench sim` (issue 9, item 3): the
-// seed-000 simulation benchmark (NengoDL paper §5.1, Figs 6–7) run on the
+// Package bench is the engine of `neurogo bench sim`: the simulation
+// benchmark of the NengoDL paper (Rasmussen 2019, §5.1, Figs 6–7) run on the
 // CPU simulator and, optionally, beside Nengo 4.1's reference simulator.
 //
 // # Protocol
@@ -37,7 +37,7 @@
 // toolkit/networks; Stress(): 100 800 neurons in 1168 ensembles,
 // StressQuick(): 25 600 in 296) once per row of sim.Ablations() and
 // reports build + optimisation time, µs per step and the speed relative
-// to the rows "none" and "all" (seed 000, Fig 8): the greedy and the tree
+// to the rows "none" and "all" (the NengoDL paper, Fig 8): the greedy and the tree
 // planner in place of the default level planner, 10 steps per dispatch
 // (sim.Unroll), and each pass switched off.
 //
@@ -51,7 +51,7 @@
 //   - No timing is asserted in tests; tests check the interval maths,
 //     the JSON format and that every model runs a few steps.
 //   - Results are plain values; Result marshals to one JSON object with
-//     the field names of issue 9 (model, dims, batch, backend, seconds,
+//     these field names (model, dims, batch, backend, seconds,
 //     realtime_ratio, ci_low, ci_high, us_per_step, build_s,
 //     allocs_per_step; nengo_time and speedup only after a comparison).
 package bench

@@ -25,13 +25,16 @@ type NengoResult struct {
 	PeakRSSMB float64   `json:"peak_rss_mb"`
 	Nengo     string    `json:"nengo"`
 	Numpy     string    `json:"numpy"`
+	Scipy     string    `json:"scipy"` // "" when SciPy is absent
 }
 
 // ScriptPath returns nengo_bench.py under the source root.
 func ScriptPath(root string) string { return filepath.Join(root, "sim", "bench", "nengo_bench.py") }
 
 // FindPython returns the Python to run Nengo with: python if given, else
-// root/.cache/nengo-venv/bin/python. The error says how to create it.
+// root/.cache/nengo-bench-venv/bin/python (Nengo with SciPy, as
+// scripts/nengo-bench-venv creates it), else root/.cache/nengo-venv/bin/python.
+// The error says how to create one.
 func FindPython(root, python string) (string, error) {
 	if python != "" {
 		if _, err := os.Stat(python); err != nil {
@@ -42,11 +45,13 @@ func FindPython(root, python string) (string, error) {
 	if root == "" {
 		return "", errors.New("cannot find the neurogo source tree (set NEUROGO_ROOT) to locate .cache/nengo-venv; or pass --python")
 	}
-	p := filepath.Join(root, ".cache", "nengo-venv", "bin", "python")
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("no Nengo venv at %s: run scripts/check-nengo-fixtures (it creates the venv with nengo==4.1.0, numpy==2.2.6), or pass --python", p)
+	for _, venv := range []string{"nengo-bench-venv", "nengo-venv"} {
+		p := filepath.Join(root, ".cache", venv, "bin", "python")
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
 	}
-	return p, nil
+	return "", fmt.Errorf("no Nengo venv under %s: run scripts/nengo-bench-venv (nengo==4.1.0 with SciPy), or pass --python", filepath.Join(root, ".cache"))
 }
 
 // RunNengo runs nengo_bench.py with python on one (model, dims) cell under

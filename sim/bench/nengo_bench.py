@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nengo side of `neurogo bench sim` (issue 9, item 3; seed 000 §5.1).
+"""Nengo side of `neurogo bench sim` (the NengoDL paper, §5.1).
 
 Builds one of the four NengoDL benchmark models (integrator, cconv,
 basal_ganglia, pes) with Nengo's reference simulator (`optimize=True`),
@@ -7,11 +7,13 @@ RectifiedLinear neurons on every ensemble, and times it with the protocol
 the Go side uses: build, one warm-up run, then `--repeats` timed runs of
 `--seconds` simulated each on the same simulator. Prints one JSON object
 on stdout: build_s, times (wall seconds per repeat), steps, peak_rss_mb,
-nengo and numpy versions.
+nengo, numpy and scipy versions (scipy null when absent). `--versions`
+prints only {"nengo", "numpy", "scipy"} and exits.
 
-Run with the venv that scripts/check-nengo-fixtures creates
-(.cache/nengo-venv, nengo==4.1.0, numpy==2.2.6). Nengo is GPL: this
-script only calls it.
+Run with the venv that scripts/nengo-bench-venv creates
+(.cache/nengo-bench-venv, nengo==4.1.0, numpy==2.2.6, scipy==1.17.1) or
+the SciPy-free one of scripts/check-nengo-fixtures (.cache/nengo-venv).
+Nengo is GPL: this script only calls it.
 """
 import argparse
 import json
@@ -98,10 +100,21 @@ def _peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def versions():
+    """The versions of Nengo, NumPy and SciPy (None when SciPy is absent)."""
+    try:
+        import scipy
+        sp = scipy.__version__
+    except ImportError:
+        sp = None
+    return {"nengo": nengo.__version__, "numpy": np.__version__, "scipy": sp}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", required=True, choices=sorted(MODELS))
-    ap.add_argument("--dims", type=int, required=True)
+    ap.add_argument("--versions", action="store_true", help="print the versions of nengo, numpy and scipy and exit")
+    ap.add_argument("--model", choices=sorted(MODELS))
+    ap.add_argument("--dims", type=int)
     ap.add_argument("--neurons", type=int, default=9984, help="total neurons; per dimension = neurons // dims")
     ap.add_argument("--warmup", type=float, default=0.1)
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -109,6 +122,12 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--dt", type=float, default=0.001)
     a = ap.parse_args()
+    if a.versions:
+        json.dump(versions(), sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    if a.model is None or a.dims is None:
+        ap.error("--model and --dims are required")
 
     npd = a.neurons // a.dims
     # Nengo's decoder cache (on by default, in ~/.cache/nengo) would make
@@ -133,7 +152,7 @@ def main():
         "build_s": build_s, "times": times, "steps": steps,
         "n_neurons": sum(e.n_neurons for e in net.all_ensembles),
         "peak_rss_mb": _peak_rss_mb(),
-        "nengo": nengo.__version__, "numpy": np.__version__,
+        **versions(),
     }, sys.stdout)
     sys.stdout.write("\n")
     return 0

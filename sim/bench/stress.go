@@ -26,7 +26,7 @@ type StressConfig struct {
 	ThalamusNeurons int // neurons per thalamus action (Nengo's 50)
 }
 
-// Stress is the ablation's model (seed 000, Fig 8 measures a large SPA
+// Stress is the ablation's model (the NengoDL paper, Fig 8 measures a large SPA
 // model): D = 64, 4 states of 50 neurons per dimension, 2 convolutions
 // with 200 neurons per product, 64 actions with Nengo's basal ganglia
 // and thalamus sizes: 100 800 neurons in 1168 ensembles.
@@ -224,7 +224,7 @@ func (a AblationResult) JSON() ([]byte, error) {
 	return marshalLine(a)
 }
 
-// WriteAblationTable prints the ablation rows (seed 000, Fig 8's table):
+// WriteAblationTable prints the ablation rows (the NengoDL paper, Fig 8's table):
 // build + optimisation time, µs per step, operators and groups per step,
 // roofline, and speed relative to "none" and "all".
 func WriteAblationTable(w io.Writer, rs []AblationResult) {

@@ -8,7 +8,7 @@ import (
 	"github.com/neurogo/neurogo/sim"
 )
 
-// The presets meet the sizes (≥ 100 000 neurons and ≥ 1000
+// The presets are large enough (≥ 100 000 neurons and ≥ 1000
 // ensembles for the ablation model) and Counts agrees with the network.
 func TestStressCounts(t *testing.T) {
 	n, e := Stress().Counts()
