@@ -23,7 +23,7 @@ type FitInfo struct {
 }
 
 // Callback observes (and may stop, with Model.StopTraining) a Fit, as
-// Keras callbacks do (seed 003: neon's callbacks). Embed CallbackFuncs to
+// Keras callbacks and neon's callbacks do. Embed CallbackFuncs to
 // implement only some methods, or use CallbackFuncs directly.
 type Callback interface {
 	OnTrainBegin(m *Model, info FitInfo) error

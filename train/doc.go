@@ -1,5 +1,7 @@
 // Package train optimises all parameters of a built neural model with
-// deep-learning methods (seed 000, NengoDL §3.2–3.3): it differentiates
+// deep-learning methods (§3.2–3.3 of "NengoDL: Combining deep learning and
+// neuromorphic modelling methods", Daniel Rasmussen, Neuroinformatics,
+// 2019; the NengoDL paper below): it differentiates
 // the model through time, trains it Keras-style, swaps spiking neurons for
 // differentiable rate counterparts while training and back for testing,
 // and mixes deep-learning layers (toolkit.Network.Layer) into Nengo models.
@@ -87,7 +89,8 @@
 // from logits or probabilities, sparse or one-hot, L1/L2 regularisation,
 // accuracy), optimisers in train/optim (SGD with momentum and Nesterov,
 // Adam, RMSProp, Adagrad, schedules, clipping, and a multi-optimiser by
-// layer name or kind, seed 003). Callbacks: Progress (a terminal bar, or a
+// layer name or kind, after neon's "Design Decisions" notes, Intel Nervana
+// neon documentation, 2017). Callbacks: Progress (a terminal bar, or a
 // live HTML bar in a notebook), LivePlot (the history redrawn in place),
 // EarlyStopping, Checkpoint (SaveCheckpoint/LoadCheckpoint resume
 // exactly), CallbackFuncs. A NaN or infinite loss or gradient stops Fit

@@ -15,7 +15,7 @@ import (
 
 // engine runs a built model (sim.Graph) on a minibatch for a number of
 // steps and differentiates it through time (backpropagation through time
-// over the unrolled steps, seed 000 §3.3): the forward pass records what
+// over the unrolled steps, the NengoDL paper, §3.3): the forward pass records what
 // each operator's backward pass needs, the backward pass walks the steps
 // and, within a step, the operators in reverse order.
 //

@@ -9,7 +9,7 @@ import (
 
 // Engine-level simplifications of the operator list, which change results
 // at most by rounding (sums over examples in another fixed order): the
-// simulator builds a model as Nengo does (seed 000 §3.1), one operator
+// simulator builds a model as Nengo does (the NengoDL paper, §3.1), one operator
 // per Nengo operator, and a layer-to-neurons connection becomes several
 // whole-batch passes (weights, gains, bias, neurons, a copy into the next
 // layer's input). The engine removes the passes that only hand a signal
@@ -42,7 +42,7 @@ func touches(o *sim.GraphOp) (read, write []int) {
 // identityMuls turns each product y (+)= a·x by a constant scalar a = 1
 // that is not trained (a connection's transform 1 between a layer and
 // neurons, as NeuronLayer and Layer build them) into the copy y (+)= x
-// it is (NengoDL's remove_identity_muls, seed 000 §3.1): no pass forward
+// it is (NengoDL's remove_identity_muls, the NengoDL paper, §3.1): no pass forward
 // or backward, and aliasCopies can then give y x's storage. Called after
 // analyse (a's gradient is known not to be wanted); fixed(a) reports
 // that the model does not train a (not only this engine: an inference

@@ -29,7 +29,7 @@ const (
 	// Fit and the same loss from Evaluate: both average the same per-example
 	// errors, only the batching (summation order) may differ.
 	logTol = 1e-12
-	// simTol is DESIGN.md's reference-simulator tolerance: a model rebuilt
+	// simTol is the reference-simulator tolerance: a model rebuilt
 	// from Params matches the trainer's forward pass to 1e-9.
 	simTol = 1e-9
 )

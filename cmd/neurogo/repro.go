@@ -15,14 +15,21 @@ import (
 
 const reproUsage = `usage: neurogo repro NAME [flags]
 
-reproductions of the seed papers' figures:
-  spiking-mnist   seed 000 §5.2.1: convolutional LIF network on MNIST, trained
+reproductions of figures and tables from three papers:
+  NengoDL    "NengoDL: Combining deep learning and neuromorphic modelling methods"
+             (Daniel Rasmussen, Neuroinformatics, 2019)
+  statestream  "statestream: a toolbox to explore layerwise-parallel deep neural
+             networks" (Volker Fischer, 2018)
+  hxtorch    "hxtorch: PyTorch for BrainScaleS-2 — Perceptrons on Analog Neuromorphic
+             Hardware" (Philipp Spilger et al., 2020)
+
+  spiking-mnist   NengoDL §5.2.1: convolutional LIF network on MNIST, trained
                   with rates, tested with rates and spikes (targets 99.0 % / 98.4 %)
-  spa-memory      seed 000 Fig. 9: SPA memory retrieval before and after training
-  statestream-2path  seed 001 Fig. 3b: the two-path layerwise-parallel MNIST network
+  spa-memory      NengoDL Fig. 9: SPA memory retrieval before and after training
+  statestream-2path  statestream Fig. 3b: the two-path layerwise-parallel MNIST network
                   trained with its plasticities; accuracy vs delay since onset,
                   temporal confusion matrices, response times, vs layerwise-sequential
-  har-analog      seed 002 §4.2 / Fig. 9: human activity recognition on the emulated
+  har-analog      hxtorch §4.2 / Fig. 9: human activity recognition on the emulated
                   BrainScaleS-2 chip — software training with quantisation and noise,
                   the chip without retraining, one epoch with the hardware in the loop
 

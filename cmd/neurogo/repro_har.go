@@ -12,7 +12,7 @@ import (
 	"github.com/neurogo/neurogo/viz"
 )
 
-// reproHAR runs seed 002 §4.2 (Table 1, Fig 9) on the emulated chip.
+// reproHAR runs §4.2 of the hxtorch paper (Table 1, Fig 9) on the emulated chip.
 func reproHAR(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("repro har-analog", flag.ContinueOnError)
 	fs.SetOutput(stderr)

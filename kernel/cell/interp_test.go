@@ -79,7 +79,7 @@ func TestPrelude(t *testing.T) {
 
 func TestGenericStdlib(t *testing.T) {
 	s := newSession(t, testImporter)
-	// The cell of the bug report: Sort gets the interpreter's one type
+	// slices.Sort on an []int: Sort gets the interpreter's one type
 	// argument, not the two of the real slices.Sort.
 	runCases(t, s, []cellCase{
 		{src: "import \"slices\"\ns := []int{3, 1, 2}\nslices.Sort(s)\ns", want: "[1 2 3]", inSrc: "slices.Sort[int](s)"},
@@ -185,7 +185,7 @@ func TestRedeclaredTypes(t *testing.T) {
 		{src: "import (\"fmt\"; \"slices\")"},
 		{src: "type T struct{ A int }\nfunc f() T { return T{7} }\nfunc (t T) Sum() int { return t.A }\nt0 := f()\nts := []T{{1}}"},
 		{src: "type U struct{ t T }\ntype E struct{ T; X int }"},
-		// The cell of the bug report.
+		// A type redeclared with a new field, then used in a literal.
 		{src: "type T struct{ A, B int }", inSrc: "type T__ng"},
 		{src: "T{1, 2}", want: "{1 2}"},
 		// Earlier functions and values keep the old type and its methods.

@@ -2,8 +2,9 @@
 // trainable parameters: SGD (with momentum and Nesterov momentum), Adam,
 // RMSProp and Adagrad in the Keras / TensorFlow 2 formulations, learning-rate
 // schedules (Constant, StepDecay, ExponentialDecay, CosineDecay), gradient
-// clipping (Clip) and per-layer routing (Multi, after neon's multi-optimizer,
-// seed 003).
+// clipping (Clip) and per-layer routing (Multi, after the multi-optimizer
+// of neon's "Design Decisions" notes, Intel Nervana neon documentation,
+// 2017).
 //
 // A parameter is a Var: a name, its owner's kind, and two slices of equal
 // length, Value and Grad. Optimizer.Step(vars, step) updates every Value in

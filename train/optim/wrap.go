@@ -114,7 +114,8 @@ type Rule struct {
 }
 
 // Multi routes each var to an optimiser, as neon's MultiOptimizer maps
-// layer names and types to optimisers (seed 003, "optimizers per layer").
+// layer names and types to optimisers (neon's design notes, "optimizers
+// per layer").
 // A var goes to the first rule whose Match equals its Kind or its Name, or
 // is a prefix of its Name followed by "." ("conv1" matches "conv1.kernel"
 // but not "conv10.kernel"); unmatched vars go to Default, and with a nil

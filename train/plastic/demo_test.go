@@ -11,7 +11,7 @@ import (
 
 // patterns is a synthetic labelled stimulus for the appendix network: n
 // fixed random 28×28 images, image k labelled k % 10; each agent shows a
-// random sequence of them, each held for hold frames (seed 001 §3.2: the
+// random sequence of them, each held for hold frames (the statestream paper, §3.2: the
 // stimuli of Fig. 3b were presented for 12 frames).
 type patterns struct {
 	imgs   [][]float64
@@ -63,7 +63,7 @@ func (p *patterns) Frame(t int, in, out map[string][]float64) error {
 // Frames and windows of the appendix-network test: the losses are
 // averaged over the first and the last demoWindow frames after
 // demoSettle frames (the deep path needs 4 frames to carry a stimulus
-// to pred2, seed 001 Fig. 3b), and must fall by demoDrop.
+// to pred2, the statestream paper, Fig. 3b), and must fall by demoDrop.
 const (
 	demoFrames = 240
 	demoSettle = 6
@@ -72,7 +72,7 @@ const (
 	demoAgents = 8
 )
 
-// TestDemonstration attaches both plasticities of the seed's appendix 6.2
+// TestDemonstration attaches both plasticities of the statestream paper's appendix 6.2
 // network and trains it on a synthetic labelled stimulus: both losses
 // fall.
 func TestDemonstration(t *testing.T) {

@@ -1,11 +1,12 @@
-// Package plastic trains layerwise-parallel networks (seed 001,
-// statestream) with plasticities: each frame t, while the neuron-pools
-// compute t → t+1, every plasticity computes a parameter-update estimate
+// Package plastic trains layerwise-parallel networks ("statestream: a
+// toolbox to explore layerwise-parallel deep neural networks", Volker
+// Fischer, 2018 — the statestream paper below) with plasticities: each
+// frame t, while the neuron-pools compute t → t+1, every plasticity computes a parameter-update estimate
 // from the states of frame t, passes it through its own optimiser, and
 // after the frame the updates of all plasticities are summed per parameter
-// and applied (seed 001 §2.2: w_{t+1} = w_t + Σ_p Δω_p(t)).
+// and applied (the statestream paper, §2.2: w_{t+1} = w_t + Σ_p Δω_p(t)).
 //
-// Plasticity types (stream.Plasticity.Type; seed 001 §3.1):
+// Plasticity types (stream.Plasticity.Type; the statestream paper, §3.1):
 //
 //   - loss: a loss function between Source at rollout depth SourceT and
 //     Target at TargetT. The network is rolled out locally from the states
@@ -41,7 +42,7 @@
 //   - L_regularizer: the descent direction L1·sign(w) + L2·w on the listed
 //     Params.
 //
-// Optimisers (the "optimizer part" of seed 001 §3.1), from train/optim:
+// Optimisers (the "optimizer part" of §3.1 of the statestream paper), from train/optim:
 // grad_desc (SGD), adam (β1 = Momentum, β2 = Decay) and rmsprop (Rho),
 // each with learning rate LR; zero keys take DefaultLR, DefaultMomentum,
 // DefaultDecay and DefaultRho. Nothing runs before StartFrame, and a

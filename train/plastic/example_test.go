@@ -25,7 +25,7 @@ func (d fixed) Frame(t int, in, out map[string][]float64) error {
 }
 
 // Example trains a dense synapse-pool with an mse loss plasticity: the
-// prediction of frame t+1 (a one-step local rollout, seed 001 §3.1) is
+// prediction of frame t+1 (a one-step local rollout, the statestream paper, §3.1) is
 // compared with the target of frame t.
 func Example() {
 	net := &stream.Net{

@@ -9,8 +9,8 @@ package plastic
 // with x the source states at frame t (A agents × ns), y1 the target's
 // one-step rollout (frame t+1) and y0 the target at frame t (nil: the plain
 // rule, without the difference). sign is +1 for hebbian and dt_hebbian,
-// −1 for the anti variants. This is ΔW_ij = x_i(t)·x_j(t+1) of seed 001
-// §3.1 averaged over agents (statestream sums over agents instead,
+// −1 for the anti variants. This is ΔW_ij = x_i(t)·x_j(t+1) of §3.1 of the
+// statestream paper, averaged over agents (statestream sums over agents instead,
 // neuronal/plasticities/hebbian.py; the mean keeps the learning rate
 // independent of the number of agents).
 func hebbEstimate(dst, x, y1, y0 []float64, agents, ns, nt int, sign float64) {

@@ -46,7 +46,7 @@ func (f lossFn) hasTarget() bool { return f != lossMinimize && f != lossMaximize
 // so a zero removes the position from the loss.
 //
 // The definitions follow statestream (neuronal/losses.py, plasticity
-// loss.py, seed 001 §3.1): with N = len(x) values and P = N/c positions,
+// loss.py, the statestream paper, §3.1): with N = len(x) values and P = N/c positions,
 //
 //	mse                       (1/N) Σ m·(x − y)²
 //	mae                       (1/N) Σ m·|x − y|

@@ -20,7 +20,7 @@ const (
 	DefaultRho = 0.9
 )
 
-// newOptimizer builds the optimiser of plasticity p (seed 001 §3.1: the
+// newOptimizer builds the optimiser of plasticity p (the statestream paper, §3.1: the
 // update estimate goes through an optimiser part): grad_desc (default) is
 // plain SGD, Δw = −lr·g; adam is Kingma & Ba 2015 with β1 = momentum and
 // β2 = decay; rmsprop uses rho. Errors name the plasticity and the key.

@@ -510,7 +510,7 @@ func (p *plast) estimateChunk(s *frames.Sim, c int) error {
 }
 
 // write adds every ready update to the live parameters, in the order of
-// Net.Plasticities (w_{t+1} = w_t + Σ_p Δω_p, seed 001 §2.2).
+// Net.Plasticities (w_{t+1} = w_t + Σ_p Δω_p, the statestream paper, §2.2).
 func (tr *Trainer) write(t int) error {
 	for _, p := range tr.plasts {
 		if !p.ready {

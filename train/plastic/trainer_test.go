@@ -190,7 +190,7 @@ func TestStartFrameAndPeriod(t *testing.T) {
 }
 
 // TestSumOfUpdates: two plasticities on one parameter add their updates
-// (seed 001 §2.2), checked against runs with each plasticity alone.
+// (the statestream paper, §2.2), checked against runs with each plasticity alone.
 func TestSumOfUpdates(t *testing.T) {
 	reg := &stream.Plasticity{Name: "reg", Type: "L_regularizer", L1: 0.01, L2: 0.1, LR: 0.2, Period: 1, Params: []stream.ParamRef{refW}}
 	mk := func() []*stream.Plasticity {
@@ -426,8 +426,8 @@ func TestAttachErrors(t *testing.T) {
 }
 
 // allocAllowance is the number of allocations per frame tolerated in
-// steady state: the executor allows itself ≤ 2 for runtime noise (its
-// brief); this package adds none.
+// steady state: the frame executor allows itself ≤ 2 for runtime noise
+// (sim/frames TestNoAllocs); this package adds none.
 const allocAllowance = 2
 
 // TestAllocs: once warmed up, a frame with loss, Hebbian and regulariser

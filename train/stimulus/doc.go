@@ -1,12 +1,14 @@
 // Package stimulus drives the interfaces of layerwise-parallel networks
-// (seed 001 §2 and §3.2, statestream's interfaces): Go implementations of
+// (§2 and §3.2 of "statestream: a toolbox to explore layerwise-parallel
+// deep neural networks", Volker Fischer, 2018 — the statestream paper
+// below; statestream's interfaces): Go implementations of
 // toolkit/stream.Driver that write stimuli into input neuron-pools every
 // frame and read predictions back.
 //
 //   - MNIST presents labelled images (MNIST from neurogo's IDX files, or
 //     any train/data set): each agent holds an image with its one-hot
 //     label for a number of frames drawn from [MinFrames, MaxFrames]
-//     (Fig. 3b of seed 001: 12), so agents desynchronise. It is a
+//     (Fig. 3b of the statestream paper: 12), so agents desynchronise. It is a
 //     stream.Labeler (labels and onset frames per agent) and, given a
 //     prediction pool, accumulates the temporal confusion matrix of
 //     package train/timeres.
@@ -35,5 +37,5 @@
 //	d, err := stimulus.NewMNIST(stimulus.Options{Set: "test", MinFrames: 12, MaxFrames: 12,
 //		ImagePool: "image", LabelPool: "label", PredictionPool: "prediction", Seed: 1})
 //	// pass d to the executor for the network's mnist interface; afterwards
-//	acc := d.TCM().Accuracy() // per frame since onset, seed 001 Fig. 3b
+//	acc := d.TCM().Accuracy() // per frame since onset, the statestream paper, Fig. 3b
 package stimulus

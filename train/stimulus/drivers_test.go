@@ -11,7 +11,7 @@ import (
 )
 
 // mnistInterface is the interfaces section of statestream's
-// demonstration.st_graph (seed 001 appendix 6.2) with 6-frame holds.
+// demonstration.st_graph (the statestream paper, appendix 6.2) with 6-frame holds.
 func mnistInterface() *stream.Interface {
 	return &stream.Interface{
 		Name: "mnist", Type: "mnist",
@@ -54,7 +54,7 @@ func TestFromInterface(t *testing.T) {
 		t.Errorf("onsets at frame 13 = %v, want [13 13] (holds of 6: onsets 1, 7, 13)", on)
 	}
 
-	// Without durations: 12 frames (seed 001 Fig. 3b).
+	// Without durations: 12 frames (the statestream paper, Fig. 3b).
 	it := mnistInterface()
 	delete(it.Params, "min_duration")
 	delete(it.Params, "max_duration")

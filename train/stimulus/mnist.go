@@ -14,7 +14,7 @@ import (
 )
 
 // DefaultFrames is the hold duration used when none is given: every
-// stimulus 12 frames, as in Fig. 3b of seed 001. (statestream's own mnist
+// stimulus 12 frames, as in Fig. 3b of the statestream paper. (statestream's own mnist
 // interface defaults to 16–24 frames.)
 const DefaultFrames = 12
 
@@ -62,7 +62,7 @@ type Options struct {
 }
 
 // MNIST presents the images of a labelled data set (MNIST by default) to
-// a layerwise-parallel network, the stimulus stream of seed 001 §3.2
+// a layerwise-parallel network, the stimulus stream of the statestream paper, §3.2
 // (Fig. 3b): each agent sees one image, with its one-hot label, for a
 // drawn number of frames, then the next. It is a stream.Labeler.
 //
@@ -212,7 +212,7 @@ func (m *MNIST) Dataset() *data.Dataset { return m.set }
 func (m *MNIST) Frames() (minFrames, maxFrames int) { return m.o.MinFrames, m.o.MaxFrames }
 
 // TCM returns the temporal confusion matrix of the prediction pool
-// (seed 001 §3.2) accumulated by Frame: at frame t the spatial mean of
+// (the statestream paper, §3.2) accumulated by Frame: at frame t the spatial mean of
 // the prediction pool's state is compared with the label of the stimulus
 // held in frame t, at delay t − onset. It is nil without a
 // PredictionPool.

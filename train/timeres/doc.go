@@ -1,11 +1,12 @@
 // Package timeres evaluates classifiers over time: the time-resolved
-// performance measures of layerwise-parallel networks (seed 001 §3.2:
+// performance measures of layerwise-parallel networks (§3.2 of
 // "statestream: a toolbox to explore layerwise-parallel deep neural
-// networks", ICLR 2018 submission), usable for every neurogo model.
+// networks", Volker Fischer, 2018, an ICLR 2018 submission — the
+// statestream paper below), usable for every neurogo model.
 //
 // A layerwise-parallel network answers every frame, and a stimulus shown
 // at frame t_onset reaches the read-out only after a number of frames set
-// by the network's paths. Seed 001 §3.2 therefore turns any measure
+// by the network's paths. The statestream paper (§3.2) therefore turns any measure
 // m(x, y) of a layerwise-sequential network into one of the delay
 // δt = t − t_onset:
 //

@@ -34,7 +34,7 @@ func ExampleTCM() {
 	// δt 2: [[1 0] [0 1]]
 }
 
-// The shortest path from the image to the prediction of seed 001 Fig. 3a
+// The shortest path from the image to the prediction of Fig. 3a of the statestream paper
 // goes through pred1: three frames.
 func ExampleShortestPath() {
 	net := &stream.Net{Name: "two-path"}

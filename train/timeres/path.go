@@ -11,7 +11,7 @@ import (
 
 // ShortestPath returns the minimum number of frames information needs to
 // travel from neuron-pool from to neuron-pool to in a layerwise-parallel
-// network (seed 001 §3.2, Fig. 3b): every synapse-pool is an edge from
+// network (the statestream paper, §3.2, Fig. 3b): every synapse-pool is an edge from
 // each of its sources to its target and costs one frame, because a pool
 // computes y(t+1) from the states of frame t (breadth-first search). A
 // stimulus written to from at onset frame t can thus change to at frame

@@ -10,7 +10,7 @@ import (
 // Plot draws the confusion matrices at the given delays (nil: every
 // delay with samples) side by side, rows normalised to fractions, each
 // panel titled with its δt in frames and its accuracy — the temporal
-// confusion matrix of seed 001 §3.2. classNames may be nil (0, 1, …).
+// confusion matrix of the statestream paper, §3.2. classNames may be nil (0, 1, …).
 //
 // The panels are viz.ConfusionMatrix plots composed with viz.Grid rather
 // than viz.TemporalConfusion, whose panel titles give delays in seconds;
@@ -62,7 +62,7 @@ type Curve struct {
 
 // AccuracyPlot draws accuracy against the delay δt since stimulus onset,
 // in frames, one line per curve, and the chance level dashed when chance
-// > 0 (Fig. 3b of seed 001). NaN points are left out; a curve must have
+// > 0 (Fig. 3b of the statestream paper). NaN points are left out; a curve must have
 // at least one point.
 func AccuracyPlot(curves []Curve, chance float64) (*viz.Plot, error) {
 	if len(curves) == 0 {

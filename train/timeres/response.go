@@ -6,7 +6,7 @@ import (
 )
 
 // ResponseTime returns the first delay δt at which acc[δt] reaches
-// threshold (acc[δt] ≥ threshold), the response time of seed 001 §3.2
+// threshold (acc[δt] ≥ threshold), the response time of the statestream paper, §3.2
 // read off an accuracy curve such as TCM.Accuracy. NaN entries (no
 // samples) never count as reached. ok is false when the curve never
 // reaches the threshold or the threshold is NaN.
@@ -22,8 +22,8 @@ func ResponseTime(acc []float64, threshold float64) (dt int, ok bool) {
 	return 0, false
 }
 
-// SampleResponseTimes is the per-presentation response time (seed 001
-// §3.2, the reaction time of experimental psychology): correct[i][δt]
+// SampleResponseTimes is the per-presentation response time (the
+// statestream paper, §3.2, the reaction time of experimental psychology): correct[i][δt]
 // tells whether presentation i was classified correctly δt frames after
 // its onset, and its response time is the first δt from which it is
 // correct for stay ≥ 1 consecutive frames (δt … δt+stay−1), or −1 when

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// TCM is a temporal confusion matrix (seed 001 §3.2; statestream's
+// TCM is a temporal confusion matrix (the statestream paper, §3.2; statestream's
 // TemporalConfusionMatrix): Counts(δt)[label][prediction] counts the
 // frames in which an agent shown a stimulus of class label since δt
 // frames predicted class prediction, for δt = 0 … MaxDelay.
@@ -204,7 +204,7 @@ func (m *TCM) Accuracy() []float64 {
 }
 
 // ChanceLevel returns 1/classes, the expected accuracy of guessing
-// uniformly at random: the level of Fig. 3b (seed 001) before any
+// uniformly at random: the level of Fig. 3b of the statestream paper before any
 // information has reached the read-out. (With unbalanced labels a
 // constant answer can do better; compare against the class shares.)
 func (m *TCM) ChanceLevel() float64 { return 1 / float64(m.classes) }

@@ -235,7 +235,7 @@ func normalise(x [][]int) [][]int {
 	return out
 }
 
-// demonstration builds the network of seed 001 Fig. 3a / appendix 6.2
+// demonstration builds the network of Fig. 3a / appendix 6.2 of the statestream paper
 // (statestream's examples/demonstration.st_graph) in Go.
 func demonstration() *stream.Net {
 	pools := []string{"image", "label", "prediction", "conv1", "conv2", "pred1", "pred2", "label_copy"}
@@ -261,7 +261,7 @@ func TestShortestPath(t *testing.T) {
 		from, to string
 		want     int
 	}{
-		{"image", "prediction", 3}, // via pred1 (seed 001 §3.2: chance for the first three frames)
+		{"image", "prediction", 3}, // via pred1 (the statestream paper, §3.2: chance for the first three frames)
 		{"image", "pred2", 3},
 		{"image", "conv1", 1},
 		{"label", "label_copy", 1},
@@ -414,7 +414,7 @@ func TestPlots(t *testing.T) {
 	}
 }
 
-// TestShortestPathFile loads the appendix network (seed 001 §6.2,
+// TestShortestPathFile loads the appendix network (the statestream paper, §6.2,
 // statestream's demonstration.st_graph) with the stream loader.
 func TestShortestPathFile(t *testing.T) {
 	n, err := stream.Load("../../toolkit/stream/testdata/demonstration.st_graph", stream.LoadOptions{})
