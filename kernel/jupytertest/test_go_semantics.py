@@ -1,10 +1,10 @@
-"""Cells are Go: the cases where an interpreter printed wrong numbers with
-status ok, and the error messages, through a real Jupyter client.
+"""Cells are Go: cases an interpreter gets wrong (wrong numbers with status
+ok) and Go's own error messages, checked through a real Jupyter client.
 
 Each case states what `go run` prints for the same code as a program. The
 kernel compiles cells (kernel/native); these tests fail on a kernel that
-interprets them, which is the point: they are the regressions the
-compiled path fixed.
+interprets them, which is the point: they pin what only the compiled path
+gets right.
 """
 from __future__ import annotations
 
