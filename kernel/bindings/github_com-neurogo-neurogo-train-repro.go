@@ -27,6 +27,7 @@ func init() {
 		"Score":                    reflect.ValueOf(repro.Score),
 		"SpikingMNIST":             reflect.ValueOf(repro.SpikingMNIST),
 		"StreamTwoPath":            reflect.ValueOf(repro.StreamTwoPath),
+		"Summarize":                reflect.ValueOf(repro.Summarize),
 
 		// type definitions
 		"MNISTNet":           reflect.ValueOf((*repro.MNISTNet)(nil)),

@@ -20,7 +20,7 @@
 //
 // The notebooks build the same models step by step from the exported
 // parts: NewMNISTNet, ImagesArray and Score; NewSPAMemoryNet, NewSPAData,
-// CircConv and Retrieval.
+// CircConv, Retrieval and Summarize.
 //
 // Each takes an options struct whose zero value is the paper's setting
 // and smaller values (fewer examples, epochs) for quick runs. All stop on

@@ -74,3 +74,30 @@ func TestCircConv(t *testing.T) {
 		t.Errorf("unbinding: similarity to the filler %.3f, to the role %.3f", s, dot(back, role))
 	}
 }
+
+func TestSummarize(t *testing.T) {
+	pts := []SPAPoint{
+		{NeuronsPerDim: 5, Seed: 0, Before: 0.5, After: 0.7},
+		{NeuronsPerDim: 10, Seed: 0, Before: 0.6, After: 0.9},
+		{NeuronsPerDim: 5, Seed: 1, Before: 0.7, After: 0.9},
+	}
+	r := Summarize(pts)
+	if !reflect.DeepEqual(r.NeuronsPerDim, []int{5, 10}) || len(r.Points) != 3 {
+		t.Fatalf("groups %v, %d points", r.NeuronsPerDim, len(r.Points))
+	}
+	// two seeds: mean ± t(1)·sd/√2 with t(1) = 12.706, sd = 0.1414
+	h := 12.706 * math.Sqrt(0.02) / math.Sqrt(2)
+	want := [][]float64{{0.6, 0.6 - h, 0.6 + h, 0.8, 0.8 - h, 0.8 + h}, {0.6, 0.6, 0.6, 0.9, 0.9, 0.9}}
+	for g, w := range want {
+		got := []float64{r.BeforeMean[g], r.BeforeLo[g], r.BeforeHi[g], r.AfterMean[g], r.AfterLo[g], r.AfterHi[g]}
+		for i := range w {
+			if math.Abs(got[i]-w[i]) > 1e-9 {
+				t.Errorf("group %d: %v, want %v", g, got, w)
+				break
+			}
+		}
+	}
+	if _, err := r.Figure(); err != nil {
+		t.Error(err)
+	}
+}

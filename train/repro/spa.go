@@ -421,6 +421,34 @@ func spaPoint(o SPAOptions, npd, seed int, logf func(string, ...any)) (*SPAPoint
 	return p, nil
 }
 
+// Summarize groups points by neurons per dimension (in order of first
+// appearance) and returns, per group, the mean retrieval accuracy before
+// and after training with a 95 % interval over its seeds (Student t; the
+// interval is the mean itself for a single seed) — what SPAMemory returns
+// and Figure draws, for points computed one by one.
+func Summarize(points []SPAPoint) *SPAResult {
+	r := &SPAResult{Points: append([]SPAPoint(nil), points...)}
+	group := map[int]int{}
+	var before, after [][]float64
+	for _, p := range points {
+		g, ok := group[p.NeuronsPerDim]
+		if !ok {
+			g = len(r.NeuronsPerDim)
+			group[p.NeuronsPerDim] = g
+			r.NeuronsPerDim = append(r.NeuronsPerDim, p.NeuronsPerDim)
+			before, after = append(before, nil), append(after, nil)
+		}
+		before[g], after[g] = append(before[g], p.Before), append(after[g], p.After)
+	}
+	for g := range r.NeuronsPerDim {
+		m, lo, hi := meanCI(before[g])
+		r.BeforeMean, r.BeforeLo, r.BeforeHi = append(r.BeforeMean, m), append(r.BeforeLo, lo), append(r.BeforeHi, hi)
+		m, lo, hi = meanCI(after[g])
+		r.AfterMean, r.AfterLo, r.AfterHi = append(r.AfterMean, m), append(r.AfterLo, lo), append(r.AfterHi, hi)
+	}
+	return r
+}
+
 // meanCI returns the mean and a 95 % confidence interval (Student t).
 func meanCI(v []float64) (mean, lo, hi float64) {
 	n := float64(len(v))
