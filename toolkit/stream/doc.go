@@ -25,8 +25,8 @@
 //
 // The description types (Net, NeuronPool, SynapsePool, Plasticity,
 // Interface) follow statestream's keys; shapes are [features, width,
-// height]. The per-pool and per-synapse-pool computations are those of the
-// seed's appendix 6.1.
+// height]. The per-pool and per-synapse-pool computations are those of
+// appendix 6.1 of the statestream paper.
 //
 // # State layout
 //
