@@ -31,8 +31,8 @@ type Optimizations struct {
 	// Algorithms 1 and 2 in spirit: the largest groups are placed first,
 	// later groups reorder their members by what is placed).
 	Sort bool
-	// Planner chooses how Merge orders and groups the operators (seed
-	// 000 §4.2.2; every planner keeps each signal's set → increments →
+	// Planner chooses how Merge orders and groups the operators (the
+	// NengoDL paper, §4.2.2; every planner keeps each signal's set → increments →
 	// reads → update order and the order of increments of one element,
 	// so all give the same output):
 	//

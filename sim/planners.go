@@ -5,8 +5,8 @@ import (
 	"sort"
 )
 
-// The greedy, tree and transitive planners (Optimizations.Planner; seed
-// 000 §4.2.2). All work on the dependency graph of planGroups: succ[i]
+// The greedy, tree and transitive planners (Optimizations.Planner; the
+// NengoDL paper, §4.2.2). All work on the dependency graph of planGroups: succ[i]
 // lists the operators that must run after operator i, indeg[i] counts
 // i's unscheduled predecessors (the planners consume it).
 

@@ -16,8 +16,8 @@ type PipelineOptions struct {
 	// MockPartner replaces the emulated chip by a fast mock communication
 	// partner that answers every run with results of the right size
 	// without computing them (content-agnostic, as the response decoding
-	// is): the pipeline then measures the software overhead alone (seed
-	// 002 §4.1).
+	// is): the pipeline then measures the software overhead alone (the
+	// hxtorch paper, §4.1).
 	MockPartner bool
 	// Workers is the number of host goroutines (0: GOMAXPROCS).
 	Workers int

@@ -21,8 +21,8 @@ const (
 	// Parallel is the layerwise-parallel, frame-synchronous two-phase
 	// update (the statestream paper, §2, Fig. 1 right): every pool reads frame t only.
 	Parallel Mode = iota
-	// Sequential is the layerwise-sequential comparison network (seed
-	// 001 Fig. 1 middle): pools in topological order, each from the
+	// Sequential is the layerwise-sequential comparison network (the
+	// statestream paper, Fig. 1 middle): pools in topological order, each from the
 	// already updated states of its sources.
 	Sequential
 )

@@ -38,8 +38,8 @@
 //
 // # File format
 //
-// Parse and Load read statestream's YAML network files (.st_graph; seed
-// 001 appendix 6.2; statestream docs/network_specification.md). Top-level
+// Parse and Load read statestream's YAML network files (.st_graph; the
+// statestream paper, appendix 6.2; statestream docs/network_specification.md). Top-level
 // keys: name, agents (default 1), globals, neuron_pools, synapse_pools,
 // plasticities, interfaces, tag_specs, modules, import, core_clients (kept,
 // not run), and one key per module naming its instances. A short example:
