@@ -33,7 +33,7 @@ SMALL = {
     "06-layerwise-parallel-networks.ipynb": {"params": {"agents": 32, "train_frames": 300, "test_frames": 120, "threshold": 0.5}, "min_png": 3},
     "07-analog-accelerator.ipynb": {"params": {"max_log2": 9, "emulated_log2": 8, "bench_batch": 500, "max_batch_log2": 8,
                                                "bench_seconds": 0.02, "channel_steps": 1000}, "min_png": 5},
-    "08-har-analog.ipynb": {"params": {"train_windows": 1500, "test_windows": 600, "epochs": 4}, "min_png": 3},
+    "08-har-analog.ipynb": {"params": {"train_windows": 1500, "test_windows": 600, "epochs": 4}, "min_png": 6},
     "09-simulator-performance.ipynb": {"params": {"models": "integrator,cconv", "dims": "8", "seconds": 0.05, "repeats": 2, "batch": 3,
                                                   "compare_nengo": False, "stress": "tiny"}, "min_png": 4},
     "10-plots.ipynb": {"params": {"nNeurons": 100, "nSteps": 500, "nBig": 5000}, "min_png": 17},
