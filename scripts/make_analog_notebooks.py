@@ -192,7 +192,7 @@ viz.FromGonum(gantt, viz.Frame{Width: 720, Height: 300})
 ("markdown", r"""
 ## MAC rates (Fig. 8)
 
-`BenchAccel` (also `neurogo bench accel`) measures, in one run, the host CPU's float32 GEMM on all cores, the pipeline with a fast mock communication partner (the software overhead alone, as the paper's simulated partner) and the pipeline with the emulated chip computing — against matrix size at a fixed batch and against batch size at 256². The dashed lines are what the link model gives a real setup: all configuration and data through the 1 Gbit/s host link or the 8 Gbit/s chip I/O.
+`BenchAccel` (also `neurogo bench accel`) measures, in one run, the host CPU's float32 GEMM on all cores, the pipeline with a fast mock communication partner (the software overhead alone, as the paper's simulated partner) and the pipeline with the emulated chip computing — against matrix size at a fixed batch and against batch size at 256². The dashed lines are what the link model gives a real setup: all configuration and data through the 1 Gbit/s host link or the 8 Gbit/s chip I/O. Every point is the best of repeats lasting together at least `bench_seconds`; when other programs share the cores, single points drop out of line (a dip in one curve that its neighbours and the other curves do not show is such a disturbance, not a property of that size).
 """),
 ("code", r"""
 brows, err := accrepro.BenchAccel(accrepro.AccelBenchOptions{MaxLog2: max_log2,
