@@ -1,13 +1,15 @@
 """pytest configuration for the neurogo Jupyter protocol tests.
 
 These tests build nothing. The caller (the project's test script) must have
-built the kernel and installed its kernelspec somewhere on JUPYTER_PATH:
+built the kernel and installed its kernelspec somewhere on JUPYTER_PATH, and
+runs them with the Python of the venv .cache/venv (scripts/start and
+scripts/test install the pinned packages of requirements.txt there):
 
     cd <repo>
     go build -o bin/neurogo ./cmd/neurogo
     TMP=$(mktemp -d)
     bin/neurogo install --prefix "$TMP"
-    JUPYTER_PATH="$TMP/share/jupyter" python3 -m pytest kernel/jupytertest -q
+    JUPYTER_PATH="$TMP/share/jupyter" .cache/venv/bin/python -m pytest kernel/jupytertest -q
 
 Environment:
   NEUROGO_TEST_TIMEOUT       bound of one wait for a reply/output (s, default 30)

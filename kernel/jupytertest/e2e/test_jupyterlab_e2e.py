@@ -8,8 +8,10 @@ it in Lab, runs all cells from the Run menu, waits for both outputs, checks
 the printed text and a data:image/png <img>, and saves a screenshot to
 $NEUROGO_ARTIFACTS/jupyterlab-e2e.png (default <repo>/artifacts).
 
-Requirements: Chromium (NEUROGO_CHROMIUM, default /usr/bin/chromium), node,
-and `npm ci` run in this directory. Without them the test is skipped with
+Requirements: JupyterLab in the Python that runs pytest (it starts
+`sys.executable -m jupyterlab`; scripts/test runs the venv .cache/venv),
+Chromium (NEUROGO_CHROMIUM, default /usr/bin/chromium), node, and `npm ci`
+run in this directory. Without them the test is skipped with
 the reason, unless NEUROGO_REQUIRE_E2E is set (then it fails).
 """
 from __future__ import annotations
