@@ -41,6 +41,13 @@ def g(x: Any, sig: int = 3) -> str:
     return f"{x:.{d}f}"
 
 
+def num(x: Any) -> str:
+    """A protocol number as written: 2, 0.5, 0.001."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return "?" if x is None else str(x)
+    return f"{x:g}"
+
+
 def ratio(x: Any, nd: int = 2) -> str:
     s = f(x, nd)
     return s if s == "–" else s + "×"
@@ -105,7 +112,7 @@ def machine_lines(m: dict[str, Any] | None) -> list[str]:
     if m.get("go"):
         b = [m["go"], f"GOEXPERIMENT={m.get('goexperiment') or '(none)'}",
              f"build tags: {m.get('build_tags') or '(none)'}"]
-        blas = m.get("blas") or ""
+        blas = (m.get("blas") or "").replace("OpenBLAS OpenBLAS", "OpenBLAS")
         b.append(f"BLAS: {blas}" if blas else "BLAS: not recorded")
         lines.append("- Binary: " + "; ".join(b))
     peers = m.get("peers") or {}
@@ -148,10 +155,10 @@ def render_sim(doc: dict[str, Any]) -> str:
         f"{p.get('neurons', 9984)} {p.get('neuron_type', 'RectifiedLinear')} neurons in total "
         f"({p.get('neurons', 9984)}/D per dimension), batch {', '.join(map(str, p.get('batches', [])))}.",
         "",
-        f"Protocol: each cell is built once, then simulated {g(p.get('warmup_s'))} s as warm-up and "
-        f"{p.get('repeats')} × {g(p.get('seconds'))} s timed (dt {g(p.get('dt'))} s, optimizer passes "
-        f"`{p.get('opt', 'all')}`); µs/step is the mean over the repeats with a "
-        f"{p.get('interval', '95% Student t over the repeats')} interval. "
+        f"Protocol: each cell is built once, then simulated {num(p.get('warmup_s'))} s as warm-up and "
+        f"{p.get('repeats')} × {num(p.get('seconds'))} s timed (dt {num(p.get('dt'))} s, optimizer passes "
+        f"`{p.get('opt', 'all')}`); µs/step is the mean over the repeats ± the half-width of its "
+        f"interval ({p.get('interval', '95% Student t over the repeats')}). "
         "Nengo 4.1's reference simulator (`optimize=True`) runs the same models with the same protocol; "
         "its time for a batch-b row is b × one serial run. "
         "Speed-up = Nengo's time ÷ neurogo's time for the same work.",
@@ -213,7 +220,7 @@ def render_ablation(doc: dict[str, Any]) -> str:
         f"{p.get('ensembles', '?')} ensembles), batch 1, built once per row with one optimizer pass "
         "switched off (or all, or none).",
         "",
-        f"Protocol: {g(p.get('warmup_s'))} s warm-up, then {p.get('repeats')} × {g(p.get('seconds'))} s "
+        f"Protocol: {num(p.get('warmup_s'))} s warm-up, then {p.get('repeats')} × {num(p.get('seconds'))} s "
         "timed; build includes the optimizer. vs none / vs all = that row's time ÷ this row's time "
         "(above 1 is faster), all in the same run.",
     ]
@@ -279,7 +286,7 @@ def render_stream(doc: dict[str, Any]) -> str:
         "its two loss plasticities as in training) and layerwise-sequential, on one core (GOMAXPROCS 1) "
         f"and on all {cores} cores, with MNIST images streamed in.",
         "",
-        f"Protocol: each figure runs at least {g(p.get('min_seconds'))} s; the ratios compare rows measured "
+        f"Protocol: each figure runs at least {num(p.get('min_seconds'))} s; the ratios compare rows measured "
         "in the same run.",
     ]
     out = header("Layerwise-parallel frame rate", run, "stream.json", what)
@@ -333,7 +340,7 @@ def render_accel(doc: dict[str, Any]) -> str:
         "with a mock communication partner (software overhead alone) and with the emulated chip computing "
         f"(up to 2^{p.get('emulated_max_log2', '?')}).",
         "",
-        f"Protocol: every figure is the best of repeated runs lasting at least {g(p.get('min_seconds'))} s "
+        f"Protocol: every figure is the best of repeated runs lasting at least {num(p.get('min_seconds'))} s "
         "together; MAC/s include the static configuration; \"of GEMM\" divides by the float32 GEMM rate "
         "of the same shape measured in the same run.",
     ]
