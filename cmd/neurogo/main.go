@@ -303,11 +303,23 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "neurogo bench: cannot find the neurogo source tree (set NEUROGO_ROOT)")
 		return 1
 	}
-	cmd := exec.Command("python3", append([]string{filepath.Join(root, "kernel", "jupytertest", "bench_kernel.py")}, args[1:]...)...)
+	cmd := exec.Command(venvPython(root), append([]string{filepath.Join(root, "kernel", "jupytertest", "bench_kernel.py")}, args[1:]...)...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
 		fmt.Fprintf(stderr, "neurogo bench kernel: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// venvPython returns the Python of the venv .cache/venv under the source
+// root, where scripts/start and scripts/test install neurogo's Python
+// packages (jupyter_client for bench kernel), or python3 from PATH when
+// there is no such venv.
+func venvPython(root string) string {
+	p := filepath.Join(root, ".cache", "venv", "bin", "python")
+	if _, err := os.Stat(p); err == nil {
+		return p
+	}
+	return "python3"
 }
