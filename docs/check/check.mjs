@@ -11,7 +11,7 @@
 // External links are listed, not fetched.
 //
 // usage: node check.mjs --base http://127.0.0.1:PORT/ --site DIR
-//                       [--chromium /usr/bin/chromium] [--screenshot PAGE=OUT.png]...
+//                       [--chromium /usr/bin/chromium] [--screenshot PAGE[#ID|#figure]=OUT.png]...
 import fs from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -150,11 +150,20 @@ async function main() {
     }
     for (const e of errors) fail(key, e);
     for (const s of a.screenshots) {
+      // PAGE[#ID|#figure]=OUT.png: the viewport, scrolled to an element (or
+      // to the first notebook figure).
       const [want, out] = s.split("=");
-      if (want.replace(/^\//, "") === key) {
-        await page.screenshot({ path: out, fullPage: false });
-        console.log(`screenshot of /${key} → ${out}`);
+      const [wantPage, frag] = want.replace(/^\//, "").split("#");
+      if (wantPage !== key) continue;
+      if (frag) {
+        await page.evaluate((f) => {
+          const el = f === "figure" ? document.querySelector(".jupyter-wrapper .jp-OutputArea-output img")
+            : document.getElementById(f);
+          if (el) el.scrollIntoView({ block: "center" });
+        }, frag);
       }
+      await page.screenshot({ path: out, fullPage: false });
+      console.log(`screenshot of /${want} → ${out}`);
     }
     await page.close();
   }
