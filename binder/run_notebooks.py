@@ -200,6 +200,8 @@ def cmd_render(args):
     w(f"- Date: {doc['date']}\n")
     w(f"- Machine: {m['cpu']}, {m['cores']} cores, {m['memory']} memory, {m['os']}\n")
     w(f"- Go {m['go']}, Python {m['python']}\n")
+    if m.get("load"):
+        w(f"- Load average (1, 5, 15 min) when the notebooks started: {m['load']}\n")
     base = ", ".join(f"{k} {v}" for k, v in doc["resolved"].items())
     w(f"- Resolved against the frozen base: {base}\n")
     w(f"- Total time of `binder/check`: {doc['total_seconds']:.0f} s "
