@@ -282,7 +282,7 @@ nb08 = nb([
 
 This notebook does the same step by step on neurogo's emulated BrainScaleS-2 chip (`accel/analog`, introduced in the previous notebook): the data, the model built from analog layers, software training, the chip with its fixed-pattern deviations, hardware-in-the-loop training, and the three confusion matrices.
 
-**Size.** The defaults train on 3000 of the 7352 training windows for 10 epochs and test on 1000 of the 2947 test windows: a couple of minutes on two cores. The paper's size is `train_windows = 0`, `test_windows = 0` (all windows) and `epochs = 50` (`hil_epochs = 1` as in the paper); the "Full size" section at the end gives the command line for it.
+**Size.** The defaults train on 3000 of the 7352 training windows for 10 epochs and test on 1000 of the 2947 test windows: a few minutes on two cores. The paper's size is `train_windows = 0`, `test_windows = 0` (all windows) and `epochs = 50` (`hil_epochs = 1` as in the paper); the "Full size" section at the end gives the command line for it.
 
 **Data.** The UCI HAR data set (Anguita et al., 2013) is a download from the UCI Machine Learning Repository, not a package, and is not bundled here. Unless you point the notebook at the real files, it trains on `data.SyntheticHAR`: a deterministic generator with the real set's layout (30 subjects, 50 Hz, the same windows per class and split) whose signals come from a simple kinematic model, not from recordings. Accuracies on it are not the paper's numbers, and every figure says "synthetic" then. To use the real set, unpack "UCI HAR Dataset.zip" and set `data_dir` below to the unpacked `UCI HAR Dataset` directory (or set the environment variable `NEUROGO_HAR` to it before starting Jupyter).
 
