@@ -31,18 +31,24 @@ export PATH="$VENV/bin:$PATH"
 #
 #   with_heartbeat "go build" go build ./...
 #
-# Nested calls (a step of scripts/test that runs a set-up function that
-# itself uses with_heartbeat) share the outermost heartbeat, which names the
-# innermost label; the exit status is the command's.
+# A command that ran 30 s or more ends with a "done: LABEL (N s)" line
+# (--no-end leaves it out, for callers that log their own). Nested calls (a
+# step of scripts/test that runs a set-up function that itself uses
+# with_heartbeat) share the outermost heartbeat, which names the innermost
+# label; the exit status is the command's.
 with_heartbeat() {
+  local end=1
+  if [[ "$1" == "--no-end" ]]; then end=0; shift; fi
   local label="$1"; shift
-  local f prev="" rc=0
+  local f prev="" rc=0 start
+  start=$(date +%s)
   if [[ -n "${NEUROGO_HEARTBEAT_FILE:-}" && -f "$NEUROGO_HEARTBEAT_FILE" ]]; then
     f="$NEUROGO_HEARTBEAT_FILE"
     prev=$(<"$f")
-    printf '%s %s\n' "$(date +%s)" "$label" >"$f"
+    printf '%s %s\n' "$start" "$label" >"$f"
     "$@" || rc=$?
     printf '%s\n' "$prev" >"$f"
+    heartbeat_end
     return $rc
   fi
   f=$(mktemp "${TMPDIR:-/tmp}/neurogo-heartbeat.XXXXXX")
@@ -66,7 +72,16 @@ with_heartbeat() {
   kill "$hb" 2>/dev/null || true
   wait "$hb" 2>/dev/null || true
   rm -f "$f"
+  heartbeat_end
   return $rc
+}
+
+# heartbeat_end logs the end of a long command (with_heartbeat's locals).
+heartbeat_end() {
+  local took=$(( $(date +%s) - start ))
+  if [[ $end -eq 1 && $took -ge "${NEUROGO_HEARTBEAT:-30}" ]]; then
+    if [[ $rc -eq 0 ]]; then log "   … done: $label ($took s)"; else log "   … failed: $label ($took s)"; fi
+  fi
 }
 
 # apt_install installs Debian packages quietly under a heartbeat (root with
@@ -122,9 +137,10 @@ ensure_venv() {
   with_heartbeat "python3 -m venv .cache/venv" "$py" -m venv "$VENV"
 }
 
-# vpip runs the venv's pip quietly under a heartbeat.
+# vpip LABEL ARGS... runs the venv's pip install quietly under a heartbeat.
 vpip() {
-  with_heartbeat "pip install into .cache/venv" \
+  local what="$1"; shift
+  with_heartbeat "pip install $what into .cache/venv" \
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore "$@"
 }
 
@@ -145,7 +161,7 @@ for line in open("requirements.txt"):
 PY
   then
     log "installing the pinned Python packages of requirements.txt (JupyterLab, papermill, the test clients) into .cache/venv; first time ~1-2 min, ~60 MB download"
-    vpip -r requirements.txt
+    vpip "-r requirements.txt" -r requirements.txt
   fi
   # papermill's Go translator (python/neurogo_papermill), reinstalled when
   # its sources change.
@@ -154,7 +170,7 @@ PY
   sum=$(cat python/neurogo_papermill/*.py python/neurogo_papermill/*.toml python/neurogo_papermill/*.pth python/neurogo_papermill/neurogo_papermill/*.py | sha256sum | cut -d' ' -f1)
   if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$sum" ]]; then
     log "installing the papermill Go translator (python/neurogo_papermill) into .cache/venv; ~10 s"
-    vpip --no-deps ./python/neurogo_papermill
+    vpip "neurogo_papermill" --no-deps ./python/neurogo_papermill
     rm -rf python/neurogo_papermill/build python/neurogo_papermill/*.egg-info
     echo "$sum" >"$stamp" 2>/dev/null || true
   fi
@@ -168,7 +184,7 @@ ensure_nengo() {
   ensure_venv
   if ! "$VENV/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(0 if (m.version("nengo"), m.version("numpy")) == ("4.1.0", "2.2.6") else 1)' 2>/dev/null; then
     log "installing nengo==4.1.0 and numpy==2.2.6 into .cache/venv (reference fixtures); first time ~30 s, ~17 MB download"
-    vpip nengo==4.1.0 numpy==2.2.6
+    vpip "nengo numpy" nengo==4.1.0 numpy==2.2.6
   fi
   if "$VENV/bin/python" -c 'import scipy' 2>/dev/null; then
     echo "SciPy is installed in .cache/venv: it changes the Nengo reference fixtures; remove it (.cache/venv/bin/python -m pip uninstall scipy)" >&2
