@@ -202,7 +202,9 @@ def main():
     a = ap.parse_args()
     root, out = a.root.resolve(), a.out.resolve()
     if a.executed and not a.executed.is_dir():
-        raise SystemExit(f"--executed {a.executed}: not a directory")
+        log(f"warning: --executed {a.executed} is not a directory (were the notebooks "
+            f"executed?); using the committed copies in docs/tutorials")
+        a.executed = None
 
     docs_out = out / "docs"
     if docs_out.exists():
