@@ -127,11 +127,16 @@ def stage_tutorials(root, out, executed_dir):
 
 
 def stage_measurements(out):
-    entries = []
+    """(index, entries): measurements/index.md, which becomes the section's
+    own page, and one entry per other page."""
+    index, entries = None, []
     for page in sorted((out / "docs" / "measurements").glob("*.md")):
+        if page.name == "index.md":
+            index = "measurements/index.md"
+            continue
         title = nav_title(first_heading(page.read_text(), page.stem))
         entries.append({title: f"measurements/{page.name}"})
-    return entries
+    return index, entries
 
 
 def go_packages(root):
@@ -185,10 +190,10 @@ def stage_api(root, out):
     return entries
 
 
-def fill_nav(nav, section, entries):
+def fill_nav(nav, section, entries, first=None):
     for item in nav:
         if isinstance(item, dict) and section in item:
-            item[section] = list(item[section]) + entries
+            item[section] = ([first] if first else []) + list(item[section]) + entries
             return
     raise SystemExit(f"mkdocs.yml: no nav section {section!r}")
 
@@ -213,7 +218,7 @@ def main():
         "tools", "check", "requirements.txt", "*.ipynb", "__pycache__", "node_modules"))
 
     tutorials, manifest = stage_tutorials(root, out, a.executed.resolve() if a.executed else None)
-    measurements = stage_measurements(out)
+    measurements_index, measurements = stage_measurements(out)
     api = stage_api(root, out)
 
     cfg = yaml.safe_load((root / "mkdocs.yml").read_text())
@@ -221,7 +226,7 @@ def main():
     cfg["site_dir"] = str(a.site.resolve())
     cfg["hooks"] = [str(root / "docs" / "tools" / "hooks.py")]
     fill_nav(cfg["nav"], "Tutorials", tutorials)
-    fill_nav(cfg["nav"], "Measurements", measurements)
+    fill_nav(cfg["nav"], "Measurements", measurements, first=measurements_index)
     fill_nav(cfg["nav"], "API reference", api)
     (out / "mkdocs.yml").write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
     (out / "manifest.json").write_text(json.dumps({"tutorials": manifest}, indent=1))
