@@ -15,7 +15,7 @@ The third pillar of "NengoDL: Combining deep learning and neuromorphic modelling
 
 This notebook trains a small ensemble to compute x², compares it with Nengo's least-squares solution, checks the gradients against finite differences, and runs the trained model spiking. It teaches the method of the paper's §3.2–3.3 rather than reproducing a figure; notebooks 04 (§5.2.1) and 05 (Fig. 9) apply it at the paper's scale.
 
-**At the default size** (10 neurons, 2000 examples, 30 epochs) it runs in well under a minute: the trained decoding of x² is visibly better than Nengo's least-squares one, and the spiking model stays close to it. There is no larger "paper size"; more neurons (`n_neurons = 100`) make both solutions better and the difference smaller. The next cell is tagged `parameters` (papermill, `neurogo run -p`).
+**At the default size** (10 neurons, 2000 examples, 30 epochs) it runs in about a minute and under 0.5 GB: the trained decoding of x² is visibly better than Nengo's least-squares one, and the spiking model stays close to it. There is no larger "paper size"; more neurons (`n_neurons = 100`) make both solutions better and the difference smaller. The next cell is tagged `parameters` (papermill, `neurogo run -p`).
 """),
 ("code", r"""
 // Parameters (papermill / neurogo run -p NAME VALUE)
