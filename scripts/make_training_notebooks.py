@@ -811,7 +811,7 @@ for _, n := range npd {
 ("markdown", r"""
 ## Before and after
 
-Left: test trial 0 with the first model — the cosine similarity of the output to the cued filler and to the most similar other vocabulary vector, step by step; the cue arrives at 20 ms and the answer is the filler as long as its curve is above the other. Right: retrieval accuracy against neurons per dimension before and after training, the paper's Fig. 9 at this notebook's size (with one initialisation per point there are no intervals).
+Left: test trial 0 with the first model — the cosine similarity of the output to the cued filler and to the most similar other vocabulary vector, from the cue (at 20 ms) to the end of the trial; the answer is right while the filler's curve is above the other. Right: retrieval accuracy against neurons per dimension before and after training, the paper's Fig. 9 at this notebook's size (with one initialisation per point there are no intervals).
 
 The measure compares each output with every vector of the test set's vocabulary (four per trial), so fewer test trials make retrieval easier: the accuracies here are higher than the paper's before training, and the gains smaller after so little training.
 """),
@@ -821,11 +821,12 @@ var curves []viz.Series
 for i, when := range []string{"before", "after"} {
     cued := viz.Series{Label: "cued filler, " + when, Dashed: i == 0}
     other := viz.Series{Label: "best other, " + when, Dashed: i == 0}
-    for k := range trial0[i].Steps {
+    cueAt := trial0[i].Steps - int(math.Round(tMem/dt)) // the output answers from the cue on
+    for k := cueAt; k < trial0[i].Steps; k++ {
         o := trial0[i].At(0, k)
         norm := math.Sqrt(dot(o, o))
         if norm == 0 {
-            norm = 1 // no output yet
+            norm = 1
         }
         best := math.Inf(-1)
         for j, w := range testD.Vocab {
