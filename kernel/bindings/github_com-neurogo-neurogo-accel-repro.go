@@ -13,14 +13,21 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/accel/repro/repro"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"AccelFigures":   reflect.ValueOf(repro.AccelFigures),
-		"BenchAccel":     reflect.ValueOf(repro.BenchAccel),
-		"HAR":            reflect.ValueOf(repro.HAR),
-		"HARArrays":      reflect.ValueOf(repro.HARArrays),
-		"HARWindow":      reflect.ValueOf(constant.MakeFromLiteral("122", token.INT, 0)),
-		"NewHARNet":      reflect.ValueOf(repro.NewHARNet),
-		"PlanHAR":        reflect.ValueOf(repro.PlanHAR),
-		"SummarizeAccel": reflect.ValueOf(repro.SummarizeAccel),
+		"AccelFigures":    reflect.ValueOf(repro.AccelFigures),
+		"BenchAccel":      reflect.ValueOf(repro.BenchAccel),
+		"CompileHAR":      reflect.ValueOf(repro.CompileHAR),
+		"EvalHAR":         reflect.ValueOf(repro.EvalHAR),
+		"HAR":             reflect.ValueOf(repro.HAR),
+		"HARArrays":       reflect.ValueOf(repro.HARArrays),
+		"HARConfusion":    reflect.ValueOf(repro.HARConfusion),
+		"HARWindow":       reflect.ValueOf(constant.MakeFromLiteral("122", token.INT, 0)),
+		"LoadHAR":         reflect.ValueOf(repro.LoadHAR),
+		"NewHARNet":       reflect.ValueOf(repro.NewHARNet),
+		"PlanHAR":         reflect.ValueOf(repro.PlanHAR),
+		"ShortHARClasses": reflect.ValueOf(repro.ShortHARClasses),
+		"SubsetHAR":       reflect.ValueOf(repro.SubsetHAR),
+		"SummarizeAccel":  reflect.ValueOf(repro.SummarizeAccel),
+		"TrainLayersOnly": reflect.ValueOf(repro.TrainLayersOnly),
 
 		// type definitions
 		"AccelBenchOptions": reflect.ValueOf((*repro.AccelBenchOptions)(nil)),

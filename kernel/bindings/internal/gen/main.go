@@ -12,11 +12,20 @@
 //     unsafe, syscall/js, packages whose dependencies do not resolve);
 //  3. runs yaegi's extract library (github.com/traefik/yaegi/extract, the code
 //     behind `yaegi extract`) on each remaining package, writing one file per
-//     package into the current directory;
+//     package into the output directory (-o, default the current directory);
 //  4. compiles the result (`go build -gcflags=-e`) and removes, one round at a
 //     time, every file that does not compile, recording why;
 //  5. writes zz_index_gen.go with the toolchain version and the list of
 //     excluded packages and reasons.
+//
+// With -o DIR (another directory than the current one) the generated files
+// go to DIR only and the current directory is only read: the compile check
+// builds the package of the current directory through `go build -overlay`,
+// with the generated files found there hidden and DIR's files in their
+// place. scripts/check-generated uses this to compare a fresh generation
+// with the committed files (diff -r) without touching them:
+//
+//	cd kernel/bindings && go run ./internal/gen -o /tmp/fresh
 //
 // Generation is pinned to GOOS=linux, GOARCH=amd64, CGO_ENABLED=0 whatever
 // the host is, and fetches nothing itself: it reads the toolchain's GOROOT
@@ -166,9 +175,12 @@ type exclusion struct {
 
 var (
 	verbose = flag.Bool("v", false, "log progress")
+	outDir  = flag.String("o", ".", "write the generated files to this directory (another one than the current leaves the current directory untouched)")
 	jobs    = flag.Int("j", runtime.NumCPU(), "parallel extractions")
 
 	modRoot     string
+	pkgDir      string // the package's directory (the working directory)
+	separate    bool   // *outDir is not pkgDir
 	goroot      string
 	gomodcache  string
 	goVersion   = runtime.Version()
@@ -204,10 +216,22 @@ func main() {
 	}
 	modRoot = filepath.Dir(gomod)
 
+	var err error
+	if pkgDir, err = filepath.Abs("."); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	if *outDir, err = filepath.Abs(*outDir); err != nil {
+		log.Fatal(err)
+	}
+	separate = *outDir != pkgDir
+
 	pkgs := listPackages()
 	logf("%d candidate packages", len(pkgs))
 
-	if err := removeGenerated("."); err != nil {
+	if err := removeGenerated(*outDir); err != nil {
 		log.Fatal(err)
 	}
 
@@ -473,10 +497,11 @@ func extractAll(pkgs []pkg) []pkg {
 			exclude(p.group, p.path, "yaegi extract: "+r.err.Error())
 			continue
 		}
-		if _, err := os.Stat(p.file); err == nil {
-			log.Fatalf("%s already exists and is not a generated file", p.file)
+		dst := filepath.Join(*outDir, p.file)
+		if _, err := os.Stat(dst); err == nil {
+			log.Fatalf("%s already exists and is not a generated file", dst)
 		}
-		if err := os.WriteFile(p.file, r.src, 0o644); err != nil {
+		if err := os.WriteFile(dst, r.src, 0o644); err != nil {
 			log.Fatal(err)
 		}
 		out = append(out, p)
@@ -519,7 +544,66 @@ func extractOne(p pkg) ([]byte, error) {
 	return out, nil
 }
 
-var errLine = regexp.MustCompile(`^(?:\./)?([^\s:/]+\.go):\d+:\d+: (.*)$`)
+var errLine = regexp.MustCompile(`^(\S+\.go):\d+:\d+: (.*)$`)
+
+// errFile parses a compiler error line: ok is false when it is not one, and
+// name is the base name of the file it names when that file is in the output
+// directory, else "". With an overlay the compiler names the replacement
+// file (in the output directory).
+func errFile(line string) (name, msg string, ok bool) {
+	m := errLine.FindStringSubmatch(line)
+	if m == nil {
+		return "", "", false
+	}
+	f := m[1]
+	if !filepath.IsAbs(f) {
+		f = filepath.Join(pkgDir, f)
+	}
+	if filepath.Dir(f) != *outDir {
+		return "", m[2], true // outside the generated files
+	}
+	return filepath.Base(f), m[2], true
+}
+
+// overlay writes a `go build -overlay` file that hides the generated files
+// of the package directory and puts those of the output directory in their
+// place, and returns its name.
+func overlay(files []string) string {
+	repl := map[string]string{}
+	entries, err := os.ReadDir(pkgDir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range entries {
+		f := filepath.Join(pkgDir, e.Name())
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+			continue
+		}
+		if gen, err := isGenerated(f); err != nil {
+			log.Fatal(err)
+		} else if gen {
+			repl[f] = ""
+		}
+	}
+	for _, name := range files {
+		repl[filepath.Join(pkgDir, name)] = filepath.Join(*outDir, name)
+	}
+	data, err := json.Marshal(map[string]any{"Replace": repl})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tmp, err := os.CreateTemp("", "bindings-overlay-*.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		log.Fatal(err)
+	}
+	if err := tmp.Close(); err != nil {
+		log.Fatal(err)
+	}
+	return tmp.Name()
+}
 
 // compileCheck builds the package and removes the files that do not
 // compile, until it builds. It returns the packages that remain.
@@ -530,22 +614,32 @@ func compileCheck(pkgs []pkg) []pkg {
 	}
 	for round := 1; ; round++ {
 		logf("compile check, round %d", round)
-		cmd := exec.Command("go", "build", "-gcflags=-e", "-o", os.DevNull, ".")
+		args := []string{"build", "-gcflags=-e", "-o", os.DevNull}
+		var ov string
+		if separate {
+			files := append(slices.Sorted(maps.Keys(byFile)), indexFile)
+			ov = overlay(files)
+			args = append(args, "-overlay", ov)
+		}
+		cmd := exec.Command("go", append(args, ".")...)
 		out, err := cmd.CombinedOutput()
+		if ov != "" {
+			os.Remove(ov)
+		}
 		if err == nil {
 			break
 		}
 		bad := map[string]string{}
 		for _, line := range strings.Split(string(out), "\n") {
-			m := errLine.FindStringSubmatch(line)
-			if m == nil {
+			name, msg, ok := errFile(line)
+			if !ok {
 				continue
 			}
-			if _, ok := byFile[m[1]]; !ok {
+			if _, gen := byFile[name]; !gen {
 				log.Fatalf("compile error outside the generated files:\n%s", out)
 			}
-			if _, seen := bad[m[1]]; !seen {
-				bad[m[1]] = m[2]
+			if _, seen := bad[name]; !seen {
+				bad[name] = msg
 			}
 		}
 		if len(bad) == 0 {
@@ -558,7 +652,7 @@ func compileCheck(pkgs []pkg) []pkg {
 			}
 			exclude(p.group, p.path, "generated bindings do not compile: "+bad[f])
 			delete(byFile, f)
-			if err := os.Remove(f); err != nil {
+			if err := os.Remove(filepath.Join(*outDir, f)); err != nil {
 				log.Fatal(err)
 			}
 		}
@@ -614,7 +708,7 @@ func writeIndex(bound []pkg) {
 	if err != nil {
 		log.Fatalf("formatting index: %v\n%s", err, b.Bytes())
 	}
-	if err := os.WriteFile(indexFile, src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*outDir, indexFile), src, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
