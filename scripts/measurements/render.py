@@ -599,7 +599,7 @@ def render_index(docs: dict[str, dict[str, Any]], repros: dict[str, dict[str, An
     for name, page, title in PAGES:
         if name in docs:
             d = docs[name]
-            run = d.get("run", {})
+            run = d.get("run") or {"date": d.get("date", "")}
             mode = ", quick mode" if run.get("quick") else ""
             out.append(f"- [{title}]({page}): {summary(name, d)} ({date_text(run.get('date', ''))[:10]}{mode})")
     if repros:
