@@ -178,10 +178,13 @@ ensure_venv_() {
 }
 
 # vpip LABEL ARGS... runs the venv's pip install quietly under a heartbeat.
+# --no-warn-conflicts: torch is installed with --no-deps on purpose
+# (scripts/ensure_torch), so pip would otherwise list its CUDA extras as
+# missing after every later install.
 vpip() {
   local what="$1"; shift
   with_heartbeat "pip install $what into .cache/venv" \
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore "$@"
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-warn-conflicts "$@"
 }
 
 # ensure_python installs the pinned Python packages (requirements.txt) and
