@@ -8,6 +8,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -271,6 +272,44 @@ func validIdent(s string) bool {
 	return true
 }
 
+// stringParam matches a parameters-cell line that declares a string
+// variable: `var name = "…"`, `name := "…"` or `var name string`.
+var stringParam = regexp.MustCompile(`^\s*(?:var\s+)?([\p{L}_][\p{L}\p{N}_]*)\s*(?:string\s*(?:=\s*["\x60]|$)|:?=\s*["\x60])`)
+
+// coerceStringParams returns params with the values of parameters that the
+// notebook's parameters cell declares as strings turned back into strings
+// when the command line made them numbers or booleans (ParseParam reads
+// "-p neurons 4" as the integer 4; `var neurons = "5,10"` wants "4").
+func coerceStringParams(nb *Notebook, params map[string]any) map[string]any {
+	var decl string
+	for _, c := range nb.Cells {
+		if hasTag(c, "parameters") {
+			decl = cellSource(c)
+			break
+		}
+	}
+	if decl == "" {
+		return params
+	}
+	isString := map[string]bool{}
+	for _, line := range strings.Split(decl, "\n") {
+		if m := stringParam.FindStringSubmatch(line); m != nil {
+			isString[m[1]] = true
+		}
+	}
+	out := make(map[string]any, len(params))
+	for k, v := range params {
+		switch x := v.(type) {
+		case int64, int, float64, bool:
+			if isString[k] {
+				v = fmt.Sprint(x)
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
 // RunNotebook executes every code cell of nb in order in a fresh executor
 // process, injecting params after the cell tagged "parameters" (or at the
 // top), and stores the outputs in the notebook. It stops at the first
@@ -301,6 +340,7 @@ type NotebookOptions struct {
 // not stop).
 func RunNotebookWith(ctx context.Context, nb *Notebook, params map[string]any, opt NotebookOptions) error {
 	if len(params) > 0 {
+		params = coerceStringParams(nb, params)
 		src, err := ParameterCell(params)
 		if err != nil {
 			return err

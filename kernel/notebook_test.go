@@ -127,3 +127,19 @@ func TestRunNotebookContainsCrashes(t *testing.T) {
 		t.Errorf("cell 3 ran after the crash")
 	}
 }
+
+func TestCoerceStringParams(t *testing.T) {
+	nb := &Notebook{Cells: []map[string]any{
+		{"cell_type": "code", "metadata": map[string]any{"tags": []any{"parameters"}},
+			"source": "var neurons = \"5,10\" // per dimension\ndims := `8`\nvar label string\nvar n = 10\nvar rate = 1.0"},
+	}}
+	got := coerceStringParams(nb, map[string]any{
+		"neurons": int64(4), "dims": int64(8), "label": true, "n": int64(3), "rate": 0.5, "other": int64(1),
+	})
+	want := map[string]any{"neurons": "4", "dims": "8", "label": "true", "n": int64(3), "rate": 0.5, "other": int64(1)}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s = %#v, want %#v", k, got[k], w)
+		}
+	}
+}
