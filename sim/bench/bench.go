@@ -2,9 +2,8 @@ package bench
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"github.com/neurogo/neurogo/internal/machine"
 	"io"
 	"math"
 	"os"
@@ -196,18 +195,7 @@ type Result struct {
 }
 
 // JSON returns r as one line of JSON (no trailing newline).
-func (r Result) JSON() ([]byte, error) { return marshalLine(sanitize(r)) }
-
-// marshalLine encodes v as one line of JSON without HTML escaping.
-func marshalLine(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
+func (r Result) JSON() ([]byte, error) { return machine.MarshalLine(sanitize(r)) }
 
 // sanitize replaces NaN and Inf (not representable in JSON) by 0.
 func sanitize(r Result) Result {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"github.com/neurogo/neurogo/internal/machine"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -221,7 +222,7 @@ func (a AblationResult) JSON() ([]byte, error) {
 			*p = 0
 		}
 	}
-	return marshalLine(a)
+	return machine.MarshalLine(a)
 }
 
 // WriteAblationTable prints the ablation rows (the NengoDL paper, Fig 8's table):
