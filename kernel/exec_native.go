@@ -28,7 +28,9 @@ func startNative(logf func(string, ...any)) *native.Session {
 	if mode == "interpreted" {
 		return nil
 	}
-	s, err := native.New(native.Options{Root: SourceRoot()})
+	// A kernel names the directory for its executor (and removes it when
+	// the executor ends, however it ends).
+	s, err := native.New(native.Options{Root: SourceRoot(), Dir: os.Getenv(cellsDirEnv)})
 	if err != nil {
 		if mode == "compiled" {
 			logf("NEUROGO_CELLS=compiled but %v", err)
@@ -43,6 +45,18 @@ func startNative(logf func(string, ...any)) *native.Session {
 	go s.Warm(context.Background(), "fmt", "math", "strings", "sort", "errors", "time",
 		"github.com/neurogo/neurogo/display", "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/sim", "github.com/neurogo/neurogo/viz")
 	return s
+}
+
+// cellsDirEnv names the directory for an executor's compiled cells.
+const cellsDirEnv = "NEUROGO_CELLS_DIR"
+
+// Close releases what the executor holds outside its process: the
+// directory of compiled cells. The executor is unusable afterwards.
+func (e *Executor) Close() error {
+	if e == nil || e.native == nil {
+		return nil
+	}
+	return e.native.Close()
 }
 
 // runNative runs a cell through the compiled path.

@@ -35,6 +35,7 @@ func newTestExecutor(t *testing.T) (*Executor, *syncBuffer, *syncBuffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.Close() })
 	return e, &out, &errb
 }
 

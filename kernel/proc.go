@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/neurogo/neurogo/kernel/native"
 )
 
 // The kernel runs cells in a separate executor process (the same binary,
@@ -86,6 +88,7 @@ type execProc struct {
 	sup    *supervisor
 	cmd    *exec.Cmd
 	pid    int
+	dir    string // its compiled cells, removed when it has exited
 	conn   *ipcConn
 	st     *streams
 	events chan *ipcMsg
@@ -196,6 +199,14 @@ func (s *supervisor) startLocked() *execProc {
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.ExtraFiles = []*os.File{execEnd, crashW} // fd 3, fd 4
 	cmd.Env = append(os.Environ(), executorEnv+"=1")
+	// The kernel owns the executor's directory of compiled cells: an
+	// executor that is killed (restart, memory limit) cannot remove it.
+	if dir, err := native.NewWorkDir(os.Getpid()); err == nil {
+		p.dir = dir
+		cmd.Env = append(cmd.Env, cellsDirEnv+"="+dir)
+	} else {
+		s.opt.Log.Print(err)
+	}
 	cmd.SysProcAttr = executorAttr()
 	err = cmd.Start()
 	outW.Close()
@@ -203,6 +214,9 @@ func (s *supervisor) startLocked() *execProc {
 	crashW.Close()
 	execEnd.Close()
 	if err != nil {
+		if p.dir != "" {
+			_ = os.RemoveAll(p.dir)
+		}
 		kernelEnd.Close()
 		return fail(err)
 	}
@@ -561,6 +575,9 @@ func (p *execProc) wait() {
 	err := p.cmd.Wait()
 	// Processes a cell started may hold the pipes open: they go with it.
 	killGroup(p.pid)
+	if p.dir != "" {
+		_ = os.RemoveAll(p.dir)
+	}
 	if !p.st.waitEOF(2 * time.Second) {
 		p.sup.opt.Log.Printf("executor output did not end within 2 s of its exit")
 	}

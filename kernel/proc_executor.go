@@ -90,7 +90,9 @@ func ServeExecutor(args []string) int {
 		_ = s.conn.Send(&ipcMsg{Type: "ready", Err: err.Error()})
 		return 1
 	}
+	s.mu.Lock()
 	s.ex = ex
+	s.mu.Unlock()
 	if *memLimit > 0 {
 		go s.watchMemory(*memLimit)
 	}
@@ -128,7 +130,7 @@ func (s *execServer) readLoop() {
 	for {
 		m, err := s.conn.Recv()
 		if err != nil {
-			os.Exit(0)
+			s.exit()
 		}
 		switch m.Type {
 		case "run", "complete", "inspect":
@@ -141,9 +143,24 @@ func (s *execServer) readLoop() {
 			default: // nobody asked: a reply to an interrupted request
 			}
 		case "shutdown":
-			os.Exit(0)
+			s.exit()
 		}
 	}
+}
+
+// exit ends the executor process after removing its compiled cells (the
+// kernel removes them too once it has reaped the process: this covers a
+// kernel that was killed).
+func (s *execServer) exit() {
+	s.mu.Lock()
+	ex := s.ex
+	s.mu.Unlock()
+	if ex != nil {
+		_ = ex.Close()
+	} else if dir := os.Getenv(cellsDirEnv); dir != "" {
+		_ = os.RemoveAll(dir)
+	}
+	os.Exit(0)
 }
 
 func (s *execServer) interrupt() {

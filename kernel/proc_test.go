@@ -2,9 +2,11 @@ package kernel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -50,10 +52,17 @@ func (e *events) reset() {
 // and tested in package native).
 func newTestSupervisor(t *testing.T, memLimit int64) (*supervisor, *events) {
 	t.Helper()
+	return newTestSupervisorCells(t, memLimit, "interpreted")
+}
+
+// newTestSupervisorCells starts a supervisor whose executors run cells
+// the given way ("interpreted" or "compiled").
+func newTestSupervisorCells(t *testing.T, memLimit int64, cells string) (*supervisor, *events) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts executor processes")
 	}
-	t.Setenv("NEUROGO_CELLS", "interpreted")
+	t.Setenv("NEUROGO_CELLS", cells)
 	ev := &events{}
 	var logb syncBuffer
 	s := newSupervisor(supervisorOptions{
@@ -298,5 +307,54 @@ func TestSupervisorTraceLookalike(t *testing.T) {
 	}
 	if got := strings.ReplaceAll(ev.String(), "|stderr:", ""); got != "stderr:"+fake {
 		t.Errorf("output %q, want %q", got, "stderr:"+fake)
+	}
+}
+
+// TestSupervisorCellsDirRemoved: the directory of compiled cells (tens of
+// megabytes per cell) goes with its executor however the executor ends —
+// killed by a crash, or shut down with the kernel.
+func TestSupervisorCellsDirRemoved(t *testing.T) {
+	s, ev := newTestSupervisorCells(t, 0, "compiled")
+	dirOf := func() string {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.cur == nil {
+			return ""
+		}
+		return s.cur.dir
+	}
+	first := dirOf()
+	if first == "" {
+		t.Fatal("the executor has no directory for compiled cells")
+	}
+	if r := mustRun(t, s, "ngX := 41\nngX + 1"); text(r) != "42" {
+		t.Fatalf("cell result %q, want 42", text(r))
+	}
+	if plugins, _ := filepath.Glob(filepath.Join(first, "*.so")); len(plugins) == 0 {
+		t.Fatalf("NEUROGO_CELLS=compiled but %s holds no plugin after a cell ran", first)
+	}
+	crash(t, s, ev, "import \"syscall\"\nsyscall.Exit(3)", "ExecutorDied", "exited with status 3", 5*time.Second)
+	waitGone(t, first)
+	mustRun(t, s, "1") // a new executor, with a directory of its own
+	second := dirOf()
+	if second == "" || second == first {
+		t.Fatalf("the new executor's directory is %q (the first was %q)", second, first)
+	}
+	s.close()
+	waitGone(t, second)
+}
+
+func waitGone(t *testing.T, dir string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := os.Stat(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s still exists 5 s after its executor ended (stat: %v)", dir, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -37,6 +37,7 @@ func TestCompiledStdin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { e.Close() })
 	if e.native == nil || e.stdin == nil {
 		t.Skip("compiled cells unavailable here")
 	}

@@ -83,7 +83,8 @@ type Options struct {
 	// packages there).
 	Root string
 	// Dir holds generated sources, archives and plugins ("" = a new
-	// temporary directory, removed by Close).
+	// temporary directory from NewWorkDir, owned by this process and
+	// removed by Close).
 	Dir string
 }
 
@@ -96,7 +97,7 @@ func New(opt Options) (*Session, error) {
 	}
 	dir := opt.Dir
 	if dir == "" {
-		dir, err = os.MkdirTemp("", "neurogo-cells-")
+		dir, err = NewWorkDir(os.Getpid())
 		if err != nil {
 			return nil, err
 		}
