@@ -6,29 +6,72 @@ import (
 	"math"
 
 	"gonum.org/v1/plot/palette"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
-// OkabeIto is the Okabe–Ito colour-blind-safe palette (Okabe & Ito 2002,
-// "Color Universal Design"), ordered for lines on white: blue, vermillion,
-// bluish green, orange, reddish purple, sky blue, yellow, black. Series i
-// uses OkabeIto[i % 8].
-var okabeIto = [...]color.RGBA{
-	{0x00, 0x72, 0xB2, 0xFF}, // blue
+// seriesPalette is the qualitative cycle for series: seaborn's
+// "colorblind" palette (Michael Waskom, "seaborn: statistical data
+// visualization", JOSS 2021), ten colours that stay distinct under the
+// common colour-vision deficiencies, in the order of matplotlib's default
+// cycle. Series 10 and later reuse the colours with a dash pattern (lines)
+// or marker shape (points) of their own.
+var seriesPalette = [...]color.RGBA{
+	{0x01, 0x73, 0xB2, 0xFF}, // blue
+	{0xDE, 0x8F, 0x05, 0xFF}, // orange
+	{0x02, 0x9E, 0x73, 0xFF}, // green
 	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
-	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
-	{0xE6, 0x9F, 0x00, 0xFF}, // orange
-	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	{0xCC, 0x78, 0xBC, 0xFF}, // pink
+	{0xCA, 0x91, 0x61, 0xFF}, // brown
+	{0xFB, 0xAF, 0xE4, 0xFF}, // light pink
+	{0x94, 0x94, 0x94, 0xFF}, // grey
+	{0xEC, 0xE1, 0x33, 0xFF}, // yellow
 	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
-	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
-	{0x00, 0x00, 0x00, 0xFF}, // black
 }
 
-// SeriesColor is the colour of series i: the Okabe–Ito palette, cycled.
+// NumSeriesColors is the length of the colour cycle: series i and
+// i+NumSeriesColors share a colour and differ in dash pattern or marker.
+const NumSeriesColors = len(seriesPalette)
+
+// SeriesColor is the colour of series i (seaborn's colorblind palette,
+// cycled after ten).
 func SeriesColor(i int) color.RGBA {
 	if i < 0 {
 		i = -i
 	}
-	return okabeIto[i%len(okabeIto)]
+	return seriesPalette[i%len(seriesPalette)]
+}
+
+// seriesDashes are the dash patterns of the colour cycle's rounds: solid,
+// dashed, dotted, dash-dot.
+var seriesDashes = [...][]vg.Length{
+	nil,
+	{vg.Points(5), vg.Points(3)},
+	{vg.Points(1.2), vg.Points(2)},
+	{vg.Points(6), vg.Points(2.5), vg.Points(1.2), vg.Points(2.5)},
+}
+
+// seriesDash is the dash pattern of series i: solid for the first ten,
+// then one pattern per round of the colour cycle.
+func seriesDash(i int) []vg.Length {
+	if i < 0 {
+		i = -i
+	}
+	return seriesDashes[(i/len(seriesPalette))%len(seriesDashes)]
+}
+
+// seriesGlyphs are the marker shapes of the colour cycle's rounds.
+var seriesGlyphs = [...]draw.GlyphDrawer{
+	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{},
+}
+
+// seriesGlyph is the marker of series i: circles for the first ten, then
+// one shape per round of the colour cycle.
+func seriesGlyph(i int) draw.GlyphDrawer {
+	if i < 0 {
+		i = -i
+	}
+	return seriesGlyphs[(i/len(seriesPalette))%len(seriesGlyphs)]
 }
 
 // viridisAnchors are viridis(10) (van der Walt & Smith, matplotlib's

@@ -6,11 +6,11 @@ import (
 	"image/color"
 	"image/png"
 	"math"
-	"strconv"
 	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -195,33 +195,68 @@ func (p *Plot) MIMEMetadata() map[string]any {
 
 var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
+// textHandler draws every text of a plot: plain text with "^{…}"
+// exponents (supText).
+var textHandler = supText{text.Plain{Fonts: font.DefaultCache}}
+
 func textStyle(size vg.Length) draw.TextStyle {
 	return draw.TextStyle{
 		Color:   color.Black,
 		Font:    font.From(sansFont, size),
-		Handler: plot.DefaultTextHandler,
+		Handler: textHandler,
 	}
 }
 
-// newGonum returns a gonum plot with neurogo's defaults: sans fonts at
-// readable sizes, light grey grid-free axes, title and labels from fr (or
-// the defaults given).
+// newGonum returns a gonum plot in the house style: Liberation Sans at
+// the title, label and tick sizes; linear axes with nice-number ticks
+// (niceTicks) that are anchored at 0 when the data come close
+// (anchorAxis); title and labels from fr, or the defaults given. Draw it
+// with gonumDraw, which places the legend.
 func newGonum(fr Frame, title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = pick(fr.Title, title)
 	p.X.Label.Text = pick(fr.XLabel, xlabel)
 	p.Y.Label.Text = pick(fr.YLabel, ylabel)
+	applyTheme(p)
+	return p
+}
+
+// applyTheme gives p the house fonts, text handler and, where p uses
+// gonum/plot's default ticks, nice-number ticks.
+func applyTheme(p *plot.Plot) {
 	p.Title.TextStyle.Font = font.From(sansFont, titleSize)
-	p.Title.Padding = vg.Points(6)
+	p.Title.TextStyle.Handler = textHandler
+	p.Title.Padding = vg.Points(8)
 	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
-		ax.Tick.Marker = cleanTicks{}
+		if _, def := ax.Tick.Marker.(plot.DefaultTicks); def || ax.Tick.Marker == nil {
+			ax.Tick.Marker = niceTicks{}
+		}
+		if _, lg := ax.Tick.Marker.(plot.LogTicks); lg {
+			ax.Tick.Marker = logTicks{}
+		}
 		ax.Label.TextStyle.Font = font.From(sansFont, labelSize)
+		ax.Label.TextStyle.Handler = textHandler
 		ax.Tick.Label.Font = font.From(sansFont, tickSize)
-		ax.Padding = vg.Points(2)
+		ax.Tick.Label.Handler = textHandler
+		ax.Padding = vg.Points(3)
 	}
 	p.Legend.TextStyle.Font = font.From(sansFont, tickSize)
-	p.Legend.Top = true
-	return p
+	p.Legend.TextStyle.Handler = textHandler
+	p.Legend.ThumbnailWidth = vg.Points(18)
+	p.Legend.Padding = vg.Points(1.5)
+}
+
+// logAxes makes the chosen axes logarithmic, with decade ticks written
+// as powers of ten (logTicks).
+func logAxes(p *plot.Plot, logX, logY bool) {
+	if logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{}
+	}
+	if logY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = logTicks{}
+	}
 }
 
 func pick(s, def string) string {
@@ -229,11 +264,6 @@ func pick(s, def string) string {
 		return s
 	}
 	return def
-}
-
-// gonumDraw wraps a gonum plot as a draw function.
-func gonumDraw(p *plot.Plot) func(draw.Canvas, float64) {
-	return func(c draw.Canvas, _ float64) { p.Draw(c) }
 }
 
 // ---- validation helpers: every error names plot, argument, value, rule ----
@@ -296,27 +326,17 @@ func checkPositive(plotName, arg string, x float64) error {
 	return nil
 }
 
-// cleanTicks are gonum/plot's default ticks with short labels ("75", not
-// "75.00").
-type cleanTicks struct{}
-
-func (cleanTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
-		}
-	}
-	return ts
-}
-
 // FromGonum wraps a gonum plot (one of your own, or one a neurogo package
 // returns, e.g. accel/jit's Trace.Plot) as a *Plot, so that it renders as
 // a cell's result and gets PNG and SVG output; fr gives the size (zero:
-// the defaults). A nil plot gives nil.
+// the defaults). The plot takes the house style: its fonts become
+// Liberation Sans at the house sizes, gonum's default ticks become
+// nice-number ticks (log ticks: powers of ten) and its legend is placed
+// where it covers no data (p is changed). A nil plot gives nil.
 func FromGonum(p *plot.Plot, fr Frame) *Plot {
 	if p == nil {
 		return nil
 	}
+	applyTheme(p)
 	return newPlot("Gonum", fr, gonumDraw(p))
 }
