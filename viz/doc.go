@@ -37,9 +37,18 @@
 //     and text/plain; SVG() gives the vector version.
 //   - Time is in seconds (dt, delays, response times), rates in Hz. Put
 //     units in axis labels: "time (s)". Defaults already do.
-//   - Colours are colour-blind safe: series use the Okabe–Ito palette
-//     (SeriesColor), maps use viridis (Viridis), signed maps Moreland's
-//     cool-warm.
+//   - Colours are colour-blind safe: series cycle through seaborn's ten
+//     "colorblind" colours (SeriesColor), then repeat them dashed (lines)
+//     or with other markers; maps use viridis (Viridis), signed maps
+//     Moreland's cool-warm.
+//   - One style: Liberation Sans at 14/12/10.5 pt (title, labels, ticks).
+//     Linear axes get nice-number ticks (steps 1, 2, 2.5 or 5 × 10ⁿ, 0
+//     labelled whenever in range, an axis that comes within 10 % of 0
+//     starts there); log axes label decades as powers of ten; sparse or
+//     categorical axes put ticks on the data.
+//   - A legend sits in a white box where it covers no data — found on a
+//     trial rendering — or else outside the axes on the right; options
+//     named Legend accept LegendPlacements.
 //   - A plot does not change after construction and keeps no reference
 //     to mutable state except the slices passed in (do not modify them
 //     before the plot is rendered); PNG is rendered once and cached.

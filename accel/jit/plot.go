@@ -12,9 +12,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// stageColor is the colour of stage s in Plot: the Okabe–Ito series
-// colours in stage order (preprocess blue, build vermillion, execute
-// bluish green, postprocess orange).
+// stageColor is the colour of stage s in Plot: viz's series colours in
+// stage order (preprocess blue, build orange, execute green, postprocess
+// vermillion).
 func stageColor(s Stage) color.RGBA { return viz.SeriesColor(int(s)) }
 
 // Plot draws the trace as a Gantt chart like Fig 5 (right) of the hxtorch
