@@ -329,11 +329,11 @@ func AccelFigures(rows []AccelRow) (bySize, byBatch *viz.Plot, err error) {
 		return out
 	}
 	bySize, err = viz.Line(series("size", func(r AccelRow) float64 { return float64(r.Rows * r.Cols) }), viz.LineOptions{
-		Frame: viz.Frame{Title: "MAC rate vs matrix size (square, batch 2000)", XLabel: "matrix elements", YLabel: "MAC/s"}, LogX: true, LogY: true, Markers: true, Legend: "bottom right"})
+		Frame: viz.Frame{Title: "MAC rate vs matrix size (square, batch 2000)", XLabel: "matrix elements", YLabel: "MAC/s"}, LogX: true, LogY: true, Markers: true})
 	if err != nil {
 		return nil, nil, err
 	}
 	byBatch, err = viz.Line(series("batch", func(r AccelRow) float64 { return float64(r.Batch) }), viz.LineOptions{
-		Frame: viz.Frame{Title: "MAC rate vs batch size (256²)", XLabel: "batch size", YLabel: "MAC/s"}, LogX: true, LogY: true, Markers: true, Legend: "bottom right"})
+		Frame: viz.Frame{Title: "MAC rate vs batch size (256²)", XLabel: "batch size", YLabel: "MAC/s"}, LogX: true, LogY: true, Markers: true})
 	return bySize, byBatch, err
 }
