@@ -7,6 +7,9 @@ tutorial copies) into BUILD/docs, adds
     --executed DIR when given, else the committed docs/tutorials/ copy, else
     the unexecuted notebook with a warning),
   * the API reference: one page per package from `go doc -all`,
+  * the plot gallery (gallery.md and assets/gallery/, written by
+    `go run ./viz/internal/gallerydoc` from viz/gallery_test.go and the
+    golden images in viz/testdata/gallery),
 
 writes BUILD/mkdocs.yml (the repository's mkdocs.yml with docs_dir, site_dir
 and the generated nav sections) and BUILD/manifest.json (what the browser
@@ -190,6 +193,16 @@ def stage_api(root, out):
     return entries
 
 
+def stage_gallery(root, out):
+    """gallery.md and its images, from package viz's gallery test."""
+    log("plot gallery: go run ./viz/internal/gallerydoc")
+    res = subprocess.run(["go", "run", "./viz/internal/gallerydoc", "-out", str(out / "docs")],
+                         cwd=root, capture_output=True, text=True)
+    if res.returncode != 0:
+        raise SystemExit(f"go run ./viz/internal/gallerydoc failed:\n{res.stderr}")
+    log(res.stderr.strip())
+
+
 def fill_nav(nav, section, entries, first=None):
     for item in nav:
         if isinstance(item, dict) and section in item:
@@ -220,6 +233,7 @@ def main():
     tutorials, manifest = stage_tutorials(root, out, a.executed.resolve() if a.executed else None)
     measurements_index, measurements = stage_measurements(out)
     api = stage_api(root, out)
+    stage_gallery(root, out)
 
     cfg = yaml.safe_load((root / "mkdocs.yml").read_text())
     cfg["docs_dir"] = str(docs_out)
