@@ -3,6 +3,7 @@ package viz
 import (
 	"fmt"
 	"image"
+	"image/color"
 	imdraw "image/draw"
 	"math"
 	"sort"
@@ -322,45 +323,150 @@ func (r *raster) finish(name string, ngroups int, opts RasterOptions) *Plot {
 	case SortDirection:
 		ylabel = "neuron (sorted by preferred direction)"
 	}
-	p := newGonum(opts.Frame, "Spike raster", "time (s)", ylabel)
-	p.Add(r)
-	p.X.Min, p.X.Max = r.t0, r.t1
-	p.Y.Min, p.Y.Max = 0, float64(r.rows)
-	if len(r.legend) == 0 {
-		return newPlot(name, opts.Frame, gonumDraw(p))
+	var legend []string
+	if len(r.legend) > 0 {
+		legend = r.legend[:min(len(r.legend), ngroups)]
 	}
-	return newPlot(name, opts.Frame, withLegendStrip(p, r.legend[:min(len(r.legend), ngroups)]))
+	fr := opts.Frame
+	mk := func() (*plot.Plot, *rasterDraw) {
+		p := newGonum(fr, "Spike raster", "time (s)", ylabel)
+		rd := &rasterDraw{raster: r}
+		p.Add(rd)
+		p.X.Min, p.X.Max = r.t0, r.t1
+		p.Y.Min, p.Y.Max = 0, float64(r.rows)
+		return p, rd
+	}
+	return newPlot(name, opts.Frame, r.drawFunc(mk, legend))
 }
 
-// withLegendStrip draws p with a legend of coloured squares (group g in
-// SeriesColor(g)) in a strip to its right, so it never covers the data.
-func withLegendStrip(p *plot.Plot, names []string) func(draw.Canvas, float64) {
-	sty := textStyle(tickSize)
-	sty.YAlign = draw.YCenter
-	var wmax vg.Length
-	for _, n := range names {
-		wmax = max(wmax, sty.Width(n))
-	}
-	strip := wmax + vg.Points(26)
-	return func(c draw.Canvas, _ float64) {
-		left := draw.Crop(c, 0, -strip, 0, 0)
-		p.Draw(left)
-		da := p.DataCanvas(left)
-		x := left.Max.X + vg.Points(8)
-		for g, n := range names {
-			y := da.Max.Y - vg.Points(6) - vg.Length(g)*vg.Points(16)
-			sq := vg.Points(9)
-			c.FillPolygon(SeriesColor(g), []vg.Point{{X: x, Y: y - sq/2}, {X: x + sq, Y: y - sq/2}, {X: x + sq, Y: y + sq/2}, {X: x, Y: y + sq/2}})
-			c.FillText(sty, vg.Point{X: x + sq + vg.Points(5), Y: y}, n)
+// rasterDraw is one rendering of a raster: it records whether the image
+// was drawn in density mode and the density that saturates the colour, for
+// the colour bar.
+type rasterDraw struct {
+	*raster
+	dense bool
+	ref   float32 // spikes per neuron and step at full colour
+}
+
+// densityBar is the colour bar of a density raster saturating at ref
+// spikes per neuron and step, in group g's colour, labelled in Hz.
+func (r *raster) densityBar(ref float64, g int) colorBar {
+	dt := (r.t1 - r.t0) / float64(r.steps)
+	col := SeriesColor(g)
+	return colorBar{vmin: 0, vmax: ref / dt, label: "rate (Hz)", cmap: func(t float64) color.RGBA {
+		a := densityAlpha(t)
+		return color.RGBA{R: blend(col.R, a), G: blend(col.G, a), B: blend(col.B, a), A: 0xFF}
+	}}
+}
+
+// densityAlpha is the opacity of a pixel at density t of the saturating
+// density: 0.2 + 0.8 √t (square root, so sparse pixels stay visible).
+func densityAlpha(t float64) float64 { return 0.2 + 0.8*math.Sqrt(math.Min(1, math.Max(0, t))) }
+
+// blend is channel c at opacity a over white.
+func blend(c uint8, a float64) uint8 { return uint8(float64(c)*a + 255*(1-a) + 0.5) }
+
+// drawFunc draws the raster, with a colour bar "rate (Hz)" when a pixel
+// covers several neurons or steps (density mode) and the group legend to
+// the right.
+func (r *raster) drawFunc(mk func() (*plot.Plot, *rasterDraw), legend []string) func(draw.Canvas, float64) {
+	// Upper bound of the bar's strip: its labels are at most the peak rate.
+	dt := (r.t1 - r.t0) / float64(r.steps)
+	barW := colorBar{vmin: 0, vmax: math.Max(1, float64(r.maxCount)/dt), label: "rate (Hz)"}.width()
+	return func(c draw.Canvas, dpi float64) {
+		p, rd := mk()
+		area := c
+		if len(legend) > 0 {
+			area = draw.Crop(c, 0, -legendStripWidth(legend), 0, 0)
+		}
+		legendX := area.Max.X
+		withBar := draw.Crop(area, 0, -barW, 0, 0)
+		dense := r.spikes > 0 && (!r.exact || (dpi > 0 && r.denseAt(p.DataCanvas(withBar).Rectangle, dpi)))
+		if dense {
+			area = withBar
+		}
+		p.Draw(area)
+		da := p.DataCanvas(area).Rectangle
+		if dense && rd.dense && rd.ref > 0 {
+			used := r.usedGroups()
+			b := r.densityBar(float64(rd.ref), used[0])
+			b.draw(c, area.Max.X, da.Min.Y, da.Max.Y)
+			// One stripe per further group, in its colour.
+			if len(used) > 1 {
+				br := b.rect(area.Max.X, da.Min.Y, da.Max.Y)
+				sw := br.Size().X / vg.Length(len(used))
+				for k, g := range used[1:] {
+					sr := vg.Rectangle{Min: vg.Point{X: br.Min.X + sw*vg.Length(k+1), Y: br.Min.Y}, Max: vg.Point{X: br.Min.X + sw*vg.Length(k+2), Y: br.Max.Y}}
+					gb := r.densityBar(float64(rd.ref), g)
+					img := image.NewRGBA(image.Rect(0, 0, 1, 256))
+					for i := 0; i < 256; i++ {
+						img.SetRGBA(0, 255-i, gb.cmap(float64(i)/255))
+					}
+					if !paintPixels(c, sr, img) {
+						c.DrawImage(sr, img)
+					}
+				}
+			}
+		}
+		if len(legend) > 0 {
+			drawLegendStrip(c, legendX, da, legend)
 		}
 	}
 }
 
+// denseAt reports whether the raster drawn into the data area da at dpi
+// has pixels covering several steps or neurons.
+func (r *raster) denseAt(da vg.Rectangle, dpi float64) bool {
+	w := int(math.Round(da.Max.X.Dots(dpi))) - int(math.Round(da.Min.X.Dots(dpi)))
+	h := int(math.Round(da.Max.Y.Dots(dpi))) - int(math.Round(da.Min.Y.Dots(dpi)))
+	return r.tbins > w || r.rbins > h
+}
+
+// usedGroups lists the groups with spikes (at least group 0).
+func (r *raster) usedGroups() []int {
+	var out []int
+	for g, cs := range r.counts {
+		if cs != nil {
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		out = []int{0}
+	}
+	return out
+}
+
+// legendStripWidth is the width of the group legend strip.
+func legendStripWidth(names []string) vg.Length {
+	sty := textStyle(tickSize)
+	var wmax vg.Length
+	for _, n := range names {
+		wmax = max(wmax, sty.Width(n))
+	}
+	return wmax + vg.Points(26)
+}
+
+// drawLegendStrip draws a legend of coloured squares (group g in
+// SeriesColor(g)) in a strip starting at x, from the top of the data area
+// da, so it never covers the data.
+func drawLegendStrip(c draw.Canvas, x0 vg.Length, da vg.Rectangle, names []string) {
+	sty := textStyle(tickSize)
+	sty.YAlign = draw.YCenter
+	x := x0 + vg.Points(8)
+	for g, n := range names {
+		y := da.Max.Y - vg.Points(6) - vg.Length(g)*vg.Points(16)
+		sq := vg.Points(9)
+		c.FillPolygon(SeriesColor(g), []vg.Point{{X: x, Y: y - sq/2}, {X: x + sq, Y: y - sq/2}, {X: x + sq, Y: y + sq/2}, {X: x, Y: y + sq/2}})
+		c.FillText(sty, vg.Point{X: x + sq + vg.Points(5), Y: y}, n)
+	}
+}
+
 // Plot implements plot.Plotter.
-func (r *raster) Plot(c draw.Canvas, plt *plot.Plot) {
+func (rd *rasterDraw) Plot(c draw.Canvas, plt *plot.Plot) {
+	r := rd.raster
 	rect := c.Rectangle
 	if ic, ok := unwrapImg(c.Canvas); ok {
-		r.drawPixels(ic, rect)
+		rd.dense, rd.ref = r.drawPixels(ic, rect)
 		return
 	}
 	if r.exact && r.spikes <= maxVectorSpikes {
@@ -368,7 +474,8 @@ func (r *raster) Plot(c draw.Canvas, plt *plot.Plot) {
 		return
 	}
 	// Other canvases (SVG): embed the grid as an image.
-	img := r.render(r.tbins, r.rbins)
+	var img *image.RGBA
+	img, rd.dense, rd.ref = r.render(r.tbins, r.rbins)
 	c.DrawImage(rect, img)
 }
 
@@ -400,7 +507,7 @@ func (r *raster) drawVector(c draw.Canvas, plt *plot.Plot) {
 
 // drawPixels writes the raster straight into the PNG canvas's pixels
 // (gg's scaled DrawImage would blur and cost a bilinear pass).
-func (r *raster) drawPixels(ic *vgimg.Canvas, rect vg.Rectangle) {
+func (r *raster) drawPixels(ic *vgimg.Canvas, rect vg.Rectangle) (dense bool, ref float32) {
 	img := ic.Image()
 	dpi := ic.DPI()
 	H := img.Bounds().Dy()
@@ -410,10 +517,11 @@ func (r *raster) drawPixels(ic *vgimg.Canvas, rect vg.Rectangle) {
 	py1 := H - int(math.Round(rect.Min.Y.Dots(dpi)))
 	w, h := px1-px0, py1-py0
 	if w <= 0 || h <= 0 {
-		return
+		return false, 0
 	}
-	tile := r.render(w, h)
+	tile, dense, ref := r.render(w, h)
 	imdraw.Draw(img, image.Rect(px0, py0, px1, py1), tile, image.Point{}, imdraw.Over)
+	return dense, ref
 }
 
 // render draws the grid into a w×h RGBA image (y down, row 0 at the
@@ -421,9 +529,11 @@ func (r *raster) drawPixels(ic *vgimg.Canvas, rect vg.Rectangle) {
 // Where a pixel covers several neurons or steps (density mode) it shows
 // the spike density — spikes / (neurons × steps covered), so uneven bin
 // sizes do not stripe the image — as opacity ∝ √(density / max density),
-// coloured by the group with most spikes.
-func (r *raster) render(w, h int) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
+// coloured by the group with most spikes. It reports whether it drew
+// densities and the density that saturates the colour (spikes per neuron
+// and step).
+func (r *raster) render(w, h int) (img *image.RGBA, dense bool, ref float32) {
+	img = image.NewRGBA(image.Rect(0, 0, w, h))
 	// Pixel column → time bin range, pixel row → row bin range.
 	colBins := func(x int) (int, int) {
 		a := x * r.tbins / w
@@ -441,7 +551,7 @@ func (r *raster) render(w, h int) *image.RGBA {
 	rowStart := func(rb int) int { return (rb*r.rows + r.rbins - 1) / r.rbins }
 	rowPx := float64(h) / float64(r.rbins)
 	gap := rowPx >= 4
-	dense := float64(r.tbins) > float64(w) || float64(r.rbins) > float64(h) || !r.exact
+	dense = float64(r.tbins) > float64(w) || float64(r.rbins) > float64(h) || !r.exact
 	acc := make([]uint32, r.groups)
 	var dens []float32
 	var dom []uint8
@@ -508,7 +618,8 @@ func (r *raster) render(w, h int) *image.RGBA {
 				n++
 			}
 		}
-		ref, cum := maxDens, 0
+		cum := 0
+		ref = maxDens
 		for i, c := range hist {
 			cum += c
 			if float64(cum) >= 0.99*float64(n) {
@@ -523,7 +634,7 @@ func (r *raster) render(w, h int) *image.RGBA {
 					continue
 				}
 				c := SeriesColor(int(dom[y*w+x]))
-				a := 0.2 + 0.8*math.Sqrt(math.Min(1, float64(d/ref)))
+				a := densityAlpha(float64(d / ref))
 				o := (h-1-y)*stride + 4*x
 				// Premultiplied alpha.
 				img.Pix[o] = uint8(float64(c.R)*a + 0.5)
@@ -533,7 +644,7 @@ func (r *raster) render(w, h int) *image.RGBA {
 			}
 		}
 	}
-	return img
+	return img, dense, ref
 }
 
 func argmax(xs []uint32) int {
