@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -20,10 +22,15 @@ type Series struct {
 	X []float64
 	// Y are the values; required.
 	Y []float64
-	// Err, if set, are symmetric error bars (±Err[i], ≥ 0) for Line. On a
-	// log y axis a bar that would reach zero or below ends a decade below
-	// the value.
+	// Err, if set, are symmetric error bars (±Err[i], ≥ 0). nil: none.
 	Err []float64
+	// Lower and Upper, if set (both or neither, not with Err), are an
+	// asymmetric interval per point in data coordinates, e.g. Wilson score
+	// intervals of an accuracy; Lower[i] ≤ Y[i] ≤ Upper[i]. nil: none.
+	//
+	// Intervals are clipped to LineOptions.Bounds. On a log y axis a bar
+	// that would reach zero or below ends a decade below the value.
+	Lower, Upper []float64
 	// Dashed draws the line dashed (targets, validation curves).
 	Dashed bool
 }
@@ -65,11 +72,23 @@ func xys(x, y []float64) plotter.XYs {
 	return pts
 }
 
-// checkSeries validates series for plot name; log* require positive data.
-func checkSeries(name string, series []Series, logX, logY bool) error {
+// xyMaxAutoMarkers is the largest series that Line draws with markers
+// unless LineOptions.NoMarkers is set.
+const xyMaxAutoMarkers = 20
+
+// checkSeries validates series for plot name; log* require positive data
+// and every Y must lie within opts.Bounds.
+func checkSeries(name string, series []Series, opts LineOptions) error {
 	if len(series) == 0 {
 		return errf(name, "series", "[]", "must not be empty")
 	}
+	if err := xyCheckBounds(name, "opts.Bounds", opts.Bounds); err != nil {
+		return err
+	}
+	if err := xyCheckLegend(name, "opts.Legend", opts.Legend); err != nil {
+		return err
+	}
+	lo, hi := xyBounds(opts.Bounds)
 	for k, s := range series {
 		arg := fmt.Sprintf("series[%d]", k)
 		if err := checkSlice(name, arg+".Y", s.Y); err != nil {
@@ -83,27 +102,21 @@ func checkSeries(name string, series []Series, logX, logY bool) error {
 				return err
 			}
 		}
-		if s.Err != nil {
-			if err := checkSameLen(name, arg+".Y", len(s.Y), arg+".Err", len(s.Err)); err != nil {
-				return err
-			}
-			if err := checkSlice(name, arg+".Err", s.Err); err != nil {
-				return err
-			}
-			for i, e := range s.Err {
-				if e < 0 {
-					return errf(name, fmt.Sprintf("%s.Err[%d]", arg, i), e, "error bars must be ≥ 0")
-				}
-			}
+		if err := xyCheckInterval(name, arg, "Y", s.Y, s.Err, s.Lower, s.Upper); err != nil {
+			return err
 		}
 		for i, y := range s.Y {
-			if logY && y <= 0 {
+			if y < lo || y > hi {
+				return errf(name, fmt.Sprintf("%s.Y[%d]", arg, i), y,
+					fmt.Sprintf("must lie within opts.Bounds [%g, %g]", lo, hi))
+			}
+			if opts.LogY && y <= 0 {
 				return errf(name, fmt.Sprintf("%s.Y[%d]", arg, i), y, "must be > 0 on a log y axis")
 			}
-			if logX && s.X == nil && i == 0 {
+			if opts.LogX && s.X == nil && i == 0 {
 				return errf(name, arg+".X", "nil (0, 1, ...)", "must be given and > 0 on a log x axis")
 			}
-			if logX && s.X != nil && s.X[i] <= 0 {
+			if opts.LogX && s.X != nil && s.X[i] <= 0 {
 				return errf(name, fmt.Sprintf("%s.X[%d]", arg, i), s.X[i], "must be > 0 on a log x axis")
 			}
 		}
@@ -111,82 +124,401 @@ func checkSeries(name string, series []Series, logX, logY bool) error {
 	return nil
 }
 
-// LineOptions configures Line and Scatter.
-type LineOptions struct {
-	Frame
-	// LogX and LogY use logarithmic axes (data must be > 0).
-	LogX, LogY bool
-	// Markers draws a dot at every point of Line.
-	Markers bool
-	// Legend places the legend: "" or "top right" (default), "top left",
-	// "bottom right", "bottom left".
-	Legend string
-}
-
-// placeLegend applies LineOptions.Legend.
-func placeLegend(p *plot.Plot, where string) error {
-	switch where {
-	case "", "top right":
-		p.Legend.Top, p.Legend.Left = true, false
-	case "top left":
-		p.Legend.Top, p.Legend.Left = true, true
-	case "bottom right":
-		p.Legend.Top, p.Legend.Left = false, false
-	case "bottom left":
-		p.Legend.Top, p.Legend.Left = false, true
-	default:
-		return errf("Line", "opts.Legend", where, `must be "", "top right", "top left", "bottom right" or "bottom left"`)
+// xyCheckInterval validates the interval of values y (named arg.valName):
+// symmetric err (≥ 0) or absolute lower/upper with lower ≤ y ≤ upper; all
+// optional, err excludes lower/upper.
+func xyCheckInterval(name, arg, valName string, y, errs, lower, upper []float64) error {
+	if errs != nil {
+		if lower != nil || upper != nil {
+			return errf(name, arg+".Err", "set with Lower/Upper", "give a symmetric Err or a Lower/Upper interval, not both")
+		}
+		if err := checkSameLen(name, arg+"."+valName, len(y), arg+".Err", len(errs)); err != nil {
+			return err
+		}
+		if err := checkSlice(name, arg+".Err", errs); err != nil {
+			return err
+		}
+		for i, e := range errs {
+			if e < 0 {
+				return errf(name, fmt.Sprintf("%s.Err[%d]", arg, i), e, "error bars must be ≥ 0")
+			}
+		}
+		return nil
+	}
+	if (lower == nil) != (upper == nil) {
+		return errf(name, arg+".Lower/"+arg+".Upper", "one of them nil", "give both ends of the interval or neither")
+	}
+	if lower == nil {
+		return nil
+	}
+	for _, b := range []struct {
+		arg string
+		v   []float64
+	}{{arg + ".Lower", lower}, {arg + ".Upper", upper}} {
+		if err := checkSameLen(name, arg+"."+valName, len(y), b.arg, len(b.v)); err != nil {
+			return err
+		}
+		if err := checkSlice(name, b.arg, b.v); err != nil {
+			return err
+		}
+	}
+	for i := range y {
+		if lower[i] > y[i] || upper[i] < y[i] {
+			return errf(name, fmt.Sprintf("%s.Lower[%d], %s.Upper[%d]", arg, i, arg, i),
+				fmt.Sprintf("[%g, %g]", lower[i], upper[i]),
+				fmt.Sprintf("the interval must contain %s[%d] = %g (Lower and Upper are values, not distances)", valName, i, y[i]))
+		}
 	}
 	return nil
 }
 
-// Line plots series as lines (with error bars where Series.Err is set),
-// optionally on log axes — the benchmark figures.
+// xyCheckBounds validates a Bounds option: the zero value (none) or
+// lo < hi, not NaN (either may be infinite for a one-sided bound).
+func xyCheckBounds(name, arg string, b [2]float64) error {
+	if b == [2]float64{} {
+		return nil
+	}
+	if math.IsNaN(b[0]) || math.IsNaN(b[1]) || b[0] >= b[1] {
+		return errf(name, arg, fmt.Sprintf("{%g, %g}", b[0], b[1]),
+			"must be {lo, hi} with lo < hi (the zero value: unbounded; ±Inf for one side)")
+	}
+	return nil
+}
+
+// xyBounds returns a validated Bounds option as [lo, hi]; the zero value
+// is (−Inf, +Inf).
+func xyBounds(b [2]float64) (lo, hi float64) {
+	if b == [2]float64{} {
+		return math.Inf(-1), math.Inf(1)
+	}
+	return b[0], b[1]
+}
+
+// xyInterval is the interval drawn for value y (index i): from errs
+// (±errs[i]) or lower/upper, clipped to [lo, hi] — a 95 % interval
+// mean ± 1.96 sd = [0.8, 1.39] of an accuracy with Bounds {0, 1} is drawn
+// as [0.8, 1]. On a log axis a lower end ≤ 0 becomes y/10. ok is false
+// when there is no interval.
+func xyInterval(y float64, errs, lower, upper []float64, i int, lo, hi float64, logY bool) (a, b float64, ok bool) {
+	switch {
+	case errs != nil:
+		a, b = y-errs[i], y+errs[i]
+	case lower != nil:
+		a, b = lower[i], upper[i]
+	default:
+		return 0, 0, false
+	}
+	a, b = math.Max(a, lo), math.Min(b, hi)
+	if logY && a <= 0 {
+		a = 0.1 * y
+	}
+	return a, b, true
+}
+
+// xyCheckLegend validates a Legend option (see LegendPlacements).
+func xyCheckLegend(name, arg, where string) error {
+	if validLegend(where) {
+		return nil
+	}
+	return errf(name, arg, fmt.Sprintf("%q", where),
+		`must be "" or "best" (an inside corner that covers no data, else outside), "outside", "top right", "top left", "bottom right", "bottom left" or "none"`)
+}
+
+// xyDrawLegend draws p with its legend placed as where says (validated by
+// xyCheckLegend).
+func xyDrawLegend(p *plot.Plot, where string) func(draw.Canvas, float64) {
+	return gonumDrawLegend(p, where)
+}
+
+// xyGlyph is the marker style of series i with radius r.
+func xyGlyph(i int, r vg.Length) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: SeriesColor(i), Radius: r, Shape: seriesGlyph(i)}
+}
+
+// glyphThumb is a legend entry showing one marker (at full opacity, also
+// for translucent scatter points).
+type glyphThumb struct{ draw.GlyphStyle }
+
+func (g glyphThumb) Thumbnail(c *draw.Canvas) {
+	c.DrawGlyph(g.GlyphStyle, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2})
+}
+
+// LineOptions configures Line and Scatter. The zero value gives the
+// defaults described per field.
+type LineOptions struct {
+	Frame
+	// LogX and LogY use logarithmic axes (data must be > 0). false: linear.
+	LogX, LogY bool
+	// Markers draws a marker at every point of Line. false: markers only
+	// on series of at most 20 points (see NoMarkers).
+	Markers bool
+	// NoMarkers turns off Line's automatic markers on series of at most 20
+	// points. false: they are drawn. A series of one point always gets its
+	// marker (a single point draws no line).
+	NoMarkers bool
+	// Legend places the legend: "" or "best" (default: the inside corner
+	// that covers no data, else outside the axes on the right), "outside",
+	// "top right", "top left", "bottom right", "bottom left", or "none".
+	Legend string
+	// Bounds is the valid range {lo, hi} of the y quantity, e.g. {0, 1}
+	// for an accuracy or a probability; ±Inf for a one-sided bound such as
+	// {0, math.Inf(1)}. Every Y must lie within it, and error bars and
+	// intervals are clipped to it: Y = 0.95 with Err 0.44 under Bounds
+	// {0, 1} is drawn from 0.51 to 1, not to 1.39. The zero value: no
+	// bounds, intervals drawn as given.
+	Bounds [2]float64
+	// NoDataTicks turns off ticks at the data. false: when all series
+	// together have at most 12 distinct x values (or at most 16 evenly
+	// spaced ones, on the axis's scale: 1, 2, 4, …, 4096 on a log axis),
+	// the x ticks sit exactly at those values (64, 128, 192 rather than
+	// 75, 125, 175), as long as their labels have room.
+	NoDataTicks bool
+	// Alpha is the opacity of Scatter's points in (0, 1]. 0: chosen from
+	// the number of points n: 1 up to 200 points, falling with log n to
+	// 0.15 at 10 000 points and more.
+	Alpha float64
+	// Reference draws a reference line: "y=x" (Scatter and Line) draws a
+	// grey dashed identity line across the range shared by x and y, and
+	// both axes span that range (measured against ideal). "": none.
+	Reference string
+	// EqualAspect draws one unit of x as long as one unit of y (on log
+	// axes: one decade as long as one decade), shrinking the axes as
+	// needed. false: the axes fill the frame.
+	EqualAspect bool
+}
+
+// Line plots series as lines (with error bars where Series.Err or
+// Lower/Upper are set, clipped to LineOptions.Bounds), optionally on log
+// axes — the benchmark figures. Series of at most 20 points get markers;
+// a few distinct x values get ticks at the data. For categories (models,
+// ablation rows, named conditions) use Points or Bar instead: a line
+// between categories suggests a continuum that is not there.
 func Line(series []Series, opts LineOptions) (*Plot, error) {
 	const name = "Line"
-	if err := checkSeries(name, series, opts.LogX, opts.LogY); err != nil {
+	if err := xyCheckOptions(name, series, opts); err != nil {
 		return nil, err
 	}
 	p := newGonum(opts.Frame, "", "x", "y")
 	logAxes(p, opts.LogX, opts.LogY)
-	if err := placeLegend(p, opts.Legend); err != nil {
-		return nil, err
-	}
+	lo, hi := xyBounds(opts.Bounds)
 	for k, s := range series {
 		pts := xys(s.X, s.Y)
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return nil, errf(name, fmt.Sprintf("series[%d]", k), err, "cannot be drawn")
+		var thumbs []plot.Thumbnailer
+		if len(pts) > 1 {
+			l, err := plotter.NewLine(pts)
+			if err != nil {
+				return nil, errf(name, fmt.Sprintf("series[%d]", k), err, "cannot be drawn")
+			}
+			l.LineStyle = lineStyle(k, s.Dashed)
+			p.Add(l)
+			thumbs = append(thumbs, l)
 		}
-		l.LineStyle = lineStyle(k, s.Dashed)
-		p.Add(l)
-		if opts.Markers {
+		if xyMarkers(len(pts), opts) {
 			sc, _ := plotter.NewScatter(pts)
-			sc.GlyphStyle = draw.GlyphStyle{Color: SeriesColor(k), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+			sc.GlyphStyle = xyGlyph(k, vg.Points(3))
 			p.Add(sc)
+			thumbs = append(thumbs, sc)
 		}
-		if s.Err != nil {
-			e := make(yErrs, len(pts))
-			for i := range pts {
-				e[i] = yErr{pts[i].X, pts[i].Y, s.Err[i], s.Err[i]}
-				if opts.LogY && pts[i].Y-s.Err[i] <= 0 {
-					// a bar reaching zero or below cannot be drawn on a
-					// log axis: it ends a decade below the value
-					e[i].lo = 0.9 * pts[i].Y
-				}
-			}
-			eb, err := plotter.NewYErrorBars(e)
-			if err == nil {
-				eb.LineStyle = draw.LineStyle{Color: SeriesColor(k), Width: vg.Points(1)}
-				eb.CapWidth = vg.Points(5)
-				p.Add(eb)
-			}
-		}
+		xyAddIntervals(p, k, pts, s, lo, hi, opts.LogY)
 		if s.Label != "" {
-			p.Legend.Add(s.Label, l)
+			p.Legend.Add(s.Label, thumbs...)
 		}
 	}
-	return newPlot(name, opts.Frame, gonumDraw(p)), nil
+	xyFinishAxes(p, series, opts)
+	return newPlot(name, opts.Frame, xyDraw(p, opts)), nil
+}
+
+// xyMarkers reports whether Line draws markers on a series of n points.
+func xyMarkers(n int, opts LineOptions) bool {
+	return opts.Markers || n == 1 || (!opts.NoMarkers && n <= xyMaxAutoMarkers)
+}
+
+// xyCheckOptions validates series and the options of Line and Scatter.
+func xyCheckOptions(name string, series []Series, opts LineOptions) error {
+	if err := checkSeries(name, series, opts); err != nil {
+		return err
+	}
+	if !finite(opts.Alpha) || opts.Alpha < 0 || opts.Alpha > 1 {
+		return errf(name, "opts.Alpha", opts.Alpha, "must be in (0, 1] (0 chooses from the number of points)")
+	}
+	switch opts.Reference {
+	case "", "y=x":
+	default:
+		return errf(name, "opts.Reference", fmt.Sprintf("%q", opts.Reference), `must be "" (none) or "y=x"`)
+	}
+	if opts.EqualAspect && opts.LogX != opts.LogY {
+		return errf(name, "opts.EqualAspect", true, "needs both axes linear or both logarithmic")
+	}
+	return nil
+}
+
+// xyAddIntervals adds the error bars of series k (if any), clipped to
+// [lo, hi].
+func xyAddIntervals(p *plot.Plot, k int, pts plotter.XYs, s Series, lo, hi float64, logY bool) {
+	if s.Err == nil && s.Lower == nil {
+		return
+	}
+	e := make(yErrs, len(pts))
+	for i := range pts {
+		a, b, _ := xyInterval(pts[i].Y, s.Err, s.Lower, s.Upper, i, lo, hi, logY)
+		e[i] = yErr{pts[i].X, pts[i].Y, pts[i].Y - a, b - pts[i].Y}
+	}
+	eb, err := plotter.NewYErrorBars(e)
+	if err == nil {
+		eb.LineStyle = draw.LineStyle{Color: SeriesColor(k), Width: vg.Points(1.2)}
+		eb.CapWidth = vg.Points(6)
+		p.Add(eb)
+	}
+}
+
+// xyFinishAxes applies what needs all series: ticks at the data, the
+// identity reference line.
+func xyFinishAxes(p *plot.Plot, series []Series, opts LineOptions) {
+	if !opts.NoDataTicks && opts.Reference == "" {
+		var xs []float64
+		for _, s := range series {
+			for i := range s.Y {
+				if s.X != nil {
+					xs = append(xs, s.X[i])
+				} else {
+					xs = append(xs, float64(i))
+				}
+			}
+		}
+		width := opts.Width
+		if width <= 0 {
+			width = DefaultWidth
+		}
+		xyAutoTicks(p, xs, opts.LogX, width)
+	}
+	if opts.Reference == "y=x" {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, s := range series {
+			for i, y := range s.Y {
+				x := float64(i)
+				if s.X != nil {
+					x = s.X[i]
+				}
+				lo, hi = math.Min(lo, math.Min(x, y)), math.Max(hi, math.Max(x, y))
+			}
+		}
+		if lo == hi {
+			lo, hi = lo-1, hi+1
+			if opts.LogX || opts.LogY {
+				lo, hi = lo/2+1, hi*2 // lo+1 > 0 as data are > 0
+			}
+		}
+		f := plotter.NewFunction(func(x float64) float64 { return x })
+		f.XMin, f.XMax, f.Samples = lo, hi, 2
+		if opts.LogX != opts.LogY {
+			f.Samples = 200
+		}
+		f.LineStyle = draw.LineStyle{Color: color.Gray{0x80}, Width: vg.Points(1.2),
+			Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+		p.Add(f)
+		p.Legend.Add("y = x", f)
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+	}
+}
+
+// xyAutoTicks puts the x ticks at the data when there are few distinct
+// values (≤ 12, or ≤ 16 evenly spaced on the axis's scale) and their labels
+// fit the axis (about width − 90 points long), and pads the range by 5 %
+// so that the outermost points do not sit on the frame. It reports
+// whether it did.
+func xyAutoTicks(p *plot.Plot, xs []float64, logX bool, width float64) bool {
+	u := xyDistinct(xs)
+	if len(u) < 2 || len(u) > 16 {
+		return false
+	}
+	pos := func(v float64) float64 {
+		if logX {
+			return math.Log(v)
+		}
+		return v
+	}
+	span := pos(u[len(u)-1]) - pos(u[0])
+	gaps := make([]float64, len(u)-1)
+	even := true
+	for i := range gaps {
+		gaps[i] = (pos(u[i+1]) - pos(u[i])) / span
+		if math.Abs(gaps[i]*float64(len(gaps))-1) > 0.02 {
+			even = false
+		}
+	}
+	if len(u) > 12 && !even {
+		return false
+	}
+	axis := (width - 90) / 1.1 // the data span after padding, in points
+	for i, g := range gaps {
+		need := (xyLabelWidth(xyTickLabel(u[i]))+xyLabelWidth(xyTickLabel(u[i+1])))/2 + 6
+		if g*axis < need {
+			return false
+		}
+	}
+	p.X.Tick.Marker = dataTicks(u)
+	if logX {
+		f := math.Exp(0.05 * span)
+		p.X.Min, p.X.Max = u[0]/f, u[len(u)-1]*f
+	} else {
+		p.X.Min, p.X.Max = u[0]-0.05*span, u[len(u)-1]+0.05*span
+	}
+	return true
+}
+
+// xyDistinct returns the sorted distinct values of xs.
+func xyDistinct(xs []float64) []float64 {
+	u := append([]float64(nil), xs...)
+	sort.Float64s(u)
+	n := 0
+	for i, v := range u {
+		if i == 0 || v != u[n-1] {
+			u[n] = v
+			n++
+		}
+	}
+	return u[:n]
+}
+
+// xyTickLabel formats a tick value: integers in full (4096, 16384),
+// others with at most 4 significant digits.
+func xyTickLabel(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e7 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// xyLabelWidth estimates the width of a tick label in points.
+func xyLabelWidth(s string) float64 {
+	return 0.58 * tickSize * float64(len([]rune(s)))
+}
+
+// xyDraw is the draw function of Line and Scatter: the legend placed as
+// opts.Legend says, and the axes shrunk to equal aspect if asked.
+func xyDraw(p *plot.Plot, opts LineOptions) func(draw.Canvas, float64) {
+	inner := xyDrawLegend(p, opts.Legend)
+	if !opts.EqualAspect {
+		return inner
+	}
+	return func(c draw.Canvas, dpi float64) {
+		da := p.DataCanvas(c)
+		w, h := float64(da.Max.X-da.Min.X), float64(da.Max.Y-da.Min.Y)
+		rx, ry := p.X.Max-p.X.Min, p.Y.Max-p.Y.Min
+		if opts.LogX {
+			rx, ry = math.Log(p.X.Max/p.X.Min), math.Log(p.Y.Max/p.Y.Min)
+		}
+		if w > 0 && h > 0 && rx > 0 && ry > 0 {
+			if want := h * rx / ry; want < w { // too wide: narrow the axes
+				d := vg.Length((w - want) / 2)
+				c = draw.Crop(c, d, -d, 0, 0)
+			} else if want := w * ry / rx; want < h {
+				d := vg.Length((h - want) / 2)
+				c = draw.Crop(c, 0, 0, d, -d)
+			}
+		}
+		inner(c, dpi)
+	}
 }
 
 // yErrs adapts points with errors to plotter.XYer and YErrorer.
@@ -198,41 +530,75 @@ func (e yErrs) Len() int                        { return len(e) }
 func (e yErrs) XY(i int) (float64, float64)     { return e[i].x, e[i].y }
 func (e yErrs) YError(i int) (float64, float64) { return e[i].lo, e[i].hi }
 
-func logAxes(p *plot.Plot, logX, logY bool) {
-	if logX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+// scatterAlpha is the opacity of n scatter points: 1 up to 200 points,
+// then falling linearly in log n to 0.15 at 10 000 points and beyond, so
+// that dense regions stay readable.
+func scatterAlpha(n int) float64 {
+	const n0, n1, aMin = 200, 10000, 0.15
+	if n <= n0 {
+		return 1
 	}
-	if logY {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	if n >= n1 {
+		return aMin
 	}
+	t := math.Log(float64(n)/n0) / math.Log(float64(n1)/n0)
+	return 1 - (1-aMin)*t
 }
 
-// Scatter plots series as points.
+// scatterRadius is the marker radius for n points: 3 pt up to 200 points,
+// falling with log n to 1.2 pt at 10 000 and beyond.
+func scatterRadius(n int) vg.Length {
+	const n0, n1, r0, r1 = 200, 10000, 3.0, 1.2
+	if n <= n0 {
+		return vg.Points(r0)
+	}
+	if n >= n1 {
+		return vg.Points(r1)
+	}
+	t := math.Log(float64(n)/n0) / math.Log(float64(n1)/n0)
+	return vg.Points(r0 - (r0-r1)*t)
+}
+
+// Scatter plots series as points. Their opacity and size follow the total
+// number of points (LineOptions.Alpha overrides the opacity), so 16 384
+// points show their density instead of a solid blob; Reference "y=x" adds
+// the identity line for measured-against-ideal plots. Intervals (Err,
+// Lower/Upper) are drawn as error bars, clipped to Bounds.
 func Scatter(series []Series, opts LineOptions) (*Plot, error) {
 	const name = "Scatter"
-	if err := checkSeries(name, series, opts.LogX, opts.LogY); err != nil {
+	if err := xyCheckOptions(name, series, opts); err != nil {
 		return nil, err
 	}
 	p := newGonum(opts.Frame, "", "x", "y")
 	logAxes(p, opts.LogX, opts.LogY)
-	r := vg.Points(2.5)
-	if n := len(series[0].Y); n > 2000 {
-		r = vg.Points(1.2)
+	n := 0
+	for _, s := range series {
+		n += len(s.Y)
 	}
+	alpha := opts.Alpha
+	if alpha == 0 {
+		alpha = scatterAlpha(n)
+	}
+	r := scatterRadius(n)
+	lo, hi := xyBounds(opts.Bounds)
 	for k, s := range series {
-		sc, err := plotter.NewScatter(xys(s.X, s.Y))
+		pts := xys(s.X, s.Y)
+		sc, err := plotter.NewScatter(pts)
 		if err != nil {
 			return nil, errf(name, fmt.Sprintf("series[%d]", k), err, "cannot be drawn")
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: withAlpha(SeriesColor(k), 0.75), Radius: r, Shape: draw.CircleGlyph{}}
+		g := xyGlyph(k, r)
+		thumb := glyphThumb{xyGlyph(k, vg.Points(3))}
+		g.Color = withAlpha(SeriesColor(k), alpha)
+		sc.GlyphStyle = g
 		p.Add(sc)
+		xyAddIntervals(p, k, pts, s, lo, hi, opts.LogY)
 		if s.Label != "" {
-			p.Legend.Add(s.Label, sc)
+			p.Legend.Add(s.Label, thumb)
 		}
 	}
-	return newPlot(name, opts.Frame, gonumDraw(p)), nil
+	xyFinishAxes(p, series, opts)
+	return newPlot(name, opts.Frame, xyDraw(p, opts)), nil
 }
 
 // TimeSeries plots probes sampled every dt seconds against time: decoded
@@ -314,119 +680,6 @@ func timeSeriesLabels(probes []Probe) (title, ylabel string) {
 	return title, ylabel
 }
 
-// HistogramOptions configures Histogram and ResponseTimeHistograms.
-type HistogramOptions struct {
-	Frame
-	// Bins is the number of bins (0 → 20).
-	Bins int
-	// Density normalises to unit area instead of counts.
-	Density bool
-}
-
-// Histogram plots the distribution of values.
-func Histogram(values []float64, opts HistogramOptions) (*Plot, error) {
-	const name = "Histogram"
-	if err := checkSlice(name, "values", values); err != nil {
-		return nil, err
-	}
-	if opts.Bins < 0 {
-		return nil, errf(name, "opts.Bins", opts.Bins, "must be ≥ 0 (0 → 20)")
-	}
-	bins := opts.Bins
-	if bins == 0 {
-		bins = 20
-	}
-	h, err := plotter.NewHist(plotter.Values(values), bins)
-	if err != nil {
-		return nil, errf(name, "values", len(values), err.Error())
-	}
-	if opts.Density {
-		h.Normalize(1)
-	}
-	h.FillColor = withAlpha(SeriesColor(0), 0.8)
-	h.LineStyle = draw.LineStyle{Color: color.White, Width: vg.Points(0.5)}
-	ylabel := "count"
-	if opts.Density {
-		ylabel = "density"
-	}
-	p := newGonum(opts.Frame, "Histogram", "value", ylabel)
-	p.Add(h)
-	return newPlot(name, opts.Frame, gonumDraw(p)), nil
-}
-
-// ResponseTimeHistograms overlays one outline histogram per class (or
-// path) of response times in seconds, times[class][trial], on shared bins.
-// Empty classes are allowed as long as some class has data.
-func ResponseTimeHistograms(times [][]float64, classNames []string, opts HistogramOptions) (*Plot, error) {
-	const name = "ResponseTimeHistograms"
-	if len(times) == 0 {
-		return nil, errf(name, "times", "[]", "must not be empty (want [class][trial])")
-	}
-	if classNames != nil {
-		if err := checkSameLen(name, "times", len(times), "classNames", len(classNames)); err != nil {
-			return nil, err
-		}
-	}
-	lo, hi, n := math.Inf(1), math.Inf(-1), 0
-	for k, ts := range times {
-		for i, t := range ts {
-			if !finite(t) || t < 0 {
-				return nil, errf(name, fmt.Sprintf("times[%d][%d]", k, i), t, "response times must be finite and ≥ 0")
-			}
-			lo, hi = math.Min(lo, t), math.Max(hi, t)
-			n++
-		}
-	}
-	if n == 0 {
-		return nil, errf(name, "times", "all classes empty", "need at least one response time")
-	}
-	bins := opts.Bins
-	if bins <= 0 {
-		bins = 20
-	}
-	if hi == lo {
-		hi = lo + 1e-3
-	}
-	width := (hi - lo) / float64(bins)
-	p := newGonum(opts.Frame, "Response times", "response time (s)", pick("", map[bool]string{true: "density", false: "count"}[opts.Density]))
-	for k, ts := range times {
-		if len(ts) == 0 {
-			continue
-		}
-		counts := make([]float64, bins)
-		for _, t := range ts {
-			b := min(int((t-lo)/width), bins-1)
-			counts[b]++
-		}
-		if opts.Density {
-			for b := range counts {
-				counts[b] /= float64(len(ts)) * width
-			}
-		}
-		// Step outline.
-		pts := plotter.XYs{{X: lo, Y: 0}}
-		for b, c := range counts {
-			x0 := lo + float64(b)*width
-			pts = append(pts, plotter.XY{X: x0, Y: c}, plotter.XY{X: x0 + width, Y: c})
-		}
-		pts = append(pts, plotter.XY{X: hi, Y: 0})
-		poly, err := plotter.NewPolygon(pts)
-		if err != nil {
-			continue
-		}
-		poly.Color = withAlpha(SeriesColor(k), 0.25)
-		poly.LineStyle = draw.LineStyle{Color: SeriesColor(k), Width: vg.Points(1.4)}
-		p.Add(poly)
-		label := strconv.Itoa(k)
-		if classNames != nil {
-			label = classNames[k]
-		}
-		p.Legend.Add(label, poly)
-	}
-	p.Y.Min = 0
-	return newPlot(name, opts.Frame, gonumDraw(p)), nil
-}
-
 // TuningOptions configures TuningCurves.
 type TuningOptions struct {
 	Frame
@@ -477,61 +730,188 @@ func TuningCurves(x []float64, rates [][]float64, opts TuningOptions) (*Plot, er
 // Metric is one training curve for TrainingHistory: a value per epoch for
 // the training set and, optionally, the validation set.
 type Metric struct {
-	Name       string // "loss", "accuracy", ...
-	Train      []float64
-	Validation []float64 // optional; may be shorter (validated less often)
+	// Name titles the panel and its y axis: "loss", "accuracy", ...
+	Name string
+	// Train is the value after each epoch 1, 2, …; required, finite.
+	Train []float64
+	// Validation is the value on the validation set per epoch; optional
+	// (nil: none) and may be shorter than Train. NaN entries are epochs
+	// without validation and are left out.
+	Validation []float64
+	// Bounds is the metric's valid range {lo, hi} (±Inf for one side):
+	// every value must lie within it and the y axis spans it where it is
+	// finite. The zero value: {0, 1} when Name contains "acc" in any case
+	// (accuracy, sparse_categorical_accuracy, …), else unbounded (the y
+	// axis follows the data).
+	Bounds [2]float64
 }
 
-// TrainingHistory plots each metric per epoch in its own panel, training
-// solid and validation dashed. Width defaults to 320 per panel.
+// metricBounds is the effective Bounds of m.
+func metricBounds(m Metric) (lo, hi float64) {
+	if m.Bounds == [2]float64{} && strings.Contains(strings.ToLower(m.Name), "acc") {
+		return 0, 1
+	}
+	return xyBounds(m.Bounds)
+}
+
+// Training history panels: at least 420×300 each, at most two per row.
+const (
+	historyPanelW = 420
+	historyPanelH = 300
+	historyCols   = 2
+)
+
+// TrainingHistory plots each metric per epoch in its own panel (two per
+// row, 420×300 each by default), training solid and validation dashed,
+// with a marker at every epoch when there are at most 20 (so one epoch
+// shows as a point), whole-number epoch ticks, and the y axis [0, 1] for
+// accuracies (see Metric.Bounds).
 func TrainingHistory(metrics []Metric, opts Frame) (*Plot, error) {
 	const name = "TrainingHistory"
 	if len(metrics) == 0 {
 		return nil, errf(name, "metrics", "[]", "must not be empty")
 	}
-	panels := make([]*Plot, len(metrics))
+	cols := min(historyCols, len(metrics))
+	rows := (len(metrics) + cols - 1) / cols
+	fr := opts
+	if fr.Width == 0 && fr.Height == 0 {
+		fr.Width, fr.Height = float64(cols*historyPanelW), float64(rows*historyPanelH)
+		if fr.Title != "" {
+			fr.Height += 30
+		}
+	}
+	panels := make([]*plot.Plot, len(metrics))
 	for k, m := range metrics {
 		arg := fmt.Sprintf("metrics[%d]", k)
 		if err := checkSlice(name, arg+".Train", m.Train); err != nil {
 			return nil, err
 		}
-		if m.Validation != nil {
-			if err := checkSlice(name, arg+".Validation", m.Validation); err != nil {
-				return nil, err
-			}
-			if len(m.Validation) > len(m.Train) {
-				return nil, errf(name, "len("+arg+".Validation)", len(m.Validation), fmt.Sprintf("must be ≤ len(%s.Train) (%d)", arg, len(m.Train)))
+		if err := xyCheckBounds(name, arg+".Bounds", m.Bounds); err != nil {
+			return nil, err
+		}
+		lo, hi := metricBounds(m)
+		if len(m.Validation) > len(m.Train) {
+			return nil, errf(name, "len("+arg+".Validation)", len(m.Validation), fmt.Sprintf("must be ≤ len(%s.Train) (%d)", arg, len(m.Train)))
+		}
+		for _, v := range []struct {
+			arg string
+			y   []float64
+		}{{arg + ".Train", m.Train}, {arg + ".Validation", m.Validation}} {
+			for i, y := range v.y {
+				if math.IsInf(y, 0) {
+					return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, "must be finite (NaN marks an epoch without validation)")
+				}
+				if y < lo || y > hi {
+					rule := fmt.Sprintf("must lie within [%g, %g]", lo, hi)
+					if m.Bounds == [2]float64{} {
+						rule += fmt.Sprintf(" (the range of a metric named %q; set %s.Bounds for another)", m.Name, arg)
+					} else {
+						rule += " (" + arg + ".Bounds)"
+					}
+					return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, rule)
+				}
 			}
 		}
 		p := newGonum(Frame{}, pick(m.Name, "metric "+strconv.Itoa(k)), "epoch", pick(m.Name, "value"))
-		epochs := func(n int) []float64 {
+		historyCurve(p, m.Train, 0, false, "train", len(m.Validation) > 0)
+		historyCurve(p, m.Validation, 1, true, "validation", true)
+		n := len(m.Train)
+		if n <= 12 {
 			e := make([]float64, n)
 			for i := range e {
 				e[i] = float64(i + 1)
 			}
-			return e
+			p.X.Tick.Marker = dataTicks(e)
+			p.X.Min, p.X.Max = 0.5, float64(n)+0.5
+		} else {
+			p.X.Tick.Marker = histCountTicks{}
+			p.X.Min, p.X.Max = 1, float64(n)
 		}
-		lt, _ := plotter.NewLine(xys(epochs(len(m.Train)), m.Train))
-		lt.LineStyle = lineStyle(0, false)
-		p.Add(lt)
-		p.Legend.Add("train", lt)
-		if len(m.Validation) > 0 {
-			lv, _ := plotter.NewLine(xys(epochs(len(m.Validation)), m.Validation))
-			lv.LineStyle = lineStyle(1, true)
-			p.Add(lv)
-			p.Legend.Add("validation", lv)
+		// pad the data's range (a single value gets ±10 %) except at a
+		// finite bound, where the axis ends
+		span := p.Y.Max - p.Y.Min
+		if span == 0 {
+			span = math.Max(2*math.Abs(p.Y.Max), 1)
 		}
-		panels[k] = newPlot(name, Frame{}, gonumDraw(p))
+		p.Y.Min, p.Y.Max = p.Y.Min-0.05*span, p.Y.Max+0.05*span
+		if !math.IsInf(lo, 0) {
+			p.Y.Min = lo
+		}
+		if !math.IsInf(hi, 0) {
+			p.Y.Max = hi
+		}
+		panels[k] = p
 	}
-	fr := opts
-	if fr.Width == 0 && fr.Height == 0 {
-		fr.Width, fr.Height = float64(min(4, len(metrics))*320), 300
-		if len(metrics) > 4 {
-			fr.Height = float64((len(metrics)+3)/4) * 300
+	return newPlot(name, fr, xyPanelsDraw(panels, cols, fr.Title, "best")), nil
+}
+
+// historyCurve adds one curve of a training history (NaN entries left
+// out): a line, and markers when there are at most 20 epochs or the
+// curve has a single point.
+func historyCurve(p *plot.Plot, y []float64, i int, dashed bool, label string, legend bool) {
+	var pts plotter.XYs
+	for e, v := range y {
+		if !math.IsNaN(v) {
+			pts = append(pts, plotter.XY{X: float64(e + 1), Y: v})
 		}
 	}
-	fr.Title = pick(fr.Title, "")
-	return grid(name, panels, min(4, len(metrics)), fr)
+	if len(pts) == 0 {
+		return
+	}
+	var thumbs []plot.Thumbnailer
+	if len(pts) > 1 {
+		l, _ := plotter.NewLine(pts)
+		l.LineStyle = lineStyle(i, dashed)
+		p.Add(l)
+		thumbs = append(thumbs, l)
+	}
+	if len(y) <= xyMaxAutoMarkers || len(pts) == 1 {
+		sc, _ := plotter.NewScatter(pts)
+		sc.GlyphStyle = xyGlyph(i, vg.Points(3))
+		p.Add(sc)
+		thumbs = append(thumbs, sc)
+	}
+	if legend {
+		p.Legend.Add(label, thumbs...)
+	}
+}
+
+// xyPanelsDraw draws gonum plots in a grid of cols columns, row by row,
+// with aligned data areas (plot.Align), under title ("" for none); each
+// panel's legend is placed as legend says.
+func xyPanelsDraw(panels []*plot.Plot, cols int, title, legend string) func(draw.Canvas, float64) {
+	rows := (len(panels) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		grid[r] = make([]*plot.Plot, cols)
+		for c := range grid[r] {
+			if i := r*cols + c; i < len(panels) {
+				grid[r][c] = panels[i]
+			}
+		}
+	}
+	return func(c draw.Canvas, dpi float64) {
+		if title != "" {
+			sty := textStyle(titleSize)
+			sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+			c.FillText(sty, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - vg.Points(6)}, title)
+			c = draw.Crop(c, 0, 0, 0, -vg.Points(30))
+		}
+		for _, p := range panels { // the ranges drawing uses, before aligning
+			anchorAxis(&p.X)
+			anchorAxis(&p.Y)
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(14), PadY: vg.Points(10),
+			PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(6)}
+		cs := plot.Align(grid, tiles, c)
+		for r := range grid {
+			for k, p := range grid[r] {
+				if p != nil {
+					xyDrawLegend(p, legend)(cs[r][k], dpi)
+				}
+			}
+		}
+	}
 }
 
 // ResponseTimeOptions configures ResponseTime.
