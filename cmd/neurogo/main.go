@@ -7,6 +7,7 @@
 //	neurogo bench sim               simulator speed on the NengoDL benchmark models, beside Nengo
 //	neurogo bench train             training time per epoch of the spiking-MNIST network, beside PyTorch
 //	neurogo bench stream            frames per second of the statestream two-path network, 1 core vs all
+//	neurogo bench viz               rendering time of a raster and a confusion matrix, beside matplotlib
 //	neurogo repro NAME              reproduce a paper figure (spiking-mnist, spa-memory)
 //	neurogo version
 package main
@@ -53,6 +54,7 @@ usage:
   neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--json]
   neurogo bench train [--quick] [--json] [--train N] [--epochs E] [--no-torch]
   neurogo bench stream [--quick] [--json] [--agents 1,16,128] [--seconds S]
+  neurogo bench viz [--quick] [--repeat N] [--python PATH] [--json FILE]
   neurogo repro spiking-mnist|spa-memory [--quick] [--json]
   neurogo warm                      compile the packages cells import, ahead of the first cell
   neurogo version
@@ -294,8 +296,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "accel" {
 		return cmdBenchAccel(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "viz" {
+		return cmdBenchViz(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "kernel" {
-		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train|stream|accel …")
+		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train|stream|accel|viz …")
 		return 2
 	}
 	root := kernel.SourceRoot()
