@@ -6,7 +6,7 @@ and how, the command, the machine description, the date, and the tables;
 figures compared with a peer are given as ratios measured in the same run.
 
     render(name, doc)         one bench page: sim, ablation, train, stream,
-                              accel, kernel, goroot-corpus
+                              accel, kernel, goroot-corpus, viz
     render_reproductions(docs)  reproductions.md from {name: doc}
     render_index(docs)        index.md from {name: doc}
     summary(name, doc)        the one-line summary the index shows
@@ -483,6 +483,83 @@ def summary_goroot(doc: dict[str, Any]) -> str:
     return f"GOROOT `// run` programs as cells: {s.get('passed')} / {s.get('runnable')} pass ({f(s.get('percent'), 1)} %)"
 
 
+# --- viz -----------------------------------------------------------------------
+
+VIZ_NAMES = {"raster": "spike raster", "confusion": "confusion matrix"}
+
+
+def kib(n: Any) -> str:
+    return f(n / 1024, 0) if isinstance(n, (int, float)) else "–"
+
+
+def render_viz(doc: dict[str, Any]) -> str:
+    run = doc.get("run", {})
+    p = run.get("protocol", {})
+    ra, cm = p.get("raster", {}), p.get("confusion", {})
+    css = p.get("css_px") or [640, 400]
+    dpi = p.get("dpi", 144)
+    rows = doc.get("results", [])
+    peer = any(r.get("matplotlib") for r in rows)
+    what = [
+        "How long viz takes to draw two typical figures, beside matplotlib drawing the same figures from the "
+        f"same data in the same run: a spike raster of {ra.get('neurons', '?')} neurons × {ra.get('steps', '?')} "
+        f"steps (dt = {num(ra.get('dt'))} s, spikes drawn independently per step at ~{num(ra.get('rate_hz'))} Hz "
+        f"from seed {ra.get('seed', '?')}, given as a dense [step][neuron] matrix) with `viz.Raster`, and a "
+        f"{cm.get('classes', '?')}×{cm.get('classes', '?')} confusion matrix (fixed counts, annotated, with a "
+        f"colour bar) with `viz.ConfusionMatrix`, both {css[0]}×{css[1]} CSS px rendered to PNG at {num(dpi)} dpi. "
+        "matplotlib (Agg backend, `python/bench/viz_matplotlib.py`) draws the raster with `eventplot` (every spike "
+        "a line, after turning the dense matrix into per-neuron spike times with `np.nonzero`, which is timed) "
+        "and the confusion matrix with `imshow` + `colorbar` + one `text` per cell, in "
+        f"`plt.subplots(figsize=({css[0]}/72, {css[1]}/72), dpi={num(dpi)}, layout=\"constrained\")`: the same "
+        "physical size, resolution, titles, labels and font sizes, so both PNGs have the same pixel size "
+        "(checked; the bench fails when they differ).",
+        "",
+        f"Protocol: the timed work is construction + render + PNG encode (matplotlib: `savefig(format=\"png\")` "
+        f"into memory); one warm-up run of each figure on each side, then {p.get('repeat', '?')} timed runs, the "
+        "two sides alternating run by run (which goes first alternates too), a garbage collection before each "
+        "run not timed; each figure is the median of its runs. Ratio = matplotlib's median ÷ neurogo's median "
+        "(above 1: neurogo is faster). The PNG sizes differ partly by compression level: viz encodes with "
+        "`BestSpeed`, matplotlib with Pillow's default.",
+    ]
+    out = header("Rendering speed beside matplotlib", run, "viz.json", what)
+    head = ["figure", "pixels", "neurogo ms", "neurogo PNG KiB"]
+    al = "lrrr"
+    if peer:
+        head += ["matplotlib ms", "matplotlib PNG KiB", "matplotlib ÷ neurogo"]
+        al += "rrr"
+    body = []
+    for r in rows:
+        n, m = r.get("neurogo", {}), r.get("matplotlib") or {}
+        line = [VIZ_NAMES.get(r.get("figure"), r.get("figure", "?")), f"{n.get('width')}×{n.get('height')}",
+                f(n.get("median_ms"), 1), kib(n.get("png_bytes"))]
+        if peer:
+            line += [f(m.get("median_ms"), 1), kib(m.get("png_bytes")), f"**{ratio(r.get('ratio'), 1)}**"]
+        body.append(line)
+    out += ["## Results", ""] + table(head, body, al)
+    for r in rows:
+        m = r.get("matplotlib") or {}
+        if m.get("convert_ms"):
+            out += ["", f"Of matplotlib's {f(m.get('median_ms'), 1)} ms for the {VIZ_NAMES.get(r['figure'], r['figure'])}, "
+                        f"{f(m['convert_ms'], 1)} ms (median) turn the dense matrix into spike times."]
+    out += ["", "Each side's runs (ms), in order:", ""]
+    for r in rows:
+        name = VIZ_NAMES.get(r.get("figure"), r.get("figure", "?"))
+        sides = [("neurogo", r.get("neurogo") or {})] + ([("matplotlib", r["matplotlib"])] if r.get("matplotlib") else [])
+        for side, d in sides:
+            out.append(f"- {name}, {side}: {', '.join(f(x, 1) for x in d.get('runs_ms', []))}")
+    return "\n".join(out) + "\n"
+
+
+def summary_viz(doc: dict[str, Any]) -> str:
+    rows = doc.get("results", [])
+    parts = [f"{VIZ_NAMES.get(r.get('figure'), r.get('figure'))} {ratio(r['ratio'], 1)}" for r in rows if r.get("ratio")]
+    if not parts:
+        ms = ", ".join(f"{VIZ_NAMES.get(r.get('figure'), r.get('figure'))} {f(r.get('neurogo', {}).get('median_ms'), 1)} ms"
+                       for r in rows)
+        return f"plots: {ms} (no peer)"
+    return "plots: matplotlib takes " + ", ".join(parts) + " neurogo's time"
+
+
 # --- reproductions ----------------------------------------------------------------
 
 REPRO_TITLES = {
@@ -566,17 +643,18 @@ PAGES = [  # (name, page, title)
     ("train", "train.md", "Training time beside PyTorch"),
     ("stream", "stream.md", "Layerwise-parallel frame rate"),
     ("accel", "accel.md", "Emulated analog accelerator: MAC rate"),
+    ("viz", "viz.md", "Rendering speed beside matplotlib"),
     ("kernel", "bench-kernel.md", "Kernel latency beside ipykernel"),
     ("goroot-corpus", "goroot-corpus.md", "GOROOT `// run` programs as cells"),
 ]
 
 RENDER: dict[str, Callable[[dict[str, Any]], str]] = {
     "sim": render_sim, "ablation": render_ablation, "train": render_train, "stream": render_stream,
-    "accel": render_accel, "kernel": render_kernel, "goroot-corpus": render_goroot,
+    "accel": render_accel, "kernel": render_kernel, "goroot-corpus": render_goroot, "viz": render_viz,
 }
 SUMMARY: dict[str, Callable[[dict[str, Any]], str]] = {
     "sim": summary_sim, "ablation": summary_ablation, "train": summary_train, "stream": summary_stream,
-    "accel": summary_accel, "kernel": summary_kernel, "goroot-corpus": summary_goroot,
+    "accel": summary_accel, "kernel": summary_kernel, "goroot-corpus": summary_goroot, "viz": summary_viz,
 }
 
 
