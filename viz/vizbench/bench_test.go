@@ -171,6 +171,37 @@ func TestMissingMatplotlib(t *testing.T) {
 	}
 }
 
+// fakePeer is a stand-in for the peer's script that speaks its protocol
+// but draws every figure as a 2×1 PNG.
+const fakePeer = `import base64, json, sys
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAAAAADRSSBWAAAAC0lEQVR4nGNgYAAAAAMAAbitOmMAAAAASUVORK5CYII=")
+print(json.dumps({"python": "3", "matplotlib": "0", "numpy": "0", "backend": "agg"}), flush=True)
+for line in sys.stdin:
+    w = line.split()
+    if w[0] == "quit":
+        break
+    if len(w) > 1:
+        open(w[1], "wb").write(PNG)
+    print(json.dumps({"figure": w[0], "ms": 1.0, "bytes": len(PNG)}), flush=True)
+`
+
+// Run fails, naming both sizes, when the peer's PNG has another pixel
+// size than neurogo's.
+func TestPixelSizeMismatch(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	script := filepath.Join(t.TempDir(), "fake_peer.py")
+	if err := os.WriteFile(script, []byte(fakePeer), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(t.Context(), Options{Repeat: 1, Python: py, Script: script})
+	if err == nil || !strings.Contains(err.Error(), "differ in pixel size: neurogo 1280×800, matplotlib 2×1") {
+		t.Errorf("Run with a peer drawing 2×1 PNGs: %v, want a pixel-size error", err)
+	}
+}
+
 // MatplotlibVersion is the version requirements.txt pins.
 func TestMatplotlibPinned(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "requirements.txt"))
