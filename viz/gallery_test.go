@@ -491,10 +491,122 @@ var galleryCases = []galleryCase{
 	},
 }
 
-// galleryNewKinds are the newer plot kinds (Bar, Points, ImageGrid, ...):
-// add a case here for each, in the same form, once its constructor is in
-// the package, then run go test ./viz -run TestGallery -update.
-var galleryNewKinds = []galleryCase{}
+// galleryNewKinds are the newer plot kinds: categorical values (Bar,
+// Points) and small multiples of images (ImageGrid). Add a case here for
+// each new kind or variant, in the same form, then run
+// go test ./viz -run TestGallery -update.
+var galleryNewKinds = []galleryCase{
+	{
+		Name:    "bar-grouped",
+		Title:   "Bar: groups with error bars",
+		Caption: "Accuracy of three models, rate and spiking side by side, with intervals clipped to the valid range [0, 1].",
+		Make: func() (*viz.Plot, error) {
+			models := []string{"MLP", "CNN", "ResNet-8"}
+			groups := []viz.BarGroup{
+				{Label: "rate", Values: []float64{0.962, 0.985, 0.991}, Err: []float64{0.004, 0.003, 0.012}},
+				{Label: "spiking", Values: []float64{0.948, 0.979, 0.987}, Err: []float64{0.006, 0.005, 0.015}},
+			}
+			return viz.Bar(models, groups, viz.BarOptions{
+				Frame:       viz.Frame{Title: "Test accuracy", YLabel: "accuracy"},
+				Bounds:      [2]float64{0, 1},
+				ValueLabels: true,
+				Format:      "%.3f",
+			})
+		},
+	},
+	{
+		Name:    "bar-horizontal",
+		Title:   "Bar: horizontal, with value labels",
+		Caption: "Time per step by operator: long category names read best down the y axis.",
+		Make: func() (*viz.Plot, error) {
+			ops := []string{"ElementwiseInc", "DotInc (encoders)", "SimNeurons (LIF)", "SimProcess (lowpass)", "Copy"}
+			times := []float64{41, 128, 96, 23, 7} // µs per step
+			return viz.Bar(ops, []viz.BarGroup{{Values: times}}, viz.BarOptions{
+				Frame:       viz.Frame{Title: "Time per step", XLabel: "time (µs)"},
+				Horizontal:  true,
+				ValueLabels: true,
+				Format:      "%.0f µs",
+			})
+		},
+	},
+	{
+		Name:    "points-intervals",
+		Title:   "Points: estimates with intervals",
+		Caption: "Accuracy per condition with 95 % Wilson intervals; the groups are dodged so that equal values stay visible.",
+		Make: func() (*viz.Plot, error) {
+			conditions := []string{"clean", "noise", "quantised", "noise + quantised"}
+			wilson := func(p float64, n int) (float64, float64) { // 95 % score interval
+				z, nf := 1.96, float64(n)
+				c := (p + z*z/(2*nf)) / (1 + z*z/nf)
+				h := z / (1 + z*z/nf) * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+				return c - h, c + h
+			}
+			var groups []viz.BarGroup
+			for _, g := range []struct {
+				label string
+				acc   []float64
+			}{
+				{"software", []float64{0.97, 0.93, 0.95, 0.9}},
+				{"chip", []float64{0.96, 0.93, 0.92, 0.86}},
+			} {
+				bg := viz.BarGroup{Label: g.label, Values: g.acc}
+				for _, a := range g.acc {
+					lo, hi := wilson(a, 200)
+					bg.Lower, bg.Upper = append(bg.Lower, lo), append(bg.Upper, hi)
+				}
+				groups = append(groups, bg)
+			}
+			return viz.Points(conditions, groups, viz.PointsOptions{
+				Frame:  viz.Frame{Title: "Accuracy by condition", YLabel: "accuracy"},
+				Bounds: [2]float64{0, 1},
+			})
+		},
+	},
+	{
+		Name:    "points-connected",
+		Title:   "Points: ordered categories, connected",
+		Caption: "Values at ordered categories (batch sizes) joined per group.",
+		Make: func() (*viz.Plot, error) {
+			sizes := []string{"1", "8", "32", "128"}
+			return viz.Points(sizes, []viz.BarGroup{
+				{Label: "float64", Values: []float64{12.1, 3.2, 1.9, 1.6}, Err: []float64{0.4, 0.1, 0.08, 0.05}},
+				{Label: "float32", Values: []float64{11.8, 2.4, 1.2, 0.9}, Err: []float64{0.5, 0.1, 0.05, 0.04}},
+			}, viz.PointsOptions{
+				Frame:   viz.Frame{Title: "Time per sample", XLabel: "batch size", YLabel: "time (µs)"},
+				Connect: true,
+			})
+		},
+	},
+	{
+		Name:    "image-grid",
+		Title:   "ImageGrid: receptive fields",
+		Caption: "Eight 16×16 receptive fields on one diverging colour scale with one shared colour bar.",
+		Make: func() (*viz.Plot, error) {
+			const size = 16
+			var fields [][][]float64 // [image][row][col]
+			var titles []string
+			for k := range 8 {
+				theta := math.Pi * float64(k) / 8 // Gabor filters at eight orientations
+				f := make([][]float64, size)
+				for r := range f {
+					f[r] = make([]float64, size)
+					for c := range f[r] {
+						x, y := float64(c-size/2)/4, float64(r-size/2)/4
+						u := x*math.Cos(theta) + y*math.Sin(theta)
+						f[r][c] = math.Exp(-(x*x+y*y)/2) * math.Cos(3*u)
+					}
+				}
+				fields = append(fields, f)
+				titles = append(titles, fmt.Sprintf("%.1f°", 180*float64(k)/8))
+			}
+			return viz.ImageGrid(fields, titles, viz.ImageGridOptions{
+				Frame:      viz.Frame{Title: "Receptive fields"},
+				Colormap:   "coolwarm",
+				ColorLabel: "weight",
+			})
+		},
+	},
+}
 
 // galleryNameRE is the form of a case name (it is a file name and an
 // anchor on the gallery page).
@@ -554,8 +666,13 @@ func TestGallery(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if update {
+		// After every subtest (they run in parallel, after this body).
+		t.Cleanup(func() { removeStaleGoldens(t, seen) })
+	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
 			p, err := c.Make()
 			if err != nil {
 				t.Fatalf("Make: %v", err)
@@ -588,9 +705,6 @@ func TestGallery(t *testing.T) {
 			msg += "\n" + saveArtifacts(c.Name, got, res, err == nil)
 			t.Errorf("%s\n(if the change is intended: go test ./viz -run TestGallery -update)", msg)
 		})
-	}
-	if update {
-		removeStaleGoldens(t, seen)
 	}
 }
 
@@ -685,17 +799,20 @@ func TestGalleryDeterministic(t *testing.T) {
 		t.Skip("renders every gallery case twice")
 	}
 	for _, c := range gallery() {
-		a, err := c.Make()
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		b, err := c.Make()
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		if !bytes.Equal(a.PNG(), b.PNG()) {
-			res, err := imagediff.ComparePNG(a.PNG(), b.PNG(), imagediff.Options{})
-			t.Errorf("%s: two renderings differ: %v %v", c.Name, res, err)
-		}
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			a, err := c.Make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := c.Make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a.PNG(), b.PNG()) {
+				res, err := imagediff.ComparePNG(a.PNG(), b.PNG(), imagediff.Options{})
+				t.Errorf("two renderings differ: %v %v", res, err)
+			}
+		})
 	}
 }
