@@ -215,6 +215,27 @@ func (cp *catPlotter) Thumbnail(c *draw.Canvas) {
 	c.DrawGlyph(cp.glyph, mid)
 }
 
+// catGuides are light lines across the value axis at each category of
+// Points, that lead the eye from a category's name to its markers.
+type catGuides struct {
+	n          int
+	horizontal bool
+}
+
+func (g catGuides) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.LineStyle{Color: color.Gray{0xEB}, Width: vg.Points(0.8)} // lighter than data (legend placement)
+	for i := 0; i < g.n; i++ {
+		if g.horizontal {
+			y := trY(float64(i))
+			c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
+		} else {
+			x := trX(float64(i))
+			c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
+		}
+	}
+}
+
 // catCheck validates the data of Bar and Points.
 func catCheck(name string, categories []string, groups []BarGroup, bounds [2]float64, legend string) error {
 	if len(categories) == 0 {
@@ -399,6 +420,7 @@ func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, 
 		xl, yl = yl, xl
 	}
 	p := newGonum(opts.Frame, "", xl, yl)
+	p.Add(catGuides{n: len(categories), horizontal: opts.Horizontal})
 	lo, hi := xyBounds(opts.Bounds)
 	offsets := pointsOffsets(len(groups))
 	for k, g := range groups {

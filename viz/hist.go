@@ -57,8 +57,8 @@ const histMaxBins = 10000
 
 // checkHistOptions validates the options of plot name.
 func checkHistOptions(name string, opts HistogramOptions) error {
-	if opts.Bins < 0 {
-		return errf(name, "opts.Bins", opts.Bins, "must be ≥ 0 (0 chooses from the data)")
+	if opts.Bins < 0 || opts.Bins > histMaxBins {
+		return errf(name, "opts.Bins", opts.Bins, fmt.Sprintf("must be in [0, %d] (0 chooses from the data)", histMaxBins))
 	}
 	if !finite(opts.BinWidth) || opts.BinWidth < 0 {
 		return errf(name, "opts.BinWidth", opts.BinWidth, "must be finite and ≥ 0 (0 chooses from the data)")
@@ -170,13 +170,13 @@ func histEdges(name string, values []float64, opts HistogramOptions, step float6
 	if step > 0 {
 		k0, k1 := math.Round(lo/step), math.Round(hi/step)
 		steps := k1 - k0 + 1
-		if steps > histMaxBins {
-			return nil, tooMany("opts.Step", step, steps)
-		}
 		m := 1.0 // steps per bin
 		switch {
 		case opts.BinWidth > 0:
 			m = math.Max(1, math.Round(opts.BinWidth/step))
+			if steps/m > histMaxBins {
+				return nil, tooMany("opts.BinWidth", opts.BinWidth, math.Ceil(steps/m))
+			}
 		case opts.Bins > 0 && steps > float64(opts.Bins):
 			m = histNiceInt(steps / float64(opts.Bins))
 		case opts.Bins == 0 && steps > 40:

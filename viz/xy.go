@@ -782,67 +782,80 @@ func TrainingHistory(metrics []Metric, opts Frame) (*Plot, error) {
 	}
 	panels := make([]*plot.Plot, len(metrics))
 	for k, m := range metrics {
-		arg := fmt.Sprintf("metrics[%d]", k)
-		if err := checkSlice(name, arg+".Train", m.Train); err != nil {
+		p, err := historyPanel(name, k, m)
+		if err != nil {
 			return nil, err
-		}
-		if err := xyCheckBounds(name, arg+".Bounds", m.Bounds); err != nil {
-			return nil, err
-		}
-		lo, hi := metricBounds(m)
-		if len(m.Validation) > len(m.Train) {
-			return nil, errf(name, "len("+arg+".Validation)", len(m.Validation), fmt.Sprintf("must be ≤ len(%s.Train) (%d)", arg, len(m.Train)))
-		}
-		for _, v := range []struct {
-			arg string
-			y   []float64
-		}{{arg + ".Train", m.Train}, {arg + ".Validation", m.Validation}} {
-			for i, y := range v.y {
-				if math.IsInf(y, 0) {
-					return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, "must be finite (NaN marks an epoch without validation)")
-				}
-				if y < lo || y > hi {
-					rule := fmt.Sprintf("must lie within [%g, %g]", lo, hi)
-					if m.Bounds == [2]float64{} {
-						rule += fmt.Sprintf(" (the range of a metric named %q; set %s.Bounds for another)", m.Name, arg)
-					} else {
-						rule += " (" + arg + ".Bounds)"
-					}
-					return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, rule)
-				}
-			}
-		}
-		p := newGonum(Frame{}, pick(m.Name, "metric "+strconv.Itoa(k)), "epoch", pick(m.Name, "value"))
-		historyCurve(p, m.Train, 0, false, "train", len(m.Validation) > 0)
-		historyCurve(p, m.Validation, 1, true, "validation", true)
-		n := len(m.Train)
-		if n <= 12 {
-			e := make([]float64, n)
-			for i := range e {
-				e[i] = float64(i + 1)
-			}
-			p.X.Tick.Marker = dataTicks(e)
-			p.X.Min, p.X.Max = 0.5, float64(n)+0.5
-		} else {
-			p.X.Tick.Marker = histCountTicks{}
-			p.X.Min, p.X.Max = 1, float64(n)
-		}
-		// pad the data's range (a single value gets ±10 %) except at a
-		// finite bound, where the axis ends
-		span := p.Y.Max - p.Y.Min
-		if span == 0 {
-			span = math.Max(2*math.Abs(p.Y.Max), 1)
-		}
-		p.Y.Min, p.Y.Max = p.Y.Min-0.05*span, p.Y.Max+0.05*span
-		if !math.IsInf(lo, 0) {
-			p.Y.Min = lo
-		}
-		if !math.IsInf(hi, 0) {
-			p.Y.Max = hi
 		}
 		panels[k] = p
 	}
 	return newPlot(name, fr, xyPanelsDraw(panels, cols, fr.Title, "best")), nil
+}
+
+// historyPanel validates metric k and draws its panel.
+func historyPanel(name string, k int, m Metric) (*plot.Plot, error) {
+	arg := fmt.Sprintf("metrics[%d]", k)
+	if err := checkSlice(name, arg+".Train", m.Train); err != nil {
+		return nil, err
+	}
+	if err := xyCheckBounds(name, arg+".Bounds", m.Bounds); err != nil {
+		return nil, err
+	}
+	lo, hi := metricBounds(m)
+	if len(m.Validation) > len(m.Train) {
+		return nil, errf(name, "len("+arg+".Validation)", len(m.Validation), fmt.Sprintf("must be ≤ len(%s.Train) (%d)", arg, len(m.Train)))
+	}
+	for _, v := range []struct {
+		arg string
+		y   []float64
+	}{{arg + ".Train", m.Train}, {arg + ".Validation", m.Validation}} {
+		for i, y := range v.y {
+			if math.IsInf(y, 0) {
+				return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, "must be finite (NaN marks an epoch without validation)")
+			}
+			if y < lo || y > hi {
+				rule := fmt.Sprintf("must lie within [%g, %g]", lo, hi)
+				if m.Bounds == [2]float64{} {
+					rule += fmt.Sprintf(" (the range of a metric named %q; set %s.Bounds for another)", m.Name, arg)
+				} else {
+					rule += " (" + arg + ".Bounds)"
+				}
+				return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, rule)
+			}
+		}
+	}
+	p := newGonum(Frame{}, pick(m.Name, "metric "+strconv.Itoa(k)), "epoch", pick(m.Name, "value"))
+	validated := false
+	for _, v := range m.Validation {
+		validated = validated || !math.IsNaN(v)
+	}
+	historyCurve(p, m.Train, 0, false, "train", validated)
+	historyCurve(p, m.Validation, 1, true, "validation", true)
+	n := len(m.Train)
+	if n <= 12 {
+		e := make([]float64, n)
+		for i := range e {
+			e[i] = float64(i + 1)
+		}
+		p.X.Tick.Marker = dataTicks(e)
+		p.X.Min, p.X.Max = 0.5, float64(n)+0.5
+	} else {
+		p.X.Tick.Marker = histCountTicks{}
+		p.X.Min, p.X.Max = 1, float64(n)
+	}
+	// pad the data's range (a single value gets ±10 %) except at a
+	// finite bound, where the axis ends
+	span := p.Y.Max - p.Y.Min
+	if span == 0 {
+		span = math.Max(2*math.Abs(p.Y.Max), 1)
+	}
+	p.Y.Min, p.Y.Max = p.Y.Min-0.05*span, p.Y.Max+0.05*span
+	if !math.IsInf(lo, 0) {
+		p.Y.Min = lo
+	}
+	if !math.IsInf(hi, 0) {
+		p.Y.Max = hi
+	}
+	return p, nil
 }
 
 // historyCurve adds one curve of a training history (NaN entries left
