@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/neurogo/neurogo/viz/internal/imagediff"
 )
 
 // galleryType is the element type of the case lists in the test file.
@@ -280,11 +282,11 @@ page is read from ` + "`viz/gallery_test.go`" + `, and
     go test ./viz -run TestGallery
 
 renders every case and compares it with its image in
-` + "`viz/testdata/gallery/`" + `: it fails when more than 0.3 % of the pixels
-differ by more than 24/255 in a colour channel, and writes the rendered image
+` + "`viz/testdata/gallery/`" + fmt.Sprintf(`: it fails when more than %g %% of the pixels
+differ by more than %d/255 in a colour channel, and writes the rendered image
 and a picture of the differences (magenta) for inspection. After an intended
-change of the plots, ` + "`go test ./viz -run TestGallery -update`" + ` rewrites the
-images.
+change of the plots, `, 100*imagediff.Default.MaxFraction, imagediff.Default.Tolerance) +
+		"`go test ./viz -run TestGallery -update`" + ` rewrites the images.
 
 `)
 	for i, c := range cases {
