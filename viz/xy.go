@@ -732,7 +732,8 @@ func TuningCurves(x []float64, rates [][]float64, opts TuningOptions) (*Plot, er
 type Metric struct {
 	// Name titles the panel and its y axis: "loss", "accuracy", ...
 	Name string
-	// Train is the value after each epoch 1, 2, …; required, finite.
+	// Train is the value after each epoch 1, 2, …; required. NaN entries
+	// are epochs without a value and are left out (at least one value).
 	Train []float64
 	// Validation is the value on the validation set per epoch; optional
 	// (nil: none) and may be shorter than Train. NaN entries are epochs
@@ -794,8 +795,15 @@ func TrainingHistory(metrics []Metric, opts Frame) (*Plot, error) {
 // historyPanel validates metric k and draws its panel.
 func historyPanel(name string, k int, m Metric) (*plot.Plot, error) {
 	arg := fmt.Sprintf("metrics[%d]", k)
-	if err := checkSlice(name, arg+".Train", m.Train); err != nil {
-		return nil, err
+	if len(m.Train) == 0 {
+		return nil, errf(name, arg+".Train", "[]", "must not be empty")
+	}
+	trained := false
+	for _, v := range m.Train {
+		trained = trained || !math.IsNaN(v)
+	}
+	if !trained {
+		return nil, errf(name, arg+".Train", "all NaN", "needs at least one value")
 	}
 	if err := xyCheckBounds(name, arg+".Bounds", m.Bounds); err != nil {
 		return nil, err
@@ -810,7 +818,7 @@ func historyPanel(name string, k int, m Metric) (*plot.Plot, error) {
 	}{{arg + ".Train", m.Train}, {arg + ".Validation", m.Validation}} {
 		for i, y := range v.y {
 			if math.IsInf(y, 0) {
-				return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, "must be finite (NaN marks an epoch without validation)")
+				return nil, errf(name, fmt.Sprintf("%s[%d]", v.arg, i), y, "must be finite (NaN marks an epoch without a value)")
 			}
 			if y < lo || y > hi {
 				rule := fmt.Sprintf("must lie within [%g, %g]", lo, hi)
@@ -890,11 +898,22 @@ func historyCurve(p *plot.Plot, y []float64, i int, dashed bool, label string, l
 }
 
 // xyPanelsDraw draws gonum plots in a grid of cols columns, row by row,
-// with aligned data areas (plot.Align), under title ("" for none); each
-// panel's legend is placed as legend says.
+// with aligned data areas (plot.Align) and each panel's title in a band
+// above its tile (so that titles line up too), under the figure's title
+// ("" for none); each panel's legend is placed as legend says.
 func xyPanelsDraw(panels []*plot.Plot, cols int, title, legend string) func(draw.Canvas, float64) {
 	rows := (len(panels) + cols - 1) / cols
 	grid := make([][]*plot.Plot, rows)
+	titles := make([]draw.TextStyle, len(panels))
+	texts := make([]string, len(panels))
+	var band vg.Length
+	for i, p := range panels {
+		texts[i], titles[i] = p.Title.Text, p.Title.TextStyle
+		p.Title.Text = "" // drawn by the grid
+		if texts[i] != "" {
+			band = max(band, titles[i].Height(texts[i])+vg.Points(8))
+		}
+	}
 	for r := range grid {
 		grid[r] = make([]*plot.Plot, cols)
 		for c := range grid[r] {
@@ -914,13 +933,21 @@ func xyPanelsDraw(panels []*plot.Plot, cols int, title, legend string) func(draw
 			anchorAxis(&p.X)
 			anchorAxis(&p.Y)
 		}
-		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(14), PadY: vg.Points(10),
-			PadTop: vg.Points(2), PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(6)}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(14), PadY: vg.Points(10) + band,
+			PadTop: vg.Points(2) + band, PadBottom: vg.Points(2), PadLeft: vg.Points(2), PadRight: vg.Points(6)}
 		cs := plot.Align(grid, tiles, c)
 		for r := range grid {
 			for k, p := range grid[r] {
-				if p != nil {
-					xyDrawLegend(p, legend)(cs[r][k], dpi)
+				if p == nil {
+					continue
+				}
+				xyDrawLegend(p, legend)(cs[r][k], dpi)
+				if i := r*cols + k; texts[i] != "" {
+					dc := p.DataCanvas(cs[r][k])
+					sty := titles[i]
+					sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+					top := tiles.At(c, k, r).Max.Y
+					c.FillText(sty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: top + band/2}, texts[i])
 				}
 			}
 		}
