@@ -3,6 +3,7 @@ package viz_test
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"image/png"
 	"math"
 	"math/rand/v2"
@@ -66,7 +67,7 @@ func ExampleTemporalConfusion() {
 		return
 	}
 	fmt.Println(p, strings.Contains(p.SVG(), "Δt = 200 ms"))
-	// Output: <viz.TemporalConfusion 600×310> true
+	// Output: <viz.TemporalConfusion 647×330> true
 }
 
 func ExampleHeatmap() {
@@ -182,7 +183,7 @@ func ExampleGrid() {
 		return
 	}
 	fmt.Println(p, pngSize(p))
-	// Output: <viz.Grid 1280×400> 2560x800
+	// Output: <viz.Grid 960×300> 1920x600
 }
 
 func ExampleNetworkGraph() {
@@ -200,8 +201,10 @@ func ExampleNetworkGraph() {
 		return
 	}
 	svg := p.SVG()
-	fmt.Println(p, strings.Contains(svg, "#009E73"), strings.Contains(svg, "#0072B2"))
-	// Output: <viz.NetworkGraph 450×200> true true
+	hex := func(c color.RGBA) string { return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B) }
+	// Neuron-pools in series colour 2, synapse-pools in series colour 0.
+	fmt.Println(p, strings.Contains(svg, hex(viz.SeriesColor(2))), strings.Contains(svg, hex(viz.SeriesColor(0))))
+	// Output: <viz.NetworkGraph 240×66> true true
 }
 
 func ExampleLive() {
@@ -236,5 +239,5 @@ func ExampleModelGraph() {
 	}
 	svg := p.SVG()
 	fmt.Println(p, strings.Contains(svg, "post"), strings.Contains(svg, "learning"))
-	// Output: <viz.NetworkGraph 600×200> true true
+	// Output: <viz.NetworkGraph 481×138> true true
 }
