@@ -154,7 +154,8 @@ var galleryCases = []galleryCase{
 				{0, 1, 0, 2, 10, 87},
 			}
 			names := []string{"walk", "upstairs", "downstairs", "sit", "stand", "lie"}
-			return viz.ConfusionMatrix(counts, names, viz.ConfusionOptions{Normalize: true})
+			opts := viz.ConfusionOptions{Normalize: true}
+			return viz.ConfusionMatrix(counts, names, opts)
 		},
 	},
 	{
@@ -178,8 +179,9 @@ var galleryCases = []galleryCase{
 					}
 				}
 			}
-			return viz.TemporalConfusion(counts, delays, []string{"left", "right", "none"},
-				viz.ConfusionOptions{Normalize: true})
+			names := []string{"left", "right", "none"}
+			opts := viz.ConfusionOptions{Normalize: true}
+			return viz.TemporalConfusion(counts, delays, names, opts)
 		},
 	},
 	{
@@ -192,7 +194,8 @@ var galleryCases = []galleryCase{
 				delays = append(delays, d)
 				acc = append(acc, 1.0/3+(0.95-1.0/3)*(1-math.Exp(-d/0.05)))
 			}
-			return viz.ResponseTime(delays, acc, viz.ResponseTimeOptions{Trials: 200, Threshold: 0.85})
+			opts := viz.ResponseTimeOptions{Trials: 200, Threshold: 0.85}
+			return viz.ResponseTime(delays, acc, opts)
 		},
 	},
 	{
@@ -204,11 +207,13 @@ var galleryCases = []galleryCase{
 			times := make([][]float64, 3) // [class][trial], seconds
 			for c := range times {
 				for range 300 {
-					t := 0.03 + 0.015*float64(c) + 0.01*(rng.ExpFloat64()+rng.ExpFloat64())
-					times[c] = append(times[c], t)
+					gamma := rng.ExpFloat64() + rng.ExpFloat64()
+					times[c] = append(times[c], 0.03+0.015*float64(c)+0.01*gamma)
 				}
 			}
-			return viz.ResponseTimeHistograms(times, []string{"walk", "sit", "stand"}, viz.HistogramOptions{Bins: 30})
+			names := []string{"walk", "sit", "stand"}
+			opts := viz.HistogramOptions{Bins: 30}
+			return viz.ResponseTimeHistograms(times, names, opts)
 		},
 	},
 	{
@@ -218,7 +223,8 @@ var galleryCases = []galleryCase{
 		Make: func() (*viz.Plot, error) {
 			rng := rand.New(rand.NewPCG(6, 0))
 			dt := 0.001
-			decoded, target := make([][]float64, 1000), make([][]float64, 1000) // [step][dim]
+			// [step][dim]
+			decoded, target := make([][]float64, 1000), make([][]float64, 1000)
 			y := 0.0
 			for s := range target {
 				x := math.Sin(2 * math.Pi * 2 * float64(s) * dt)
@@ -241,9 +247,11 @@ var galleryCases = []galleryCase{
 			for s := range state {
 				t := float64(s) * dt
 				e := math.Exp(-t / 0.8)
-				state[s] = []float64{e * math.Cos(2*math.Pi*3*t), e * math.Sin(2*math.Pi*3*t), 1 - e}
+				w := 2 * math.Pi * 3 * t
+				state[s] = []float64{e * math.Cos(w), e * math.Sin(w), 1 - e}
 			}
-			return viz.TimeSeries(dt, []viz.Probe{{Label: "state", Data: state}}, viz.Frame{})
+			probes := []viz.Probe{{Label: "state", Data: state}}
+			return viz.TimeSeries(dt, probes, viz.Frame{})
 		},
 	},
 	{
@@ -256,10 +264,12 @@ var galleryCases = []galleryCase{
 				Y:   []float64{0.97, 0.96, 0.94, 0.9, 0.85, 0.78, 0.7},
 				Err: []float64{0.005, 0.006, 0.01, 0.012, 0.015, 0.02, 0.025}}
 			rate := viz.Series{Label: "rate", X: noise,
-				Y:   []float64{0.98, 0.97, 0.96, 0.93, 0.9, 0.86, 0.8},
-				Err: []float64{0.004, 0.005, 0.008, 0.01, 0.012, 0.015, 0.02}, Dashed: true}
+				Y:      []float64{0.98, 0.97, 0.96, 0.93, 0.9, 0.86, 0.8},
+				Err:    []float64{0.004, 0.005, 0.008, 0.01, 0.012, 0.015, 0.02},
+				Dashed: true}
 			return viz.Line([]viz.Series{spiking, rate}, viz.LineOptions{
-				Frame:   viz.Frame{Title: "Accuracy under weight noise", XLabel: "noise (σ)", YLabel: "accuracy"},
+				Frame: viz.Frame{Title: "Accuracy under weight noise",
+					XLabel: "noise (σ)", YLabel: "accuracy"},
 				Markers: true,
 			})
 		},
@@ -280,8 +290,9 @@ var galleryCases = []galleryCase{
 				{Label: "simulator A", X: n, Y: linear},
 				{Label: "simulator B", X: n, Y: superlinear},
 			}, viz.LineOptions{
-				Frame: viz.Frame{Title: "Time per simulated second", XLabel: "neurons", YLabel: "time (s)"},
-				LogX:  true, LogY: true, Markers: true,
+				Frame: viz.Frame{Title: "Time per simulated second",
+					XLabel: "neurons", YLabel: "time (s)"},
+				LogX: true, LogY: true, Markers: true,
 			})
 		},
 	},
@@ -300,7 +311,8 @@ var galleryCases = []galleryCase{
 				}
 				series = append(series, s)
 			}
-			return viz.Scatter(series, viz.LineOptions{Frame: viz.Frame{XLabel: "x₁", YLabel: "x₂"}})
+			frame := viz.Frame{XLabel: "x₁", YLabel: "x₂"}
+			return viz.Scatter(series, viz.LineOptions{Frame: frame})
 		},
 	},
 	{
@@ -337,7 +349,8 @@ var galleryCases = []galleryCase{
 				}
 			}
 			return viz.Heatmap(counts, viz.HeatmapOptions{
-				Frame:      viz.Frame{Title: "Spike counts", XLabel: "time bin (20 ms)", YLabel: "neuron"},
+				Frame: viz.Frame{Title: "Spike counts",
+					XLabel: "time bin (20 ms)", YLabel: "neuron"},
 				ColorLabel: "spikes",
 			})
 		},
@@ -356,7 +369,8 @@ var galleryCases = []galleryCase{
 				}
 			}
 			return viz.Heatmap(w, viz.HeatmapOptions{
-				Frame:      viz.Frame{Title: "Weights", XLabel: "presynaptic", YLabel: "postsynaptic"},
+				Frame: viz.Frame{Title: "Weights",
+					XLabel: "presynaptic", YLabel: "postsynaptic"},
 				Diverging:  true,
 				Annotate:   true,
 				ColorLabel: "weight",
@@ -379,7 +393,8 @@ var galleryCases = []galleryCase{
 				enc := float64(1 - 2*(n%2))
 				gain, bias := 1+3*rng.Float64(), 2*rng.Float64()-1
 				for i, xi := range x {
-					if j := gain*enc*xi + bias + 1; j > 1 { // LIF: τ_ref 2 ms, τ_RC 20 ms
+					// LIF rate with τ_ref 2 ms, τ_RC 20 ms
+					if j := gain*enc*xi + bias + 1; j > 1 {
 						rates[n][i] = 1 / (0.002 + 0.02*math.Log1p(1/(j-1)))
 					}
 				}
@@ -395,12 +410,14 @@ var galleryCases = []galleryCase{
 			rng := rand.New(rand.NewPCG(12, 0))
 			loss := viz.Metric{Name: "loss"}
 			acc := viz.Metric{Name: "accuracy"}
+			noise := func() float64 { return 1 + 0.05*rng.NormFloat64() }
 			for e := range 60 {
 				l := 0.1 + 2*math.Exp(-float64(e)/10)
-				loss.Train = append(loss.Train, l*(1+0.05*rng.NormFloat64()))
-				loss.Validation = append(loss.Validation, (l+0.05+0.002*float64(e))*(1+0.05*rng.NormFloat64()))
+				gap := 0.05 + 0.002*float64(e) // overfitting grows
+				loss.Train = append(loss.Train, l*noise())
+				loss.Validation = append(loss.Validation, (l+gap)*noise())
 				acc.Train = append(acc.Train, 1-0.4*l)
-				acc.Validation = append(acc.Validation, 1-0.4*l-0.03-0.001*float64(e))
+				acc.Validation = append(acc.Validation, 1-0.4*(l+gap))
 			}
 			return viz.TrainingHistory([]viz.Metric{loss, acc}, viz.Frame{})
 		},
@@ -468,21 +485,30 @@ var galleryCases = []galleryCase{
 					m[i][j] = math.Sin(float64(i)/2) * math.Cos(float64(j)/3)
 				}
 			}
-			f := func(title string) viz.Frame { fr := small; fr.Title = title; return fr }
+			f := func(title string) viz.Frame {
+				fr := small
+				fr.Title = title
+				return fr
+			}
 			a, err := viz.Histogram(values, viz.HistogramOptions{Frame: f("Histogram")})
 			if err != nil {
 				return nil, err
 			}
-			b, err := viz.Line([]viz.Series{{Label: "sin", X: x, Y: sin}, {Label: "cos", X: x, Y: cos}},
-				viz.LineOptions{Frame: f("Line")})
+			lines := []viz.Series{
+				{Label: "sin", X: x, Y: sin},
+				{Label: "cos", X: x, Y: cos},
+			}
+			b, err := viz.Line(lines, viz.LineOptions{Frame: f("Line")})
 			if err != nil {
 				return nil, err
 			}
-			c, err := viz.Scatter([]viz.Series{{X: values[:250], Y: values[250:]}}, viz.LineOptions{Frame: f("Scatter")})
+			points := []viz.Series{{X: values[:250], Y: values[250:]}}
+			c, err := viz.Scatter(points, viz.LineOptions{Frame: f("Scatter")})
 			if err != nil {
 				return nil, err
 			}
-			d, err := viz.Heatmap(m, viz.HeatmapOptions{Frame: f("Heatmap"), Diverging: true})
+			hm := viz.HeatmapOptions{Frame: f("Heatmap"), Diverging: true}
+			d, err := viz.Heatmap(m, hm)
 			if err != nil {
 				return nil, err
 			}
@@ -503,8 +529,10 @@ var galleryNewKinds = []galleryCase{
 		Make: func() (*viz.Plot, error) {
 			models := []string{"MLP", "CNN", "ResNet-8"}
 			groups := []viz.BarGroup{
-				{Label: "rate", Values: []float64{0.962, 0.985, 0.991}, Err: []float64{0.004, 0.003, 0.012}},
-				{Label: "spiking", Values: []float64{0.948, 0.979, 0.987}, Err: []float64{0.006, 0.005, 0.015}},
+				{Label: "rate", Values: []float64{0.962, 0.985, 0.991},
+					Err: []float64{0.004, 0.003, 0.012}},
+				{Label: "spiking", Values: []float64{0.948, 0.979, 0.987},
+					Err: []float64{0.006, 0.005, 0.015}},
 			}
 			return viz.Bar(models, groups, viz.BarOptions{
 				Frame:       viz.Frame{Title: "Test accuracy", YLabel: "accuracy"},
@@ -519,7 +547,8 @@ var galleryNewKinds = []galleryCase{
 		Title:   "Bar: horizontal, with value labels",
 		Caption: "Time per step by operator: long category names read best down the y axis.",
 		Make: func() (*viz.Plot, error) {
-			ops := []string{"ElementwiseInc", "DotInc (encoders)", "SimNeurons (LIF)", "SimProcess (lowpass)", "Copy"}
+			ops := []string{"ElementwiseInc", "DotInc (encoders)", "SimNeurons (LIF)",
+				"SimProcess (lowpass)", "Copy"}
 			times := []float64{41, 128, 96, 23, 7} // µs per step
 			return viz.Bar(ops, []viz.BarGroup{{Values: times}}, viz.BarOptions{
 				Frame:       viz.Frame{Title: "Time per step", XLabel: "time (µs)"},
@@ -569,10 +598,13 @@ var galleryNewKinds = []galleryCase{
 		Make: func() (*viz.Plot, error) {
 			sizes := []string{"1", "8", "32", "128"}
 			return viz.Points(sizes, []viz.BarGroup{
-				{Label: "float64", Values: []float64{12.1, 3.2, 1.9, 1.6}, Err: []float64{0.4, 0.1, 0.08, 0.05}},
-				{Label: "float32", Values: []float64{11.8, 2.4, 1.2, 0.9}, Err: []float64{0.5, 0.1, 0.05, 0.04}},
+				{Label: "float64", Values: []float64{12.1, 3.2, 1.9, 1.6},
+					Err: []float64{0.4, 0.1, 0.08, 0.05}},
+				{Label: "float32", Values: []float64{11.8, 2.4, 1.2, 0.9},
+					Err: []float64{0.5, 0.1, 0.05, 0.04}},
 			}, viz.PointsOptions{
-				Frame:   viz.Frame{Title: "Time per sample", XLabel: "batch size", YLabel: "time (µs)"},
+				Frame: viz.Frame{Title: "Time per sample",
+					XLabel: "batch size", YLabel: "time (µs)"},
 				Connect: true,
 			})
 		},
