@@ -207,8 +207,12 @@ func histEdges(name string, values []float64, opts HistogramOptions, step float6
 	if bins == 0 {
 		bins = 20
 	}
-	if hi == lo {
-		lo, hi = lo-0.5, hi+0.5
+	if hi == lo { // one bin around the single value
+		w := math.Abs(lo) / 10
+		if w == 0 {
+			w = 1
+		}
+		return []float64{lo - w/2, lo + w/2}, nil
 	}
 	edges := make([]float64, bins+1)
 	for i := range edges {

@@ -84,6 +84,9 @@ func TestHistContinuous(t *testing.T) {
 	if len(edges) != 5 || edges[0] != 0.1 || edges[4] != 1.3 {
 		t.Fatalf("edges %v", edges)
 	}
+	if e, _ := histEdges("Histogram", []float64{0.05, 0.05}, HistogramOptions{}, 0); len(e) != 2 || !(e[0] < 0.05 && e[1] > 0.05 && e[0] > 0) {
+		t.Errorf("one value 0.05: edges %v, want one bin around it", e)
+	}
 	d := histCounts(v, edges, true)
 	area := 0.0
 	for b := range d {
@@ -111,6 +114,7 @@ func TestHistStep(t *testing.T) {
 		{"gcd of gaps", []float64{0.02, 0.05, 0.11}, 0.01},
 		{"offset grid is not a step", []float64{0.015, 0.025}, 0.005},
 		{"continuous", []float64{0.0513, 0.0721, 0.0332, 0.0901}, 0},
+		{"too fine to be frames", []float64{0, 0.0001, 1}, 0},
 		{"one value", []float64{0.2, 0.2}, 0},
 	}
 	for _, tt := range tests {
