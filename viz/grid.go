@@ -67,7 +67,7 @@ func Grid(plots []*Plot, opts GridOptions) (*Plot, error) {
 		if shared, err = gridMatrices(name, plots); err != nil {
 			return nil, err
 		}
-		barW = float64(sharedScale(nonNil(shared)).width())
+		barW = float64(sharedScale(shared).width())
 	}
 	fr := opts.Frame
 	if fr.Width == 0 && fr.Height == 0 {
@@ -166,14 +166,4 @@ func gridMatrices(name string, plots []*Plot) ([]*matrixPlot, error) {
 		return nil, errf(name, "plots", "all nil", "need at least one Heatmap or ConfusionMatrix when opts.ShareScale is set")
 	}
 	return out, nil
-}
-
-func nonNil(ms []*matrixPlot) []*matrixPlot {
-	var out []*matrixPlot
-	for _, m := range ms {
-		if m != nil {
-			out = append(out, m)
-		}
-	}
-	return out
 }

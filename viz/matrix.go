@@ -589,23 +589,31 @@ func TemporalConfusion(counts [][][]float64, delays []float64, classNames []stri
 	return newPlot(name, fr, sharedScaleDraw(panels, cols, fr.Title)), nil
 }
 
-// sharedScale is the one colour scale of panels: the min and max over all
-// of them (symmetric around 0 for diverging maps), with the label of the
-// first panel that has one.
+// sharedScale is the one colour scale of panels (nil entries are
+// skipped; at least one must be set): the min and max over all of them
+// (symmetric around 0 for diverging maps), with the label of the first
+// panel that has one.
 func sharedScale(panels []*matrixPlot) colorBar {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	label := ""
 	sym := false
+	var cmap func(float64) color.RGBA
 	for _, m := range panels {
+		if m == nil {
+			continue
+		}
 		lo, hi = math.Min(lo, m.grid.vmin), math.Max(hi, m.grid.vmax)
 		label = pick(label, m.label)
 		sym = sym || m.symmetric
+		if cmap == nil {
+			cmap = m.grid.cmap
+		}
 	}
 	if sym {
 		a := math.Max(math.Abs(lo), math.Abs(hi))
 		lo, hi = -a, a
 	}
-	return colorBar{vmin: lo, vmax: hi, cmap: panels[0].grid.cmap, label: label}
+	return colorBar{vmin: lo, vmax: hi, cmap: cmap, label: label}
 }
 
 // sharedScaleDraw draws panels in a grid of cols columns on one colour

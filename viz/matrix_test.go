@@ -137,6 +137,10 @@ func TestColorBarPresent(t *testing.T) {
 			b, _ := Heatmap(signed, HeatmapOptions{})
 			return Grid([]*Plot{a, b}, GridOptions{ShareScale: true})
 		}, Viridis},
+		{"grid shared with a gap", func() (*Plot, error) {
+			a, _ := ConfusionMatrix(cm, names, ConfusionOptions{Normalize: true})
+			return Grid([]*Plot{nil, a}, GridOptions{ShareScale: true})
+		}, Viridis},
 		{"image grid", func() (*Plot, error) { return ImageGrid([][][]float64{cm, signed}, nil, ImageGridOptions{}) }, Viridis},
 		{"image grid gray", func() (*Plot, error) {
 			return ImageGrid([][][]float64{cm}, []string{"a"}, ImageGridOptions{Colormap: "gray_r"})
