@@ -663,12 +663,12 @@ func formatSeconds(s float64) string {
 // ---- heat maps ----
 
 // HeatmapOptions configures Heatmap. The zero value draws viridis from the
-// matrix's min to max, index ticks, and a colour bar without a label.
+// matrix's min to max, index ticks, and a colour bar labelled "value".
 type HeatmapOptions struct {
 	// Frame: zero sizes give 640×400.
 	Frame
 	// ColorLabel is written along the colour bar, e.g. "weight" or
-	// "spikes" ("": no label).
+	// "spikes" ("": "value").
 	ColorLabel string
 	// Diverging uses a blue–white–red map symmetric around 0 (Moreland's
 	// smooth cool-warm, colour-blind safe), for signed data like weights;
@@ -706,7 +706,7 @@ func Heatmap(m [][]float64, opts HeatmapOptions) (*Plot, error) {
 			g.vmin, g.vmax = math.Min(g.vmin, v), math.Max(g.vmax, v)
 		}
 	}
-	mp := &matrixPlot{cmapID: "viridis", label: opts.ColorLabel, title: "Heatmap", xlabel: "column", ylabel: "row",
+	mp := &matrixPlot{cmapID: "viridis", label: pick(opts.ColorLabel, "value"), title: "Heatmap", xlabel: "column", ylabel: "row",
 		fr: opts.Frame, xnames: opts.XTicks, ynames: opts.YTicks}
 	if opts.Diverging {
 		a := math.Max(math.Abs(g.vmin), math.Abs(g.vmax))
