@@ -7,6 +7,7 @@ import (
 	imdraw "image/draw"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -94,7 +95,7 @@ func (g *cellGrid) paint(c draw.Canvas, r vg.Rectangle) {
 	}
 	for i, row := range g.m {
 		for j, v := range row {
-			s := g.format(v)
+			s := matrixMinus(g.format(v))
 			if sty.Width(s)+vg.Points(2) > cw {
 				continue
 			}
@@ -201,7 +202,7 @@ const (
 // ticks are the labelled values of the bar: nice numbers in [vmin, vmax].
 func (b colorBar) ticks() []plot.Tick {
 	if !(b.vmax > b.vmin) {
-		return []plot.Tick{{Value: b.vmin, Label: strconv.FormatFloat(b.vmin, 'g', 4, 64)}}
+		return []plot.Tick{{Value: b.vmin, Label: matrixMinus(strconv.FormatFloat(b.vmin, 'g', 4, 64))}}
 	}
 	return matrixNiceTicks(b.vmin, b.vmax, 5)
 }
@@ -284,10 +285,13 @@ func matrixNiceTicks(lo, hi float64, target int) []plot.Tick {
 		if math.Abs(v) < step*1e-9 {
 			v = 0
 		}
-		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+		ts = append(ts, plot.Tick{Value: v, Label: matrixMinus(strconv.FormatFloat(v, 'f', dec, 64))})
 	}
 	return ts
 }
+
+// matrixMinus writes a number's sign as a true minus, as axis ticks do.
+func matrixMinus(s string) string { return strings.Replace(s, "-", "−", 1) }
 
 // ---- matrix plots (Heatmap, ConfusionMatrix and their panels) ----
 
