@@ -965,6 +965,8 @@ type ResponseTimeOptions struct {
 	// Threshold is the accuracy that defines the response time: the first
 	// delay at which accuracy reaches it (0 → 0.9 × the final accuracy).
 	Threshold float64
+	// Legend places the legend (see LineOptions.Legend). "": "best".
+	Legend string
 }
 
 // ResponseTime plots accuracy against the delay Δt since stimulus onset
@@ -1016,6 +1018,9 @@ func ResponseTime(delays, accuracy []float64, opts ResponseTimeOptions) (*Plot, 
 		}
 	} else if opts.Trials < 0 {
 		return nil, errf(name, "opts.Trials", opts.Trials, "must be ≥ 0")
+	}
+	if err := xyCheckLegend(name, "opts.Legend", opts.Legend); err != nil {
+		return nil, err
 	}
 	th := opts.Threshold
 	if !finite(th) || th < 0 || th > 1 {
@@ -1075,8 +1080,7 @@ func ResponseTime(delays, accuracy []float64, opts ResponseTimeOptions) (*Plot, 
 	}
 	p.Y.Min, p.Y.Max = 0, 1.02
 	p.X.Min = math.Min(0, delays[0])
-	p.Legend.Top = false
-	return newPlot(name, opts.Frame, gonumDraw(p)), nil
+	return newPlot(name, opts.Frame, xyDrawLegend(p, opts.Legend)), nil
 }
 
 // wilson is the Wilson score interval for a binomial proportion p over n

@@ -408,6 +408,9 @@ func TestXYBadInput(t *testing.T) {
 		{"history bounds", func() (*Plot, error) {
 			return TrainingHistory([]Metric{{Name: "loss", Train: []float64{1}, Bounds: [2]float64{math.NaN(), 1}}}, Frame{})
 		}, []string{"metrics[0].Bounds = {NaN, 1}"}},
+		{"response time legend", func() (*Plot, error) {
+			return ResponseTime([]float64{0.1}, []float64{0.5}, ResponseTimeOptions{Legend: "up"})
+		}, []string{"viz.ResponseTime", `opts.Legend = "up"`}},
 		{"history Inf", func() (*Plot, error) {
 			return TrainingHistory([]Metric{{Name: "loss", Train: []float64{1}, Validation: []float64{math.Inf(1)}}}, Frame{})
 		}, []string{"metrics[0].Validation[0] = +Inf"}},
