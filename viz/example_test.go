@@ -77,7 +77,7 @@ func ExampleHeatmap() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(p, pngSize(p), strings.Count(p.SVG(), ">-0.3<"))
+	fmt.Println(p, pngSize(p), strings.Count(p.SVG(), ">−0.3<"))
 	// Output: <viz.Heatmap 640×400> 1280x800 1
 }
 

@@ -462,6 +462,16 @@ func (s *graphStruct) route(centres, half []vg.Point, area *vg.Rectangle) *graph
 	}
 	hits := func(pts []vg.Point, a, b int) int {
 		n := 0
+		if area != nil {
+			// Leaving the canvas is bad; crossing a node (weighted 2)
+			// is worse, as it suggests a connection that is not there.
+			for _, p := range pts {
+				if !inRect(p, *area) {
+					n++
+					break
+				}
+			}
+		}
 		for v, r := range geo.nodes {
 			if v == a || v == b {
 				continue
@@ -469,7 +479,7 @@ func (s *graphStruct) route(centres, half []vg.Point, area *vg.Rectangle) *graph
 			r = grow(r, vg.Points(4))
 			for _, p := range pts {
 				if inRect(p, r) {
-					n++
+					n += 2
 					break
 				}
 			}

@@ -279,13 +279,19 @@ func matrixNiceTicks(lo, hi float64, target int) []plot.Tick {
 		}
 	}
 	dec := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	// Very small or large numbers in exponent form (2.5e-12, 3e+06).
+	sci := dec > 5 || math.Max(math.Abs(lo), math.Abs(hi)) >= 1e6
 	var ts []plot.Tick
 	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
 		v := k * step
 		if math.Abs(v) < step*1e-9 {
 			v = 0
 		}
-		ts = append(ts, plot.Tick{Value: v, Label: matrixMinus(strconv.FormatFloat(v, 'f', dec, 64))})
+		lbl := strconv.FormatFloat(v, 'f', dec, 64)
+		if sci {
+			lbl = strconv.FormatFloat(v, 'g', 3, 64)
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: matrixMinus(lbl)})
 	}
 	return ts
 }
