@@ -9,8 +9,9 @@ import (
 
 // Plot draws the confusion matrices at the given delays (nil: every
 // delay with samples) side by side, rows normalised to fractions, each
-// panel titled with its δt in frames and its accuracy — the temporal
-// confusion matrix of the statestream paper, §3.2. classNames may be nil (0, 1, …).
+// panel titled with its δt in frames and its accuracy, on one colour
+// scale with one colour bar — the temporal confusion matrix of the
+// statestream paper, §3.2. classNames may be nil (0, 1, …).
 //
 // The panels are viz.ConfusionMatrix plots composed with viz.Grid rather
 // than viz.TemporalConfusion, whose panel titles give delays in seconds;
@@ -40,17 +41,17 @@ func (m *TCM) Plot(classNames []string, delays []int) (*viz.Plot, error) {
 			title = fmt.Sprintf("Δt = %d (%.1f %%)", dt, 100*acc[dt])
 		}
 		p, err := viz.ConfusionMatrix(m.Counts(dt), classNames, viz.ConfusionOptions{
-			Frame:        viz.Frame{Title: title, Width: 300, Height: 280},
-			Normalize:    true,
-			HideValues:   m.classes > 6,
-			HideColorBar: true,
+			Frame:      viz.Frame{Title: title, Width: 300, Height: 280},
+			Normalize:  true,
+			HideValues: m.classes > 6,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("timeres: TCM.Plot: Δt = %d: %w", dt, err)
 		}
 		panels[i] = p
 	}
-	return viz.Grid(panels, viz.GridOptions{Frame: viz.Frame{Title: "Confusion matrices over frames since stimulus onset"}})
+	return viz.Grid(panels, viz.GridOptions{ShareScale: true,
+		Frame: viz.Frame{Title: "Confusion matrices over frames since stimulus onset"}})
 }
 
 // Curve is one named accuracy-over-delay curve for AccuracyPlot.
