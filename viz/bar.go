@@ -321,8 +321,8 @@ func catMarks(g BarGroup, n int, offset, width float64, horizontal bool, lo, hi 
 		}
 		m := catMark{cat: cat, width: width, val: v}
 		m.lo, m.hi, m.interval = xyInterval(v, g.Err, g.Lower, g.Upper, i, lo, hi, false)
-		if format != "" {
-			m.label = fmt.Sprintf(format, v)
+		if format != "" { // with a true minus, like the axes
+			m.label = strings.Replace(fmt.Sprintf(format, v), "-", "−", 1)
 		}
 		marks[i] = m
 	}

@@ -76,6 +76,16 @@ func TestPointsDodge(t *testing.T) {
 	}
 }
 
+// TestBarValueLabels: labels follow Format and write negatives with a
+// true minus.
+func TestBarValueLabels(t *testing.T) {
+	inf := math.Inf(1)
+	ms := catMarks(BarGroup{Values: []float64{0.125, -2}}, 2, 0, 0.8, false, -inf, inf, "%.2f")
+	if ms[0].label != "0.12" && ms[0].label != "0.13" || ms[1].label != "−2.00" {
+		t.Errorf("labels %q, %q", ms[0].label, ms[1].label)
+	}
+}
+
 // TestBarOffsets: grouped bars fill barSlot of their category without
 // overlapping.
 func TestBarOffsets(t *testing.T) {
