@@ -35,7 +35,8 @@ type BarOptions struct {
 	Frame
 	// Horizontal draws the bars left to right with the categories down
 	// the y axis (first at the top): for long category names. false:
-	// vertical bars, categories along x.
+	// vertical bars with the categories along x — unless their names
+	// would overlap there, then horizontal all the same.
 	Horizontal bool
 	// ValueLabels writes each bar's value at its end. false: none.
 	ValueLabels bool
@@ -59,7 +60,8 @@ type PointsOptions struct {
 	Frame
 	// Horizontal puts the categories down the y axis (first at the top)
 	// and the values along x: for long category names. false: categories
-	// along x.
+	// along x — unless their names would overlap there, then down y all
+	// the same.
 	Horizontal bool
 	// Connect joins each group's points from category to category. Set
 	// it only when the categories are ordered (sizes, time points, an
@@ -329,6 +331,26 @@ func catMarks(g BarGroup, n int, offset, width float64, horizontal bool, lo, hi 
 	return marks
 }
 
+// catHorizontal reports whether a categorical plot of the given width
+// (0: the default) lays its categories down y: when asked, or when their
+// names would overlap along x (estimated widths against the share of the
+// axis each category gets).
+func catHorizontal(asked bool, categories []string, width float64) bool {
+	if asked {
+		return true
+	}
+	if width <= 0 {
+		width = DefaultWidth
+	}
+	slot := (width - 90) / float64(len(categories))
+	for _, c := range categories {
+		if xyLabelWidth(c)+8 > slot {
+			return true
+		}
+	}
+	return false
+}
+
 // catAxes sets the category axis: names at their positions, the range
 // one half category beyond the first and last.
 func catAxes(p *plot.Plot, categories []string, horizontal bool) {
@@ -357,6 +379,7 @@ func Bar(categories []string, groups []BarGroup, opts BarOptions) (*Plot, error)
 	if err := catCheck(name, categories, groups, opts.Bounds, opts.Legend); err != nil {
 		return nil, err
 	}
+	opts.Horizontal = catHorizontal(opts.Horizontal, categories, opts.Width)
 	format := ""
 	if opts.ValueLabels {
 		format = pick(opts.Format, "%.3g")
@@ -415,6 +438,7 @@ func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, 
 	if err := catCheck(name, categories, groups, opts.Bounds, opts.Legend); err != nil {
 		return nil, err
 	}
+	opts.Horizontal = catHorizontal(opts.Horizontal, categories, opts.Width)
 	xl, yl := "", "value"
 	if opts.Horizontal {
 		xl, yl = yl, xl

@@ -205,3 +205,19 @@ func TestBarPointsRender(t *testing.T) {
 		})
 	}
 }
+
+// TestCatHorizontalAuto: names that would overlap along x put the
+// categories down y.
+func TestCatHorizontalAuto(t *testing.T) {
+	short := []string{"a", "b", "c"}
+	long := []string{"communication channel", "integrator", "oscillator", "product", "circular convolution"}
+	if catHorizontal(false, short, 0) || !catHorizontal(true, short, 0) {
+		t.Error("short names: want vertical unless asked")
+	}
+	if !catHorizontal(false, long, 0) {
+		t.Error("five long names at 640 wide: want horizontal")
+	}
+	if catHorizontal(false, long, 1600) {
+		t.Error("five long names at 1600 wide: want vertical")
+	}
+}
