@@ -429,9 +429,10 @@ func Bar(categories []string, groups []BarGroup, opts BarOptions) (*Plot, error)
 
 // Points draws a categorical dot plot: a marker per category and group
 // with its interval (Err or Lower/Upper, clipped to opts.Bounds), the
-// groups dodged side by side so that identical values never hide each
-// other (see pointsOffsets), in their own colours and, from the eleventh
-// group on, their own marker shapes. The value axis need not include 0.
+// groups dodged side by side (min(0.2, 0.7/len(groups)) of a category
+// apart, centred on it) so that identical values never hide each other,
+// in their own colours and, from the eleventh group on, their own marker
+// shapes; light guide lines mark the categories. The value axis need not include 0.
 // Connect joins the points of a group across ordered categories.
 func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, error) {
 	const name = "Points"
