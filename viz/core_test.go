@@ -188,3 +188,12 @@ func TestLegendPlacement(t *testing.T) {
 		t.Error("validLegend")
 	}
 }
+
+func TestRoundNumber(t *testing.T) {
+	for v, want := range map[float64]bool{64: true, 4096: true, 0.25: true, 1e5: true, 0.0005: true,
+		316.228: false, 31622.777: false, 12345: false, -2.5: true} {
+		if got := roundNumber(v); got != want {
+			t.Errorf("roundNumber(%g) = %v, want %v", v, got, want)
+		}
+	}
+}

@@ -171,7 +171,7 @@ func ExampleTrainingHistory() {
 		return
 	}
 	fmt.Println(p)
-	// Output: <viz.TrainingHistory 640×300>
+	// Output: <viz.TrainingHistory 840×300>
 }
 
 func ExampleGrid() {

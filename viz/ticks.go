@@ -255,3 +255,11 @@ func anchorAxis(ax *plot.Axis) {
 		ax.Max = 0
 	}
 }
+
+// roundNumber reports whether v has at most four significant digits
+// (64, 0.25, 4096, 10⁵; not 316.228): such values make readable tick
+// labels at the data.
+func roundNumber(v float64) bool {
+	m, _, _ := strings.Cut(strconv.FormatFloat(math.Abs(v), 'e', -1, 64), "e")
+	return len(strings.Replace(m, ".", "", 1)) <= 4
+}

@@ -313,7 +313,7 @@ func Line(series []Series, opts LineOptions) (*Plot, error) {
 			p.Add(l)
 			thumbs = append(thumbs, l)
 		}
-		if xyMarkers(len(pts), opts) {
+		if xyMarkers(s, len(pts), opts) {
 			sc, _ := plotter.NewScatter(pts)
 			sc.GlyphStyle = xyGlyph(k, vg.Points(3))
 			p.Add(sc)
@@ -328,9 +328,17 @@ func Line(series []Series, opts LineOptions) (*Plot, error) {
 	return newPlot(name, opts.Frame, xyDraw(p, opts)), nil
 }
 
-// xyMarkers reports whether Line draws markers on a series of n points.
-func xyMarkers(n int, opts LineOptions) bool {
-	return opts.Markers || n == 1 || (!opts.NoMarkers && n <= xyMaxAutoMarkers)
+// xyMarkers reports whether Line draws markers on series s of n points.
+// A dashed series of two points is a reference line (chance level, a
+// target): it gets no automatic markers.
+func xyMarkers(s Series, n int, opts LineOptions) bool {
+	if opts.Markers || n == 1 {
+		return true
+	}
+	if s.Dashed && n == 2 {
+		return false
+	}
+	return !opts.NoMarkers && n <= xyMaxAutoMarkers
 }
 
 // xyCheckOptions validates series and the options of Line and Scatter.
@@ -422,7 +430,8 @@ func xyFinishAxes(p *plot.Plot, series []Series, opts LineOptions) {
 }
 
 // xyAutoTicks puts the x ticks at the data when there are few distinct
-// values (≤ 12, or ≤ 16 evenly spaced on the axis's scale) and their labels
+// round values (≤ 12, or ≤ 16 evenly spaced on the axis's scale, each of
+// at most four significant digits) and their labels
 // fit the axis (about width − 90 points long), and pads the range by 5 %
 // so that the outermost points do not sit on the frame. It reports
 // whether it did.
@@ -430,6 +439,11 @@ func xyAutoTicks(p *plot.Plot, xs []float64, logX bool, width float64) bool {
 	u := xyDistinct(xs)
 	if len(u) < 2 || len(u) > 16 {
 		return false
+	}
+	for _, v := range u {
+		if !roundNumber(v) {
+			return false // 316.228 is no label; the axis's own ticks read better
+		}
 	}
 	pos := func(v float64) float64 {
 		if logX {

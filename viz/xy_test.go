@@ -236,19 +236,22 @@ func TestScatterAlpha(t *testing.T) {
 // not to; one point is always marked.
 func TestAutoMarkers(t *testing.T) {
 	tests := []struct {
-		n    int
-		opts LineOptions
-		want bool
+		n      int
+		dashed bool
+		opts   LineOptions
+		want   bool
 	}{
-		{1, LineOptions{}, true},
-		{20, LineOptions{}, true},
-		{21, LineOptions{}, false},
-		{500, LineOptions{Markers: true}, true},
-		{5, LineOptions{NoMarkers: true}, false},
-		{1, LineOptions{NoMarkers: true}, true},
+		{1, false, LineOptions{}, true},
+		{20, false, LineOptions{}, true},
+		{21, false, LineOptions{}, false},
+		{500, false, LineOptions{Markers: true}, true},
+		{5, false, LineOptions{NoMarkers: true}, false},
+		{1, false, LineOptions{NoMarkers: true}, true},
+		{2, true, LineOptions{}, false}, // a dashed reference line
+		{3, true, LineOptions{}, true},
 	}
 	for _, tt := range tests {
-		if got := xyMarkers(tt.n, tt.opts); got != tt.want {
+		if got := xyMarkers(Series{Dashed: tt.dashed}, tt.n, tt.opts); got != tt.want {
 			t.Errorf("%d points, %+v: markers %v, want %v", tt.n, tt.opts, got, tt.want)
 		}
 	}
