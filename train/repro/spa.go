@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/neurogo/neurogo/interrupt"
@@ -480,22 +481,19 @@ func tQuantile975(df int) float64 {
 }
 
 // Figure draws Fig. 9: retrieval accuracy against neurons per dimension,
-// before and after training, with 95 % intervals over seeds.
+// before and after training, with 95 % intervals over seeds. The sizes
+// are categories (a few settings, not a continuum): markers with their
+// intervals, before and after side by side so that equal means stay
+// visible, joined within a condition; intervals are clipped to [0, 1],
+// the range of an accuracy (a t interval over few seeds can exceed it).
 func (r *SPAResult) Figure() (*viz.Plot, error) {
-	x := make([]float64, len(r.NeuronsPerDim))
+	sizes := make([]string, len(r.NeuronsPerDim))
 	for i, n := range r.NeuronsPerDim {
-		x[i] = float64(n)
+		sizes[i] = strconv.Itoa(n)
 	}
-	half := func(lo, hi []float64) []float64 {
-		e := make([]float64, len(lo))
-		for i := range e {
-			e[i] = (hi[i] - lo[i]) / 2
-		}
-		return e
-	}
-	return viz.Line([]viz.Series{
-		{Label: "before training", X: x, Y: r.BeforeMean, Err: half(r.BeforeLo, r.BeforeHi), Dashed: true},
-		{Label: "after training", X: x, Y: r.AfterMean, Err: half(r.AfterLo, r.AfterHi)},
-	}, viz.LineOptions{Markers: true, Legend: "bottom right", // the curves rise to the top right
+	return viz.Points(sizes, []viz.BarGroup{
+		{Label: "before training", Values: r.BeforeMean, Lower: r.BeforeLo, Upper: r.BeforeHi},
+		{Label: "after training", Values: r.AfterMean, Lower: r.AfterLo, Upper: r.AfterHi},
+	}, viz.PointsOptions{Connect: true, Bounds: [2]float64{0, 1},
 		Frame: viz.Frame{Title: "Memory retrieval (the NengoDL paper, Fig. 9)", XLabel: "neurons per dimension", YLabel: "retrieval accuracy"}})
 }

@@ -62,7 +62,8 @@ type Curve struct {
 }
 
 // AccuracyPlot draws accuracy against the delay δt since stimulus onset,
-// in frames, one line per curve, and the chance level dashed when chance
+// in frames, one line per curve (with markers up to 20 delays), and the
+// chance level dashed when chance
 // > 0 (Fig. 3b of the statestream paper). NaN points are left out; a curve must have
 // at least one point.
 func AccuracyPlot(curves []Curve, chance float64) (*viz.Plot, error) {
@@ -95,7 +96,7 @@ func AccuracyPlot(curves []Curve, chance float64) (*viz.Plot, error) {
 	if chance > 0 {
 		series = append(series, viz.Series{Label: "chance", X: []float64{0, float64(max(last, 1))}, Y: []float64{chance, chance}, Dashed: true})
 	}
-	return viz.Line(series, viz.LineOptions{Markers: true, Frame: viz.Frame{
+	return viz.Line(series, viz.LineOptions{Bounds: [2]float64{0, 1}, Frame: viz.Frame{
 		Title: "Accuracy over time since stimulus onset", XLabel: "Δt (frames)", YLabel: "accuracy"}})
 }
 
@@ -114,12 +115,12 @@ func ResponseTimePlot(times [][]int, classNames []string) (*viz.Plot, error) {
 			}
 		}
 	}
-	bins := 20 // one bin per frame when that is at most 50 bins
-	if hi >= 0 && hi-lo+1 <= 50 {
-		bins = hi - lo + 1
+	opts := viz.HistogramOptions{Bins: 20, // one bin per frame unless that makes over 400
+		Frame: viz.Frame{Title: "Response times per presentation", XLabel: "response time (frames since onset)"}}
+	if hi >= 0 && hi-lo+1 <= 400 {
+		opts.Bins, opts.Step = 0, 1
 	}
-	p, err := viz.ResponseTimeHistograms(f, classNames, viz.HistogramOptions{Bins: bins,
-		Frame: viz.Frame{Title: "Response times per presentation", XLabel: "response time (frames since onset)"}})
+	p, err := viz.ResponseTimeHistograms(f, classNames, opts)
 	if err != nil {
 		return nil, fmt.Errorf("timeres: ResponseTimePlot: %w", err)
 	}
