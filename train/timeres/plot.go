@@ -63,9 +63,8 @@ type Curve struct {
 
 // AccuracyPlot draws accuracy against the delay δt since stimulus onset,
 // in frames, one line per curve (with markers up to 20 delays), and the
-// chance level dashed when chance
-// > 0 (Fig. 3b of the statestream paper). NaN points are left out; a curve must have
-// at least one point.
+// chance level dashed when chance > 0 (Fig. 3b of the statestream paper).
+// NaN points are left out; a curve must have at least one point.
 func AccuracyPlot(curves []Curve, chance float64) (*viz.Plot, error) {
 	if len(curves) == 0 {
 		return nil, fmt.Errorf("timeres: AccuracyPlot: no curves")
