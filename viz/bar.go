@@ -71,6 +71,11 @@ type PointsOptions struct {
 	// Bounds is the valid range {lo, hi} of the values (see
 	// BarOptions.Bounds). The zero value: no bounds.
 	Bounds [2]float64
+	// LogScale makes the value axis logarithmic (decades as powers of
+	// ten): for values that span orders of magnitude, e.g. times of two
+	// simulators. Values must then be > 0; an interval reaching 0 or
+	// below ends a decade below its value. false: linear.
+	LogScale bool
 	// Legend places the legend (see LineOptions.Legend). "": "best".
 	Legend string
 }
@@ -311,8 +316,8 @@ func catPosition(i, n int, horizontal bool) float64 {
 }
 
 // catMarks computes the marks of group g at the given offset and width,
-// intervals clipped to [lo, hi].
-func catMarks(g BarGroup, n int, offset, width float64, horizontal bool, lo, hi float64, format string) []catMark {
+// intervals clipped to [lo, hi] (and above 0 on a log scale).
+func catMarks(g BarGroup, n int, offset, width float64, horizontal bool, lo, hi float64, format string, logScale bool) []catMark {
 	marks := make([]catMark, n)
 	for i, v := range g.Values {
 		cat := catPosition(i, n, horizontal)
@@ -322,7 +327,7 @@ func catMarks(g BarGroup, n int, offset, width float64, horizontal bool, lo, hi 
 			cat += offset
 		}
 		m := catMark{cat: cat, width: width, val: v}
-		m.lo, m.hi, m.interval = xyInterval(v, g.Err, g.Lower, g.Upper, i, lo, hi, false)
+		m.lo, m.hi, m.interval = xyInterval(v, g.Err, g.Lower, g.Upper, i, lo, hi, logScale)
 		if format != "" { // with a true minus, like the axes
 			m.label = strings.Replace(fmt.Sprintf(format, v), "-", "−", 1)
 		}
@@ -397,7 +402,7 @@ func Bar(categories []string, groups []BarGroup, opts BarOptions) (*Plot, error)
 	vmax, vmin := 0.0, 0.0
 	for k, g := range groups {
 		cp := &catPlotter{horizontal: opts.Horizontal, bar: true, fill: SeriesColor(k),
-			marks:      catMarks(g, len(categories), offsets[k], width, opts.Horizontal, lo, hi, format),
+			marks:      catMarks(g, len(categories), offsets[k], width, opts.Horizontal, lo, hi, format, false),
 			errStyle:   draw.LineStyle{Color: color.Gray{0x30}, Width: vg.Points(1.2)},
 			labelStyle: textStyle(tickSize - 1)}
 		_, _, vlo, vhi := cp.DataRange()
@@ -444,13 +449,23 @@ func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, 
 	if opts.Horizontal {
 		xl, yl = yl, xl
 	}
+	if opts.LogScale {
+		for k, g := range groups {
+			for i, v := range g.Values {
+				if v <= 0 {
+					return nil, errf(name, fmt.Sprintf("groups[%d].Values[%d]", k, i), v, "must be > 0 with opts.LogScale")
+				}
+			}
+		}
+	}
 	p := newGonum(opts.Frame, "", xl, yl)
 	p.Add(catGuides{n: len(categories), horizontal: opts.Horizontal})
+	logAxes(p, opts.LogScale && opts.Horizontal, opts.LogScale && !opts.Horizontal)
 	lo, hi := xyBounds(opts.Bounds)
 	offsets := pointsOffsets(len(groups))
 	for k, g := range groups {
 		cp := &catPlotter{horizontal: opts.Horizontal,
-			marks:    catMarks(g, len(categories), offsets[k], 0, opts.Horizontal, lo, hi, ""),
+			marks:    catMarks(g, len(categories), offsets[k], 0, opts.Horizontal, lo, hi, "", opts.LogScale),
 			glyph:    xyGlyph(k, vg.Points(3.5)),
 			errStyle: draw.LineStyle{Color: SeriesColor(k), Width: vg.Points(1.4)}}
 		if opts.Connect {
@@ -468,7 +483,13 @@ func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, 
 	if opts.Horizontal {
 		ax = &p.X
 	}
-	if span := ax.Max - ax.Min; span > 0 {
+	if opts.LogScale {
+		f := math.Pow(ax.Max/ax.Min, 0.05)
+		if !(f > 1) || !finite(f) {
+			f = 2
+		}
+		ax.Min, ax.Max = ax.Min/f, ax.Max*f
+	} else if span := ax.Max - ax.Min; span > 0 {
 		ax.Min, ax.Max = ax.Min-0.05*span, ax.Max+0.05*span
 	} else {
 		ax.Min, ax.Max = ax.Min-1, ax.Max+1

@@ -25,7 +25,7 @@ func TestCatIntervalClipped(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lo, hi := xyBounds(tt.bounds)
 			for _, horizontal := range []bool{false, true} {
-				m := catMarks(tt.g, 1, 0, 0.8, horizontal, lo, hi, "")[0]
+				m := catMarks(tt.g, 1, 0, 0.8, horizontal, lo, hi, "", false)[0]
 				if !m.interval || math.Abs(m.lo-tt.wantLo) > 1e-12 || math.Abs(m.hi-tt.wantHi) > 1e-12 {
 					t.Errorf("horizontal %v: interval [%g, %g] (drawn: %v), want [%g, %g]", horizontal, m.lo, m.hi, m.interval, tt.wantLo, tt.wantHi)
 				}
@@ -69,8 +69,8 @@ func TestPointsDodge(t *testing.T) {
 	same := BarGroup{Values: []float64{0.8}}
 	off := pointsOffsets(2)
 	inf := math.Inf(1)
-	a := catMarks(same, 1, off[0], 0, false, -inf, inf, "")[0]
-	b := catMarks(same, 1, off[1], 0, false, -inf, inf, "")[0]
+	a := catMarks(same, 1, off[0], 0, false, -inf, inf, "", false)[0]
+	b := catMarks(same, 1, off[1], 0, false, -inf, inf, "", false)[0]
 	if a.val != b.val || a.cat == b.cat {
 		t.Errorf("identical values at x %g and %g: they hide each other", a.cat, b.cat)
 	}
@@ -80,7 +80,7 @@ func TestPointsDodge(t *testing.T) {
 // true minus.
 func TestBarValueLabels(t *testing.T) {
 	inf := math.Inf(1)
-	ms := catMarks(BarGroup{Values: []float64{0.125, -2}}, 2, 0, 0.8, false, -inf, inf, "%.2f")
+	ms := catMarks(BarGroup{Values: []float64{0.125, -2}}, 2, 0, 0.8, false, -inf, inf, "%.2f", false)
 	if ms[0].label != "0.12" && ms[0].label != "0.13" || ms[1].label != "−2.00" {
 		t.Errorf("labels %q, %q", ms[0].label, ms[1].label)
 	}
@@ -108,7 +108,7 @@ func TestBarOffsets(t *testing.T) {
 // TestCatHorizontalOrder: with Horizontal the first category is on top.
 func TestCatHorizontalOrder(t *testing.T) {
 	inf := math.Inf(1)
-	ms := catMarks(BarGroup{Values: []float64{1, 2, 3}}, 3, 0, 0.8, true, -inf, inf, "")
+	ms := catMarks(BarGroup{Values: []float64{1, 2, 3}}, 3, 0, 0.8, true, -inf, inf, "", false)
 	if !(ms[0].cat > ms[1].cat && ms[1].cat > ms[2].cat) {
 		t.Errorf("positions %g %g %g, want decreasing", ms[0].cat, ms[1].cat, ms[2].cat)
 	}
@@ -219,5 +219,23 @@ func TestCatHorizontalAuto(t *testing.T) {
 	}
 	if catHorizontal(false, long, 1600) {
 		t.Error("five long names at 1600 wide: want vertical")
+	}
+}
+
+// TestPointsLogScale: values spanning decades on a log value axis; a
+// value ≤ 0 is an error; an interval reaching below 0 ends above it.
+func TestPointsLogScale(t *testing.T) {
+	groups := []BarGroup{{Label: "neurogo", Values: []float64{2, 30}, Err: []float64{3, 1}},
+		{Label: "Nengo", Values: []float64{150, 900}}}
+	if _, err := Points([]string{"integrator", "cconv"}, groups, PointsOptions{LogScale: true}); err != nil {
+		t.Fatal(err)
+	}
+	m := catMarks(groups[0], 2, 0, 0, false, math.Inf(-1), math.Inf(1), "", true)[0]
+	if !(m.lo > 0) {
+		t.Errorf("interval 2 ± 3 on a log scale starts at %g, want > 0", m.lo)
+	}
+	_, err := Points([]string{"a"}, []BarGroup{{Values: []float64{0}}}, PointsOptions{LogScale: true})
+	if err == nil || !strings.Contains(err.Error(), "must be > 0 with opts.LogScale") {
+		t.Errorf("value 0 on a log scale: err = %v", err)
 	}
 }
