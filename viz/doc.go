@@ -23,11 +23,50 @@
 // renders a one-line message. The API is non-generic so the notebook
 // interpreter can call it.
 //
-// The plots: Raster (and RasterTrains for spike times), ConfusionMatrix, TemporalConfusion, ResponseTime,
-// ResponseTimeHistograms, TimeSeries, Line, Scatter, Histogram, Heatmap,
-// TuningCurves, TrainingHistory, NetworkGraph and Grid (subplots). Live
-// updates a shown plot in place during long loops, at most 10 times per
-// second, and does nothing outside a kernel.
+// The plots: Raster (and RasterTrains for spike times), ConfusionMatrix,
+// TemporalConfusion, ResponseTime, ResponseTimeHistograms, TimeSeries,
+// Line, Scatter, Bar, Points, Histogram, Heatmap, ImageGrid (small
+// multiples of images on one colour scale), TuningCurves,
+// TrainingHistory, NetworkGraph and Grid (subplots). Live updates a shown
+// plot in place during long loops, at most 10 times per second, and does
+// nothing outside a kernel.
+//
+// # Choosing the form
+//
+// Categories — models, ablation rows, conditions, batch members — are
+// drawn with Bar (bars from 0, groups side by side, optional value
+// labels, Horizontal for long names, chosen anyway when names would
+// overlap) or Points (markers with intervals, groups dodged so that equal
+// values stay visible, Connect only for ordered categories, LogScale for
+// values that span decades). Line is for a continuous x: with few
+// distinct round x values (≤ 12, or ≤ 16 evenly spaced such as 1, 2, 4,
+// …, 4096 on a log axis) its ticks sit at the data, and series of at most
+// 20 points get markers. Scatter fades and shrinks its points with their
+// number (opacity 1 up to 200 points, 0.15 from 10 000) and draws the
+// identity line with Reference "y=x" for measured-against-ideal plots.
+//
+// # Intervals and bounds
+//
+// Series and BarGroup take a symmetric Err or an asymmetric Lower/Upper
+// interval (e.g. Wilson score intervals). The options' Bounds give the
+// valid range of the quantity ({0, 1} for an accuracy): values outside it
+// are an error and intervals are clipped to it, so mean ± 1.96 sd =
+// [0.8, 1.39] of an accuracy is drawn as [0.8, 1].
+//
+// # Histograms, matrices and training histories
+//
+// Integer data get one bin per integer and whole-step data (response
+// times in whole frames) one bin per step; otherwise Bins equal bins, or
+// BinWidth or Edges. ResponseTimeHistograms overlays up to four classes
+// and draws more as small multiples on shared scales. Heat maps,
+// confusion matrices, TemporalConfusion and ImageGrid always carry a
+// labelled colour bar; TemporalConfusion, ImageGrid and a Grid with
+// ShareScale put all panels on one scale with one bar; density rasters
+// carry a "rate (Hz)" bar. TrainingHistory draws one 420×300 panel per
+// metric, two per row, with markers up to 20 epochs (one epoch shows as
+// points), whole-number epoch ticks and the y axis [0, 1] for metrics
+// whose name contains "acc". Grid is at most 960 px wide by default, so
+// that text stays readable at JupyterLab's default width.
 //
 // # Invariants and units
 //
@@ -65,11 +104,19 @@
 // NetworkGraph draws a Graph — Nodes with a NodeKind (Nengo nodes and
 // ensembles, statestream neuron-pools in green and synapse-pools in blue)
 // and Edges by node ID — left to right in layers; recurrent edges are
-// dashed. Graph is deliberately tiny and independent of package toolkit,
+// dashed, edges bow around nodes, and labels go where they overlap no
+// node or other label (else into a numbered key); the canvas fits the
+// layout. Graph is deliberately tiny and independent of package toolkit,
 // which adapts its networks to it.
 //
 // # Tests
 //
-// Goldens in testdata/*.json record the structure of each sample plot's
-// SVG (element counts, colours); refresh them with go test -update.
+// The gallery (gallery_test.go) renders every plot kind and notable
+// variant from fixed data and compares the PNG with its golden in
+// testdata/gallery within a tolerance (package internal/imagediff); a
+// failure writes the rendered image and a difference image and names
+// them. The same cases make the documentation's plot gallery. Goldens in
+// testdata/*.json record the structure of each sample plot's SVG
+// (element counts, colours). Refresh both with go test -update (the
+// gallery alone: go test -run TestGallery -update).
 package viz
