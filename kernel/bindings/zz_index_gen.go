@@ -7,7 +7,7 @@ package bindings
 //   - std: 174
 //   - gonum: 80
 //   - plot: 19
-//   - neurogo: 27
+//   - neurogo: 28
 //
 // Left out by rule (not listed one by one):
 //
@@ -15,6 +15,7 @@ package bindings
 //   - std: 15 vendored packages
 //   - gonum: 2 commands (package main)
 //   - gonum: 21 internal packages (not importable outside their tree)
+//   - neurogo: 2 internal packages (not importable outside their tree)
 
 // GoVersion is the Go release whose standard library was extracted.
 const GoVersion = "go1.26.8"
