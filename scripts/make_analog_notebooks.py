@@ -84,8 +84,9 @@ for b := 0; b < batch; b++ {
     }
 }
 fmt.Println(m.Partition())
+// one point per output (faded by their number), against the identity line
 viz.Scatter([]viz.Series{{X: ideal, Y: y, Label: "emulated chip (uncalibrated)"}},
-    viz.LineOptions{Frame: viz.Frame{Title: "Measured vs ideal",
+    viz.LineOptions{Reference: "y=x", Frame: viz.Frame{Title: "Measured vs ideal",
         XLabel: "gain · Σ x·w (LSB)", YLabel: "8-bit result (LSB)"}})
 """),
 ("markdown", r"""
@@ -602,7 +603,7 @@ for i, s := range stages {
     }
     confusion = append(confusion, p)
 }
-viz.Grid(confusion, viz.GridOptions{Cols: 3})
+viz.Grid(confusion, viz.GridOptions{Cols: 3, ShareScale: true})
 """),
 ("markdown", r"""
 ## Full size

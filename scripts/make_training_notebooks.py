@@ -260,16 +260,18 @@ if err != nil {
 }
 fmt.Printf("%d training and %d test images of %d×%d pixels\n",
     trainSet.Len(), testSet.Len(), trainSet.Rows, trainSet.Cols)
-digits := make([]*viz.Plot, 8)
-for i := range digits {
-    img := make([][]float64, 28)
-    for r := range img {
-        img[r] = trainSet.Images[i][r*28 : (r+1)*28]
+// the first eight digits as 28×28 images, on one grey scale with one colour bar
+images := make([][][]float64, 8)
+titles := make([]string, 8)
+for i := range images {
+    images[i] = make([][]float64, 28)
+    for r := range images[i] {
+        images[i][r] = trainSet.Images[i][r*28 : (r+1)*28]
     }
-    frame := viz.Frame{Title: fmt.Sprintf("label %d", trainSet.Labels[i]), Width: 200, Height: 180}
-    digits[i], _ = viz.Heatmap(img, viz.HeatmapOptions{Frame: frame})
+    titles[i] = fmt.Sprintf("label %d", trainSet.Labels[i])
 }
-viz.Grid(digits, viz.GridOptions{Cols: 4, Frame: viz.Frame{Title: "The first training images"}})
+viz.ImageGrid(images, titles, viz.ImageGridOptions{Cols: 4, Colormap: "gray_r",
+    ColorLabel: "intensity", Frame: viz.Frame{Title: "The first training images"}})
 """),
 ("markdown", r"""
 ## The network
@@ -447,7 +449,8 @@ viz.Line([]viz.Series{
     {Label: "spiking", X: times, Y: byStep},
     {Label: "rate", X: []float64{times[0], times[steps-1]}, Y: []float64{rateAcc, rateAcc},
         Dashed: true},
-}, viz.LineOptions{Legend: "bottom right", Frame: viz.Frame{XLabel: "time (s)", YLabel: "accuracy",
+}, viz.LineOptions{Bounds: [2]float64{0, 1}, Frame: viz.Frame{XLabel: "time (s)",
+    YLabel: "accuracy",
     Title: "Test accuracy vs time since image onset"}})
 """),
 ("markdown", "Confusion matrices (rows: true digit, columns: prediction, each row normalised): the spiking network makes the rate network's mistakes and a few of its own."),
@@ -467,7 +470,7 @@ rc, _ := viz.ConfusionMatrix(asFloat(rateConf), data.MNISTClasses(),
 spikeTitle := fmt.Sprintf("Spiking network, step %d", steps)
 sc, _ := viz.ConfusionMatrix(asFloat(spikeConf), data.MNISTClasses(),
     viz.ConfusionOptions{Normalize: true, Frame: viz.Frame{Title: spikeTitle}})
-viz.Grid([]*viz.Plot{rc, sc}, viz.GridOptions{Cols: 2})
+viz.Grid([]*viz.Plot{rc, sc}, viz.GridOptions{Cols: 2, ShareScale: true})
 """),
 ("markdown", r"""
 ## Time-resolved evaluation
@@ -652,7 +655,7 @@ for _, in := range []struct {
     }
     series = append(series, s)
 }
-viz.Line(series, viz.LineOptions{Legend: "bottom right", Frame: viz.Frame{
+viz.Line(series, viz.LineOptions{Frame: viz.Frame{
     Title: "Training trial 0: the inputs over time",
     XLabel: "time (s)", YLabel: "similarity"}})
 """),
@@ -842,7 +845,7 @@ for i, when := range []string{"before", "after"} {
     }
     curves = append(curves, cued, other)
 }
-left, _ := viz.Line(curves, viz.LineOptions{Legend: "top right", Frame: viz.Frame{
+left, _ := viz.Line(curves, viz.LineOptions{Frame: viz.Frame{
     Title: fmt.Sprintf("Test trial 0, %d neurons/dim", npd[0]),
     XLabel: "time (s)", YLabel: "cosine similarity"}})
 right, _ := repro.Summarize(points).Figure()
@@ -858,14 +861,10 @@ res, err := repro.SPAMemory(repro.SPAOptions{Log: os.Stdout, CellDir: "results/s
 fig, err := res.Figure()
 ```
 
-or, from a shell, `bin/neurogo repro spa-memory --out results/spa-memory`, which keeps every finished (neurons per dimension, seed) point in `results/spa-memory/cells` and reuses it when run again. The points of the paper's size were measured that way and are stored in `results/spa-memory` (`results.json`, `fig9.png`):
+or, from a shell, `bin/neurogo repro spa-memory --out results/spa-memory`, which keeps every finished (neurons per dimension, seed) point in `results/spa-memory/cells` and reuses it when run again. The points of the paper's size were measured that way and are stored in `results/spa-memory` (`results.json`, and the figure drawn from it, `fig9.png`):
 """),
 ("code", r"""
-var stored struct {
-    NeuronsPerDim                  []int
-    BeforeMean, BeforeLo, BeforeHi []float64
-    AfterMean, AfterLo, AfterHi    []float64
-}
+var stored repro.SPAResult // the figure is drawn again from the stored numbers
 for _, dir := range []string{"../results/spa-memory", "results/spa-memory"} {
     b, err := os.ReadFile(dir + "/results.json")
     if err != nil || json.Unmarshal(b, &stored) != nil {
@@ -877,8 +876,8 @@ for _, dir := range []string{"../results/spa-memory", "results/spa-memory"} {
             stored.BeforeMean[i], stored.BeforeLo[i], stored.BeforeHi[i],
             stored.AfterMean[i], stored.AfterLo[i], stored.AfterHi[i])
     }
-    if png, err := os.ReadFile(dir + "/fig9.png"); err == nil {
-        display.Display(display.PNG(png))
+    if fig, err := stored.Figure(); err == nil {
+        display.Display(fig)
     }
     break
 }

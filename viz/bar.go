@@ -483,7 +483,15 @@ func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, 
 	if opts.Horizontal {
 		ax = &p.X
 	}
-	if opts.LogScale {
+	pointsPadAxis(ax, opts.LogScale, opts.Bounds)
+	return newPlot(name, opts.Frame, xyDrawLegend(p, opts.Legend)), nil
+}
+
+// pointsPadAxis pads the value axis of Points by 5 % (a single value by
+// 10 % of itself) so that markers do not sit on the frame, but never
+// beyond the quantity's valid range (an accuracy stays in [0, 1]).
+func pointsPadAxis(ax *plot.Axis, logScale bool, bounds [2]float64) {
+	if logScale {
 		f := math.Pow(ax.Max/ax.Min, 0.05)
 		if !(f > 1) || !finite(f) {
 			f = 2
@@ -492,7 +500,14 @@ func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, 
 	} else if span := ax.Max - ax.Min; span > 0 {
 		ax.Min, ax.Max = ax.Min-0.05*span, ax.Max+0.05*span
 	} else {
-		ax.Min, ax.Max = ax.Min-1, ax.Max+1
+		d := 0.1 * math.Abs(ax.Min)
+		if d == 0 {
+			d = 1
+		}
+		ax.Min, ax.Max = ax.Min-d, ax.Max+d
 	}
-	return newPlot(name, opts.Frame, xyDrawLegend(p, opts.Legend)), nil
+	if blo, bhi := xyBounds(bounds); !math.IsInf(blo, 0) && !math.IsInf(bhi, 0) {
+		m := 0.02 * (bhi - blo)
+		ax.Min, ax.Max = math.Max(ax.Min, blo-m), math.Min(ax.Max, bhi+m)
+	}
 }

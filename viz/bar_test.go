@@ -1,6 +1,7 @@
 package viz
 
 import (
+	"gonum.org/v1/plot"
 	"math"
 	"strings"
 	"testing"
@@ -237,5 +238,29 @@ func TestPointsLogScale(t *testing.T) {
 	_, err := Points([]string{"a"}, []BarGroup{{Values: []float64{0}}}, PointsOptions{LogScale: true})
 	if err == nil || !strings.Contains(err.Error(), "must be > 0 with opts.LogScale") {
 		t.Errorf("value 0 on a log scale: err = %v", err)
+	}
+}
+
+// TestPointsPadAxis: padding keeps markers off the frame but stays within
+// the bounds (one accuracy of 0.1 is not drawn on an axis from −0.9).
+func TestPointsPadAxis(t *testing.T) {
+	cases := []struct {
+		name     string
+		min, max float64
+		log      bool
+		bounds   [2]float64
+		lo, hi   float64
+	}{
+		{"span", 0.2, 0.8, false, [2]float64{}, 0.17, 0.83},
+		{"single accuracy", 0.1, 0.1, false, [2]float64{0, 1}, 0.09, 0.11},
+		{"near the bound", 0.05, 0.99, false, [2]float64{0, 1}, 0.003, 1.02},
+		{"zero", 0, 0, false, [2]float64{}, -1, 1},
+	}
+	for _, c := range cases {
+		ax := plot.Axis{Min: c.min, Max: c.max}
+		pointsPadAxis(&ax, c.log, c.bounds)
+		if math.Abs(ax.Min-c.lo) > 1e-9 || math.Abs(ax.Max-c.hi) > 1e-9 {
+			t.Errorf("%s: [%g, %g] padded to [%g, %g], want [%g, %g]", c.name, c.min, c.max, ax.Min, ax.Max, c.lo, c.hi)
+		}
 	}
 }

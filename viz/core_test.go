@@ -49,6 +49,18 @@ func TestNiceTicks(t *testing.T) {
 
 // TestNiceTicksIncludeZero: whenever 0 is in range it is a labelled tick,
 // and there are 3 to 8 labels.
+func TestNiceTicksInteger(t *testing.T) {
+	for _, c := range []struct {
+		max  float64
+		want string
+	}{{14, "0 2 4 6 8 10 12 14"}, {3, "0 1 2 3"}, {57, "0 10 20 30 40 50"}} {
+		got := strings.Join(labels(niceTicks{integer: true}.Ticks(0, c.max)), " ")
+		if got != c.want {
+			t.Errorf("integer ticks(0, %g) = %q, want %q", c.max, got, c.want)
+		}
+	}
+}
+
 func TestNiceTicksIncludeZero(t *testing.T) {
 	for _, r := range [][2]float64{{-0.8, 0.9}, {-3, 170}, {-1e-3, 2e-2}, {-7, 0.4}, {0, 0.031}, {-1234, 5678}} {
 		ts := niceTicks{}.Ticks(r[0], r[1])
@@ -194,6 +206,19 @@ func TestRoundNumber(t *testing.T) {
 		316.228: false, 31622.777: false, 12345: false, -2.5: true} {
 		if got := roundNumber(v); got != want {
 			t.Errorf("roundNumber(%g) = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// TestNiceTicksInRange: tick values lie within the axis (a tick at
+// 0.30000000000000004 on an axis ending at 0.3 would lose its label's
+// room at the edge).
+func TestNiceTicksInRange(t *testing.T) {
+	for _, r := range [][2]float64{{0, 0.3}, {0.1, 0.7}, {-0.3, 0.9}, {0, 1.1}, {0.01, 0.07}} {
+		for _, tk := range (niceTicks{}).Ticks(r[0], r[1]) {
+			if tk.Value < r[0] || tk.Value > r[1] {
+				t.Errorf("ticks(%g, %g): %v outside the range", r[0], r[1], tk.Value)
+			}
 		}
 	}
 }

@@ -239,5 +239,5 @@ func ExampleModelGraph() {
 	}
 	svg := p.SVG()
 	fmt.Println(p, strings.Contains(svg, "post"), strings.Contains(svg, "learning"))
-	// Output: <viz.NetworkGraph 481×138> true true
+	// Output: <viz.NetworkGraph 448×136> true true
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -913,7 +914,8 @@ type GraphSource interface {
 
 // ModelGraph draws a model (a toolkit.Network, say) as a layered graph:
 // ModelGraph(net, GraphOptions{}) is NetworkGraph of its nodes and
-// connections.
+// connections. Connection labels that only name their ends ("pre->post",
+// "lif2.neurons->pool2") are left off: the arrow says as much.
 func ModelGraph(src GraphSource, opts GraphOptions) (*Plot, error) {
 	if src == nil {
 		return nil, errf("ModelGraph", "src", "nil", "must be a model (e.g. a *toolkit.Network)")
@@ -943,11 +945,32 @@ func ModelGraph(src GraphSource, opts GraphOptions) (*Plot, error) {
 	if len(to) != len(from) || len(elabels) != len(from) {
 		return nil, errf("ModelGraph", "GraphEdges", fmt.Sprintf("%d from, %d to, %d labels", len(from), len(to), len(elabels)), "must have equal lengths")
 	}
+	label := map[string]string{}
+	for i, id := range ids {
+		label[id] = labels[i]
+	}
 	for i := range from {
-		g.Edges = append(g.Edges, Edge{From: from[i], To: to[i], Label: elabels[i]})
+		l := elabels[i]
+		if restatesEnds(l, label[from[i]], label[to[i]]) {
+			l = "" // "pre->post" on the arrow from pre to post says nothing new
+		}
+		g.Edges = append(g.Edges, Edge{From: from[i], To: to[i], Label: l})
 	}
 	if opts.Title == "" {
 		opts.Title = "Model"
 	}
 	return NetworkGraph(g, opts)
+}
+
+// restatesEnds reports whether an edge label only names its ends:
+// "a->b" or "a.neurons->b" for an edge from a to b.
+func restatesEnds(label, from, to string) bool {
+	a, b, ok := strings.Cut(label, "->")
+	if !ok || from == "" || to == "" || strings.Contains(b, "->") {
+		return false
+	}
+	is := func(part, name string) bool {
+		return part == name || strings.HasPrefix(part, name+".")
+	}
+	return is(a, from) && is(b, to)
 }

@@ -128,3 +128,22 @@ func TestGraphDefaultSize(t *testing.T) {
 		t.Errorf("given size 700×500 became %g×%g", w, h)
 	}
 }
+
+func TestRestatesEnds(t *testing.T) {
+	for _, c := range []struct {
+		label, from, to string
+		want            bool
+	}{
+		{"pre->post", "pre", "post", true},
+		{"lif2.neurons->pool2", "lif2", "pool2", true},
+		{"conv1->lif1.neurons", "conv1", "lif1", true},
+		{"learning: error->pre->post.learning_rule", "error", "post", false},
+		{"involution", "cue", "unbind", false},
+		{"pre->post", "pre", "error", false},
+		{"a->b->c", "a", "c", false},
+	} {
+		if got := restatesEnds(c.label, c.from, c.to); got != c.want {
+			t.Errorf("restatesEnds(%q, %q, %q) = %v, want %v", c.label, c.from, c.to, got, c.want)
+		}
+	}
+}

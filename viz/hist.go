@@ -314,21 +314,8 @@ func histAxes(p *plot.Plot, edges []float64, step float64, density bool, width f
 	p.Y.Min = 0
 	p.Y.Max *= 1.05 // the highest bar below the top of the axes
 	if !density {
-		p.Y.Tick.Marker = histCountTicks{}
+		p.Y.Tick.Marker = niceTicks{integer: true}
 	}
-}
-
-// histCountTicks are nice ticks without fractional counts.
-type histCountTicks struct{}
-
-func (histCountTicks) Ticks(min, max float64) []plot.Tick {
-	var out []plot.Tick
-	for _, t := range (niceTicks{}).Ticks(min, max) {
-		if t.Value == math.Trunc(t.Value) {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // Histogram plots the distribution of values. Integer values get one bin

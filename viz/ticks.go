@@ -24,6 +24,8 @@ var niceSteps = [...]struct{ m, penalty float64 }{{1, 0}, {2, 0.1}, {5, 0.05}, {
 type niceTicks struct {
 	// target is the preferred number of labelled ticks (0 → 5).
 	target int
+	// integer keeps the ticks on whole numbers (counts).
+	integer bool
 }
 
 func (t niceTicks) Ticks(min, max float64) []plot.Tick {
@@ -40,17 +42,22 @@ func (t niceTicks) Ticks(min, max float64) []plot.Tick {
 	if max == min {
 		return []plot.Tick{{Value: min, Label: formatTick(min, stepDecimals(math.Abs(min)/10+1e-300))}}
 	}
-	step := niceStep(min, max, target)
+	step := niceStep(min, max, target, t.integer)
 	first := math.Ceil(min/step - 1e-9)
 	last := math.Floor(max/step + 1e-9)
 	dec := stepDecimals(step)
 	var ticks []plot.Tick
 	sci := useScientific(min, max, step)
+	pow := math.Pow(10, float64(dec))
 	for k := first; k <= last; k++ {
 		v := k * step
+		if dec < 12 {
+			v = math.Round(v*pow) / pow // 0.3, not 0.30000000000000004 (beyond the axis)
+		}
 		if math.Abs(v) < step*1e-9 {
 			v = 0
 		}
+		v = math.Min(math.Max(v, min), max)
 		lbl := formatTick(v, dec)
 		if sci {
 			lbl = formatSci(v, step)
@@ -61,14 +68,18 @@ func (t niceTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // niceStep picks the tick step for [min, max]: the candidate whose count
-// of ticks is nearest the target, within 4 to 8.
-func niceStep(min, max float64, target int) float64 {
+// of ticks is nearest the target, within 4 to 8; integer allows whole
+// steps only.
+func niceStep(min, max float64, target int, integer bool) float64 {
 	span := max - min
 	base := math.Pow(10, math.Floor(math.Log10(span/float64(target))))
 	best, bestScore := 0.0, math.Inf(1)
 	for _, mul := range []float64{0.1, 1, 10} {
 		for _, ns := range niceSteps {
 			step := ns.m * base * mul
+			if integer && (step < 1 || step != math.Round(step)) {
+				continue
+			}
 			n := math.Floor(max/step+1e-9) - math.Ceil(min/step-1e-9) + 1
 			if n < 4 || n > 8 {
 				continue
@@ -81,6 +92,9 @@ func niceStep(min, max float64, target int) float64 {
 	}
 	if best == 0 {
 		best = base
+		if integer {
+			best = math.Max(1, math.Round(base))
+		}
 	}
 	return best
 }

@@ -861,7 +861,7 @@ func historyPanel(name string, k int, m Metric) (*plot.Plot, error) {
 		p.X.Tick.Marker = dataTicks(e)
 		p.X.Min, p.X.Max = 0.5, float64(n)+0.5
 	} else {
-		p.X.Tick.Marker = histCountTicks{}
+		p.X.Tick.Marker = niceTicks{integer: true}
 		p.X.Min, p.X.Max = 1, float64(n)
 	}
 	// pad the data's range (a single value gets ±10 %) except at a

@@ -548,9 +548,9 @@ func (r *HARResult) Figures() (software, chip, hil *viz.Plot, err error) {
 // row-normalised, with the short class names, titled "(letter) stage:
 // accuracy", marked "synthetic HAR" when the data were synthetic.
 func HARConfusion(letter string, s HARStage, classes []string, synthetic bool) (*viz.Plot, error) {
-	tag := ""
+	tag := "" // on a line of its own: panels side by side stay apart
 	if synthetic {
-		tag = " — synthetic HAR"
+		tag = "\n(synthetic HAR)"
 	}
 	c := make([][]float64, len(s.Confusion))
 	for i, row := range s.Confusion {
