@@ -864,7 +864,11 @@ fig, err := res.Figure()
 or, from a shell, `bin/neurogo repro spa-memory --out results/spa-memory`, which keeps every finished (neurons per dimension, seed) point in `results/spa-memory/cells` and reuses it when run again. The points of the paper's size were measured that way and are stored in `results/spa-memory` (`results.json`, and the figure drawn from it, `fig9.png`):
 """),
 ("code", r"""
-var stored repro.SPAResult // the figure is drawn again from the stored numbers
+var stored struct { // the numbers of results.json; the figure is drawn from them
+    NeuronsPerDim                  []int
+    BeforeMean, BeforeLo, BeforeHi []float64
+    AfterMean, AfterLo, AfterHi    []float64
+}
 for _, dir := range []string{"../results/spa-memory", "results/spa-memory"} {
     b, err := os.ReadFile(dir + "/results.json")
     if err != nil || json.Unmarshal(b, &stored) != nil {
@@ -876,9 +880,14 @@ for _, dir := range []string{"../results/spa-memory", "results/spa-memory"} {
             stored.BeforeMean[i], stored.BeforeLo[i], stored.BeforeHi[i],
             stored.AfterMean[i], stored.AfterLo[i], stored.AfterHi[i])
     }
-    if fig, err := stored.Figure(); err == nil {
-        display.Display(fig)
+    res := repro.SPAResult{NeuronsPerDim: stored.NeuronsPerDim,
+        BeforeMean: stored.BeforeMean, BeforeLo: stored.BeforeLo, BeforeHi: stored.BeforeHi,
+        AfterMean: stored.AfterMean, AfterLo: stored.AfterLo, AfterHi: stored.AfterHi}
+    fig, err := res.Figure()
+    if err != nil {
+        panic(err)
     }
+    display.Display(fig)
     break
 }
 if stored.NeuronsPerDim == nil {
@@ -899,6 +908,10 @@ for _, e := range ref.Net.AllEnsembles() {
 }
 if refN != count || len(ref.Net.AllConnections()) != len(shown.Net.AllConnections()) {
     panic("the notebook's model differs from repro.NewSPAMemoryNet's")
+}
+_, statErr := os.Stat("../results/spa-memory/results.json")
+if statErr == nil && stored.NeuronsPerDim == nil {
+    panic("results/spa-memory/results.json is there but was not read")
 }
 for _, p := range points {
     if !(p.LossAfter < p.LossBefore) {
