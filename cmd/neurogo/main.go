@@ -9,7 +9,7 @@
 //	neurogo bench stream            frames per second of the statestream two-path network, 1 core vs all
 //	neurogo bench viz               rendering time of a raster and a confusion matrix, beside matplotlib
 //	neurogo repro NAME              reproduce a paper figure (spiking-mnist, spa-memory)
-//	neurogo version
+//	neurogo version                 the version, the build, the inner loops and BLAS it runs
 package main
 
 import (
@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/neurogo/neurogo/internal/machine"
 	"github.com/neurogo/neurogo/kernel"
 )
 
@@ -57,7 +58,7 @@ usage:
   neurogo bench viz [--quick] [--repeat N] [--python PATH] [--json FILE]
   neurogo repro spiking-mnist|spa-memory [--quick] [--json]
   neurogo warm                      compile the packages cells import, ahead of the first cell
-  neurogo version
+  neurogo version                   the version, how the binary was built, its inner loops and BLAS
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -86,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case "version", "--version":
-		fmt.Fprintf(stdout, "neurogo %s\n", kernel.Version)
+		fmt.Fprint(stdout, versionText(machine.Describe()))
 		return 0
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
@@ -327,4 +328,19 @@ func venvPython(root string) string {
 		return p
 	}
 	return "python3"
+}
+
+// versionText is `neurogo version`: the version, how the binary was built
+// and the numeric code it runs (inner loops, BLAS), so that a build
+// without the fast paths shows as such.
+func versionText(d machine.Description) string {
+	exp, tags := d.GOEXPERIMENT, d.BuildTags
+	if exp == "" {
+		exp = "(none)"
+	}
+	if tags == "" {
+		tags = "(none)"
+	}
+	return fmt.Sprintf("neurogo %s\nbuilt with %s for %s; GOEXPERIMENT=%s; build tags: %s\ninner loops: %s\nBLAS: %s\n",
+		kernel.Version, d.Go, d.Arch, exp, tags, d.Kernels, d.BLAS)
 }

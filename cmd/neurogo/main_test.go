@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/neurogo/neurogo/internal/machine"
 )
 
 func TestKernelBadConnectionFile(t *testing.T) {
@@ -81,5 +83,22 @@ func TestParseSize(t *testing.T) {
 		if _, err := parseSize(bad); err == nil {
 			t.Errorf("parseSize(%q) accepted", bad)
 		}
+	}
+}
+
+// TestVersionText: `neurogo version` says how the binary was built and
+// which inner loops and BLAS it runs.
+func TestVersionText(t *testing.T) {
+	got := versionText(machine.Description{Go: "go1.26.8", Arch: "amd64",
+		Kernels: "portable Go loops", BLAS: "gonum (pure Go)"})
+	for _, want := range []string{"neurogo ", "built with go1.26.8 for amd64; GOEXPERIMENT=(none); build tags: (none)",
+		"inner loops: portable Go loops", "BLAS: gonum (pure Go)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("version text lacks %q:\n%s", want, got)
+		}
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"version"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "inner loops: ") {
+		t.Errorf("neurogo version: exit %d, output %q", code, out.String())
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/toolkit/solvers"
 )
 
@@ -26,14 +27,15 @@ type Description struct {
 	CPUFeatures  []string `json:"cpu_features,omitempty"` // those of avx2, fma, avx512f the CPU has
 	LogicalCores int      `json:"logical_cores"`          // runtime.NumCPU: cores this process may use
 	GOMAXPROCS   int      `json:"gomaxprocs"`
-	MemoryBytes  int64    `json:"memory_bytes"` // MemTotal from /proc/meminfo
-	OS           string   `json:"os"`           // PRETTY_NAME from /etc/os-release, or GOOS
-	Kernel       string   `json:"kernel"`       // kernel release, e.g. 6.1.0-18-amd64
-	Arch         string   `json:"arch"`         // GOARCH
-	Go           string   `json:"go"`           // runtime.Version of the binary
-	GOEXPERIMENT string   `json:"goexperiment"` // as built, "" for none
-	BuildTags    string   `json:"build_tags"`   // -tags as built, "" for none
-	BLAS         string   `json:"blas"`         // toolkit/solvers.BLAS
+	MemoryBytes  int64    `json:"memory_bytes"`      // MemTotal from /proc/meminfo
+	OS           string   `json:"os"`                // PRETTY_NAME from /etc/os-release, or GOOS
+	Kernel       string   `json:"kernel"`            // kernel release, e.g. 6.1.0-18-amd64
+	Arch         string   `json:"arch"`              // GOARCH
+	Go           string   `json:"go"`                // runtime.Version of the binary
+	GOEXPERIMENT string   `json:"goexperiment"`      // as built, "" for none
+	BuildTags    string   `json:"build_tags"`        // -tags as built, "" for none
+	BLAS         string   `json:"blas"`              // toolkit/solvers.BLAS
+	Kernels      string   `json:"kernels,omitempty"` // internal/vec.Kernels: the inner loops
 	OpenBLAS     bool     `json:"openblas"`
 	// Peers maps a peer's name (nengo, numpy, scipy, torch, ipykernel,
 	// python) to its version.
@@ -54,6 +56,7 @@ func Describe() Description {
 		d.GOEXPERIMENT, d.BuildTags = buildSettings(bi)
 	}
 	d.BLAS = solvers.BLAS()
+	d.Kernels = vec.Kernels()
 	d.OpenBLAS = strings.HasPrefix(d.BLAS, "OpenBLAS")
 	return d
 }

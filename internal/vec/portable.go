@@ -5,6 +5,12 @@ package vec
 // Vectorized reports whether the loops use SIMD instructions.
 const Vectorized = false
 
+// Kernels names the inner loops this binary runs, for version output and
+// measurement headers (a slow build should be visible).
+func Kernels() string {
+	return "portable Go loops (GOEXPERIMENT=simd on amd64 selects AVX2/AVX-512 loops)"
+}
+
 func relu(out, J []float64, amp float64) { reluGo(out, J, amp) }
 func axpy(y, a []float64, s float64)     { axpyGo(y, a, s) }
 func scale(y, a []float64, s float64)    { scaleGo(y, a, s) }

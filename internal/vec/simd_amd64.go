@@ -16,6 +16,20 @@ import (
 // Vectorized reports whether the loops use SIMD instructions.
 var Vectorized = archsimd.X86.AVX2()
 
+// Kernels names the inner loops this binary runs on this CPU, for version
+// output and measurement headers (a slow build should be visible).
+func Kernels() string {
+	switch {
+	case avx512 && fma:
+		return "AVX-512 and AVX2/FMA loops (GOEXPERIMENT=simd)"
+	case avx2 && fma:
+		return "AVX2/FMA loops (GOEXPERIMENT=simd)"
+	case avx2:
+		return "AVX2 loops without FMA (GOEXPERIMENT=simd)"
+	}
+	return "portable Go loops (the CPU lacks AVX2)"
+}
+
 var avx2 = archsimd.X86.AVX2()
 
 // fma: the 256-bit dot product needs fused multiply-adds (every AVX-512

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -417,5 +418,13 @@ func TestVecMat(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKernels: the name of the inner loops agrees with Vectorized.
+func TestKernels(t *testing.T) {
+	k := Kernels()
+	if portable := strings.HasPrefix(k, "portable"); portable == Vectorized {
+		t.Errorf("Kernels() = %q with Vectorized = %v", k, Vectorized)
 	}
 }

@@ -114,6 +114,8 @@ def machine_lines(m: dict[str, Any] | None) -> list[str]:
              f"build tags: {m.get('build_tags') or '(none)'}"]
         blas = (m.get("blas") or "").replace("OpenBLAS OpenBLAS", "OpenBLAS")
         b.append(f"BLAS: {blas}" if blas else "BLAS: not recorded")
+        if m.get("kernels"):
+            b.append(f"inner loops: {m['kernels']}")
         lines.append("- Binary: " + "; ".join(b))
     peers = m.get("peers") or {}
     if peers:

@@ -22,6 +22,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
@@ -104,7 +105,11 @@ func (p parallelBLAS) Dgemm(tA, tB blas.Transpose, m, n, k int, alpha float64, a
 // build configuration and thread count (OPENBLAS_NUM_THREADS, default one
 // per core).
 func BLAS() string {
-	return fmt.Sprintf("OpenBLAS %s, single-threaded calls split across %d goroutines", C.GoString(C.openblas_get_config()), blasThreads)
+	cfg := C.GoString(C.openblas_get_config()) // "OpenBLAS 0.3.21 …" on Debian
+	if !strings.HasPrefix(cfg, "OpenBLAS") {
+		cfg = "OpenBLAS " + cfg
+	}
+	return fmt.Sprintf("%s, single-threaded calls split across %d goroutines", cfg, blasThreads)
 }
 
 // potrf factorises a = UᵀU in place with OpenBLAS's own (parallel,
