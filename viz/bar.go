@@ -329,7 +329,7 @@ func catMarks(g BarGroup, n int, offset, width float64, horizontal bool, lo, hi 
 		m := catMark{cat: cat, width: width, val: v}
 		m.lo, m.hi, m.interval = xyInterval(v, g.Err, g.Lower, g.Upper, i, lo, hi, logScale)
 		if format != "" { // with a true minus, like the axes
-			m.label = strings.Replace(fmt.Sprintf(format, v), "-", "−", 1)
+			m.label = trueMinus(fmt.Sprintf(format, v))
 		}
 		marks[i] = m
 	}
@@ -429,7 +429,7 @@ func Bar(categories []string, groups []BarGroup, opts BarOptions) (*Plot, error)
 			ax.Min = vmin - 0.1*span
 		}
 	}
-	return newPlot(name, opts.Frame, xyDrawLegend(p, opts.Legend)), nil
+	return newPlot(name, opts.Frame, gonumDrawLegend(p, opts.Legend)), nil
 }
 
 // Points draws a categorical dot plot: a marker per category and group
@@ -484,7 +484,7 @@ func Points(categories []string, groups []BarGroup, opts PointsOptions) (*Plot, 
 		ax = &p.X
 	}
 	pointsPadAxis(ax, opts.LogScale, opts.Bounds)
-	return newPlot(name, opts.Frame, xyDrawLegend(p, opts.Legend)), nil
+	return newPlot(name, opts.Frame, gonumDrawLegend(p, opts.Legend)), nil
 }
 
 // pointsPadAxis pads the value axis of Points by 5 % (a single value by

@@ -118,11 +118,7 @@ func TestCatHorizontalOrder(t *testing.T) {
 func TestBarPointsBadInput(t *testing.T) {
 	cats := []string{"a", "b"}
 	ok := []BarGroup{{Values: []float64{1, 2}}}
-	tests := []struct {
-		name string
-		make func() (*Plot, error)
-		want []string
-	}{
+	tests := []badInput{
 		{"no categories", func() (*Plot, error) { return Bar(nil, ok, BarOptions{}) }, []string{"viz.Bar", "categories", "empty"}},
 		{"no groups", func() (*Plot, error) { return Points(cats, nil, PointsOptions{}) }, []string{"viz.Points", "groups", "empty"}},
 		{"lengths", func() (*Plot, error) { return Bar(cats, []BarGroup{{Values: []float64{1}}}, BarOptions{}) }, []string{"len(groups[0].Values) = 1", "len(categories) (2)"}},
@@ -144,22 +140,7 @@ func TestBarPointsBadInput(t *testing.T) {
 		{"legend", func() (*Plot, error) { return Bar(cats, ok, BarOptions{Legend: "middle"}) }, []string{`opts.Legend = "middle"`, "outside"}},
 		{"format", func() (*Plot, error) { return Bar(cats, ok, BarOptions{ValueLabels: true, Format: "%d"}) }, []string{`opts.Format = "%d"`, "float64"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := tt.make()
-			if err == nil {
-				t.Fatalf("no error (plot %v)", p)
-			}
-			if p != nil {
-				t.Errorf("plot %v returned with error", p)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	checkBadInput(t, tests)
 }
 
 // TestBarPointsRender: every form renders non-blank at its size, and

@@ -101,7 +101,7 @@ func histIsIntegers(values []float64) bool {
 // the values' range spans at most 400 steps; 0 when there is none (or
 // fewer than two distinct values).
 func histStep(values []float64) float64 {
-	u := xyDistinct(values)
+	u := distinct(values)
 	if len(u) < 2 {
 		return 0
 	}
@@ -425,7 +425,7 @@ func ResponseTimeHistograms(times [][]float64, classNames []string, opts Histogr
 			p.Legend.Add(label(k), poly)
 		}
 		histAxes(p, edges, step, opts.Density, opts.Width)
-		return newPlot(name, opts.Frame, xyDrawLegend(p, opts.Legend)), nil
+		return newPlot(name, opts.Frame, gonumDrawLegend(p, opts.Legend)), nil
 	}
 	// Small multiples on shared scales.
 	n := len(classes)

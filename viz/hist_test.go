@@ -173,11 +173,7 @@ func TestResponseTimeHistogramsForms(t *testing.T) {
 
 func TestHistBadInput(t *testing.T) {
 	v := []float64{1, 2, 3}
-	tests := []struct {
-		name string
-		make func() (*Plot, error)
-		want []string
-	}{
+	tests := []badInput{
 		{"bins", func() (*Plot, error) { return Histogram(v, HistogramOptions{Bins: -1}) }, []string{"viz.Histogram", "opts.Bins = -1"}},
 		{"width", func() (*Plot, error) { return Histogram(v, HistogramOptions{BinWidth: math.NaN()}) }, []string{"opts.BinWidth = NaN"}},
 		{"too many bins", func() (*Plot, error) { return Histogram([]float64{0, 1e9}, HistogramOptions{BinWidth: 1}) }, []string{"opts.BinWidth = 1", "bins", "at most 10000"}},
@@ -193,17 +189,5 @@ func TestHistBadInput(t *testing.T) {
 			return ResponseTimeHistograms([][]float64{{0.1}}, nil, HistogramOptions{Legend: "center"})
 		}, []string{"viz.ResponseTimeHistograms", `opts.Legend = "center"`}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := tt.make()
-			if err == nil {
-				t.Fatalf("no error (plot %v)", p)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	checkBadInput(t, tests)
 }

@@ -7,7 +7,6 @@ import (
 	imdraw "image/draw"
 	"math"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -95,7 +94,7 @@ func (g *cellGrid) paint(c draw.Canvas, r vg.Rectangle) {
 	}
 	for i, row := range g.m {
 		for j, v := range row {
-			s := matrixMinus(g.format(v))
+			s := trueMinus(g.format(v))
 			if sty.Width(s)+vg.Points(2) > cw {
 				continue
 			}
@@ -202,9 +201,9 @@ const (
 // ticks are the labelled values of the bar: nice numbers in [vmin, vmax].
 func (b colorBar) ticks() []plot.Tick {
 	if !(b.vmax > b.vmin) {
-		return []plot.Tick{{Value: b.vmin, Label: matrixMinus(strconv.FormatFloat(b.vmin, 'g', 4, 64))}}
+		return []plot.Tick{{Value: b.vmin, Label: trueMinus(strconv.FormatFloat(b.vmin, 'g', 4, 64))}}
 	}
-	return matrixNiceTicks(b.vmin, b.vmax, 5)
+	return niceTicks{target: 5}.Ticks(b.vmin, b.vmax)
 }
 
 // width is the strip the bar needs to the right of the plots.
@@ -264,40 +263,6 @@ func (b colorBar) draw(c draw.Canvas, x, y0, y1 vg.Length) {
 		c.FillText(ls, vg.Point{X: x, Y: (y0 + y1) / 2}, b.label)
 	}
 }
-
-// matrixNiceTicks are about target labelled ticks at 1, 2 or 5 × 10^k
-// steps within [lo, hi], labelled with the step's decimals.
-func matrixNiceTicks(lo, hi float64, target int) []plot.Tick {
-	span := hi - lo
-	raw := span / float64(target)
-	base := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := base
-	for _, m := range []float64{1, 2, 5, 10} {
-		if span/(m*base) <= float64(target)+1 {
-			step = m * base
-			break
-		}
-	}
-	dec := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
-	// Very small or large numbers in exponent form (2.5e-12, 3e+06).
-	sci := dec > 5 || math.Max(math.Abs(lo), math.Abs(hi)) >= 1e6
-	var ts []plot.Tick
-	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
-		v := k * step
-		if math.Abs(v) < step*1e-9 {
-			v = 0
-		}
-		lbl := strconv.FormatFloat(v, 'f', dec, 64)
-		if sci {
-			lbl = strconv.FormatFloat(v, 'g', 3, 64)
-		}
-		ts = append(ts, plot.Tick{Value: v, Label: matrixMinus(lbl)})
-	}
-	return ts
-}
-
-// matrixMinus writes a number's sign as a true minus, as axis ticks do.
-func matrixMinus(s string) string { return strings.Replace(s, "-", "−", 1) }
 
 // ---- matrix plots (Heatmap, ConfusionMatrix and their panels) ----
 

@@ -335,11 +335,7 @@ func TestMatrixBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	div, _ := Heatmap(ok, HeatmapOptions{Diverging: true})
-	tests := []struct {
-		name string
-		make func() (*Plot, error)
-		want []string
-	}{
+	tests := []badInput{
 		{"image grid empty", func() (*Plot, error) { return ImageGrid(nil, nil, ImageGridOptions{}) }, []string{"viz.ImageGrid", "images", "empty"}},
 		{"image grid NaN", func() (*Plot, error) {
 			return ImageGrid([][][]float64{ok, {{math.NaN()}}}, nil, ImageGridOptions{})
@@ -352,22 +348,7 @@ func TestMatrixBadInput(t *testing.T) {
 		{"grid share maps", func() (*Plot, error) { return Grid([]*Plot{hist, div}, GridOptions{ShareScale: true}) }, []string{"plots[1]", "coolwarm", "share the map"}},
 		{"grid share nil", func() (*Plot, error) { return Grid([]*Plot{nil}, GridOptions{ShareScale: true}) }, []string{"plots", "at least one"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := tt.make()
-			if err == nil {
-				t.Fatalf("no error (plot %v)", p)
-			}
-			if p != nil {
-				t.Errorf("plot %v returned with error", p)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	checkBadInput(t, tests)
 }
 
 // TestTemporalConfusionTitles: panels say their delay and accuracy.

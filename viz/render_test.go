@@ -190,11 +190,7 @@ func TestRasterPixels(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	ok := [][]float64{{0, 1}, {1, 0}}
-	tests := []struct {
-		name string
-		make func() (*Plot, error)
-		want []string // substrings of the error
-	}{
+	tests := []badInput{
 		{"raster empty", func() (*Plot, error) { return Raster(nil, 0.001, RasterOptions{}) }, []string{"viz.Raster", "spikes", "empty"}},
 		{"raster dt", func() (*Plot, error) { return Raster(ok, 0, RasterOptions{}) }, []string{"dt = 0", "positive"}},
 		{"raster NaN", func() (*Plot, error) { return Raster([][]float64{{0, nan}}, 0.001, RasterOptions{}) }, []string{"spikes[0][1] = NaN", "finite"}},
@@ -246,22 +242,7 @@ func TestBadInput(t *testing.T) {
 			return NetworkGraph(Graph{Nodes: []Node{{ID: "a"}, {ID: "a"}}}, GraphOptions{})
 		}, []string{"g.Nodes[1].ID = a", "unique"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := tt.make()
-			if err == nil {
-				t.Fatalf("no error (plot %v)", p)
-			}
-			if p != nil {
-				t.Errorf("plot %v returned with error", p)
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	checkBadInput(t, tests)
 }
 
 // TestNilPlot: ignoring a constructor's error and displaying the nil plot
@@ -338,5 +319,35 @@ func TestLive(t *testing.T) {
 	}
 	if err := l.Flush(); err != nil || sink.updates != 5 {
 		t.Errorf("second flush sent again")
+	}
+}
+
+// badInput is a constructor call that must fail, and substrings its
+// error must contain.
+type badInput struct {
+	name string
+	make func() (*Plot, error)
+	want []string
+}
+
+// checkBadInput runs each case: an error that names everything in want,
+// and no plot beside it.
+func checkBadInput(t *testing.T, tests []badInput) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := tt.make()
+			if err == nil {
+				t.Fatalf("no error (plot %v)", p)
+			}
+			if p != nil {
+				t.Errorf("plot %v returned with error", p)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
 	}
 }

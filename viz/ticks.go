@@ -124,8 +124,12 @@ func formatTick(v float64, dec int) string {
 	if strings.TrimLeft(s, "-0.") == "" {
 		s = strings.TrimPrefix(s, "-") // no "-0"
 	}
-	return strings.Replace(s, "-", "−", 1)
+	return trueMinus(s)
 }
+
+// trueMinus writes a number's sign as a true minus (−, not a hyphen), as
+// every label of a plot does.
+func trueMinus(s string) string { return strings.Replace(s, "-", "−", 1) }
 
 // formatSci writes v as m×10ⁿ (superscript markup for supText), with the
 // mantissa's decimals from step.
@@ -212,15 +216,8 @@ func logLabel(v float64, e, m int, plain bool) string {
 // dataTicks puts the ticks exactly at the given values (the x values of
 // sparse data, e.g. batch sizes 64, 128, 192), labelled with the fewest
 // decimals that write them exactly (m×10ⁿ outside [0.001, 10⁶)).
-func dataTicks(xs []float64) plot.Ticker {
-	vs := append([]float64(nil), xs...)
-	sort.Float64s(vs)
-	uniq := vs[:0]
-	for i, v := range vs {
-		if i == 0 || v != uniq[len(uniq)-1] {
-			uniq = append(uniq, v)
-		}
-	}
+func dataTicks(xs []float64) plot.ConstantTicks {
+	uniq := distinct(xs)
 	dec := 0
 	for _, v := range uniq {
 		dec = max(dec, stepDecimals(math.Abs(v)))
@@ -276,4 +273,18 @@ func anchorAxis(ax *plot.Axis) {
 func roundNumber(v float64) bool {
 	m, _, _ := strings.Cut(strconv.FormatFloat(math.Abs(v), 'e', -1, 64), "e")
 	return len(strings.Replace(m, ".", "", 1)) <= 4
+}
+
+// distinct returns the sorted distinct values of xs (a new slice).
+func distinct(xs []float64) []float64 {
+	u := append([]float64(nil), xs...)
+	sort.Float64s(u)
+	n := 0
+	for i, v := range u {
+		if i == 0 || v != u[n-1] {
+			u[n] = v
+			n++
+		}
+	}
+	return u[:n]
 }

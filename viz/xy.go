@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -224,12 +223,6 @@ func xyCheckLegend(name, arg, where string) error {
 		`must be "" or "best" (an inside corner that covers no data, else outside), "outside", "top right", "top left", "bottom right", "bottom left" or "none"`)
 }
 
-// xyDrawLegend draws p with its legend placed as where says (validated by
-// xyCheckLegend).
-func xyDrawLegend(p *plot.Plot, where string) func(draw.Canvas, float64) {
-	return gonumDrawLegend(p, where)
-}
-
 // xyGlyph is the marker style of series i with radius r.
 func xyGlyph(i int, r vg.Length) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: SeriesColor(i), Radius: r, Shape: seriesGlyph(i)}
@@ -436,7 +429,7 @@ func xyFinishAxes(p *plot.Plot, series []Series, opts LineOptions) {
 // so that the outermost points do not sit on the frame. It reports
 // whether it did.
 func xyAutoTicks(p *plot.Plot, xs []float64, logX bool, width float64) bool {
-	u := xyDistinct(xs)
+	u := distinct(xs)
 	if len(u) < 2 || len(u) > 16 {
 		return false
 	}
@@ -464,13 +457,14 @@ func xyAutoTicks(p *plot.Plot, xs []float64, logX bool, width float64) bool {
 		return false
 	}
 	axis := (width - 90) / 1.1 // the data span after padding, in points
+	ticks := dataTicks(u)      // the labels as drawn
 	for i, g := range gaps {
-		need := (xyLabelWidth(xyTickLabel(u[i]))+xyLabelWidth(xyTickLabel(u[i+1])))/2 + 6
+		need := (xyLabelWidth(ticks[i].Label)+xyLabelWidth(ticks[i+1].Label))/2 + 6
 		if g*axis < need {
 			return false
 		}
 	}
-	p.X.Tick.Marker = dataTicks(u)
+	p.X.Tick.Marker = ticks
 	if logX {
 		f := math.Exp(0.05 * span)
 		p.X.Min, p.X.Max = u[0]/f, u[len(u)-1]*f
@@ -480,38 +474,15 @@ func xyAutoTicks(p *plot.Plot, xs []float64, logX bool, width float64) bool {
 	return true
 }
 
-// xyDistinct returns the sorted distinct values of xs.
-func xyDistinct(xs []float64) []float64 {
-	u := append([]float64(nil), xs...)
-	sort.Float64s(u)
-	n := 0
-	for i, v := range u {
-		if i == 0 || v != u[n-1] {
-			u[n] = v
-			n++
-		}
-	}
-	return u[:n]
-}
-
-// xyTickLabel formats a tick value: integers in full (4096, 16384),
-// others with at most 4 significant digits.
-func xyTickLabel(v float64) string {
-	if v == math.Trunc(v) && math.Abs(v) < 1e7 {
-		return strconv.FormatInt(int64(v), 10)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
-
-// xyLabelWidth estimates the width of a tick label in points.
+// xyLabelWidth is the width of a tick label in points, as drawn.
 func xyLabelWidth(s string) float64 {
-	return 0.58 * tickSize * float64(len([]rune(s)))
+	return float64(textStyle(tickSize).Width(s))
 }
 
 // xyDraw is the draw function of Line and Scatter: the legend placed as
 // opts.Legend says, and the axes shrunk to equal aspect if asked.
 func xyDraw(p *plot.Plot, opts LineOptions) func(draw.Canvas, float64) {
-	inner := xyDrawLegend(p, opts.Legend)
+	inner := gonumDrawLegend(p, opts.Legend)
 	if !opts.EqualAspect {
 		return inner
 	}
@@ -955,7 +926,7 @@ func xyPanelsDraw(panels []*plot.Plot, cols int, title, legend string) func(draw
 				if p == nil {
 					continue
 				}
-				xyDrawLegend(p, legend)(cs[r][k], dpi)
+				gonumDrawLegend(p, legend)(cs[r][k], dpi)
 				if i := r*cols + k; texts[i] != "" {
 					dc := p.DataCanvas(cs[r][k])
 					sty := titles[i]
@@ -1094,7 +1065,7 @@ func ResponseTime(delays, accuracy []float64, opts ResponseTimeOptions) (*Plot, 
 	}
 	p.Y.Min, p.Y.Max = 0, 1.02
 	p.X.Min = math.Min(0, delays[0])
-	return newPlot(name, opts.Frame, xyDrawLegend(p, opts.Legend)), nil
+	return newPlot(name, opts.Frame, gonumDrawLegend(p, opts.Legend)), nil
 }
 
 // wilson is the Wilson score interval for a binomial proportion p over n

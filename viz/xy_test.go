@@ -308,7 +308,7 @@ func TestXYAutoDataTicks(t *testing.T) {
 					t.Errorf("no tick labelled %q (ticks %v)", w, ticks)
 				}
 			}
-			if u := xyDistinct(tt.xs); len(ticks) != len(u) {
+			if u := distinct(tt.xs); len(ticks) != len(u) {
 				t.Errorf("%d ticks for %d distinct values", len(ticks), len(u))
 			}
 		})
@@ -383,11 +383,7 @@ func TestHistoryPanel(t *testing.T) {
 
 func TestXYBadInput(t *testing.T) {
 	s := []Series{{Y: []float64{0.5, 0.7}}}
-	tests := []struct {
-		name string
-		make func() (*Plot, error)
-		want []string
-	}{
+	tests := []badInput{
 		{"bounds", func() (*Plot, error) { return Line(s, LineOptions{Bounds: [2]float64{1, 0}}) }, []string{"viz.Line", "opts.Bounds = {1, 0}"}},
 		{"outside bounds", func() (*Plot, error) {
 			return Line([]Series{{Y: []float64{0.5, 1.2}}}, LineOptions{Bounds: [2]float64{0, 1}})
@@ -418,22 +414,7 @@ func TestXYBadInput(t *testing.T) {
 			return TrainingHistory([]Metric{{Name: "loss", Train: []float64{1}, Validation: []float64{math.Inf(1)}}}, Frame{})
 		}, []string{"metrics[0].Validation[0] = +Inf"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p, err := tt.make()
-			if err == nil {
-				t.Fatalf("no error (plot %v)", p)
-			}
-			if p != nil {
-				t.Errorf("plot returned with the error")
-			}
-			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("error %q does not contain %q", err, w)
-				}
-			}
-		})
-	}
+	checkBadInput(t, tests)
 }
 
 // TestFormsRender: every sample renders a non-blank PNG of its size.
