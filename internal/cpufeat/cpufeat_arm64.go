@@ -1,0 +1,3 @@
+package cpufeat
+
+func init() { ARM64.HasASIMD = true }
