@@ -319,10 +319,32 @@ func TestNEONKernels(t *testing.T) {
 	withNEON(false, func() { TestKernels(t) })
 }
 
-// TestMatchesPortableNoNEON runs the shared tests with the portable loops.
-func TestMatchesPortableNoNEON(t *testing.T) {
-	withNEON(false, func() {
-		TestMatchesPortable(t)
-		TestEnsOct(t)
-	})
+// TestVariantsNEON runs the shared comparisons with the reference Go
+// loops (vec_test.go) once with the NEON kernels and once with the
+// portable loops forced.
+func TestVariantsNEON(t *testing.T) {
+	tests := []struct {
+		name string
+		f    func(*testing.T)
+	}{
+		{"MatchesPortable", TestMatchesPortable},
+		{"ReluNaN", TestReluNaN},
+		{"LIFMatchesPortable", TestLIFMatchesPortable},
+		{"EnsOct", TestEnsOct},
+		{"DotRows", TestDotRows},
+		{"DotRowsLanes", TestDotRowsLanes},
+		{"FirstNaN", TestFirstNaN},
+		{"VecMat", TestVecMat},
+		{"Kernels", TestKernels},
+	}
+	for _, on := range []bool{true, false} {
+		name := map[bool]string{true: "NEON", false: "portable"}[on]
+		t.Run(name, func(t *testing.T) {
+			withNEON(on, func() {
+				for _, tc := range tests {
+					t.Run(tc.name, tc.f)
+				}
+			})
+		})
+	}
 }
