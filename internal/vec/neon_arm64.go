@@ -2,18 +2,21 @@
 
 package vec
 
-// The arm64 loops: NEON (Advanced SIMD, two float64 lanes per register)
-// assembly in neon_arm64.s, which every arm64 CPU has, equal to the Go
-// loops of generic.go bit for bit. The element-wise kernels take eight
-// values at a time and leave the rest to the Go loops; Dot and its
-// relatives hold the sixteen partial sums in eight registers.
+import "github.com/neurogo/neurogo/internal/cpufeat"
 
-// useNEON selects the assembly; the tests switch it off to compare with
-// the portable loops.
-var useNEON = true
+// The arm64 loops: NEON (Advanced SIMD, two float64 lanes per register)
+// assembly in neon_arm64.s, equal to the Go loops of generic.go bit for
+// bit. The element-wise kernels take eight values at a time and leave the
+// rest to the Go loops; Dot and its relatives hold the sixteen partial
+// sums in eight registers.
+
+// useNEON selects the assembly (Advanced SIMD is part of the arm64
+// architecture, see internal/cpufeat); the tests switch it off to compare
+// with the portable loops.
+var useNEON = cpufeat.ARM64.HasASIMD
 
 // Vectorized reports whether the loops use SIMD instructions.
-var Vectorized = true
+var Vectorized = useNEON
 
 // Kernels names the inner loops this binary runs, for version output and
 // measurement headers (a slow build should be visible).
@@ -204,7 +207,7 @@ const (
 )
 
 func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
-	if !useNEON {
+	if !useNEON || n <= 0 {
 		var s2 [8]float64
 		ensOctGo(p, n, false, x, 1, s1, &s2)
 		return
@@ -214,7 +217,7 @@ func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
 }
 
 func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) {
-	if !useNEON {
+	if !useNEON || n <= 0 {
 		ensOctGo(p, n, true, x, 1, s1, s2)
 		return
 	}
@@ -223,7 +226,7 @@ func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) {
 }
 
 func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64) {
-	if !useNEON {
+	if !useNEON || n <= 0 {
 		ensOctGo(p, n, two, x, amp, s1, s2)
 		return
 	}
