@@ -1,0 +1,281 @@
+package blas
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+func unsafeSlice[T elem](p *T, n int) []T { return unsafe.Slice(p, n) }
+
+// Block sizes of the Goto/BLIS loops around the micro-kernel (the same
+// for every kernel; multiples of every mr and nr). A kc×nr micro-panel of
+// B (32 KiB of float64 at nr = 16) stays in L1 while the micro-kernel
+// runs down an mc×kc block of A (384 KiB, in L2); a kc×nc panel of B is
+// packed once per kc step.
+const (
+	kcSize = 256
+	mcSize = 192
+	ncSize = 4096
+)
+
+// parMin is the smallest product (m·n·k multiply-adds) split across
+// goroutines.
+const parMin = 1 << 18
+
+// work holds one goroutine's packed panels and its edge tile.
+type work[T elem] struct {
+	a, b []T
+	tile [12 * 32]T
+}
+
+var (
+	pool64 sync.Pool
+	pool32 sync.Pool
+)
+
+func getWork[T elem](na, nb int) *work[T] {
+	p := &pool64
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		p = &pool32
+	}
+	w, _ := p.Get().(*work[T])
+	if w == nil {
+		w = new(work[T])
+	}
+	if cap(w.a) < na {
+		w.a = make([]T, na)
+	}
+	if cap(w.b) < nb {
+		w.b = make([]T, nb)
+	}
+	w.a, w.b = w.a[:na], w.b[:nb]
+	return w
+}
+
+func putWork[T elem](w *work[T]) {
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		pool32.Put(w)
+		return
+	}
+	pool64.Put(w)
+}
+
+// threads returns the number of goroutines for a call: t, or GOMAXPROCS
+// when t ≤ 0.
+func threads(t int) int {
+	if t > 0 {
+		return t
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// scaleC sets the m×n matrix C to beta·C (zero, without reading it, when
+// beta = 0).
+func scaleC[T elem](m, n int, beta T, c []T, ldc int) {
+	if beta == 1 {
+		return
+	}
+	for i := range m {
+		row := c[i*ldc : i*ldc+n]
+		if beta == 0 {
+			clear(row)
+			continue
+		}
+		for j := range row {
+			row[j] *= beta
+		}
+	}
+}
+
+// gemm computes C = alpha·op(A)·op(B) + beta·C (row-major; op(A) m×k,
+// op(B) k×n) with the micro-kernel kn on up to par goroutines, splitting
+// C in row blocks (or column blocks when it is wide). Arguments are
+// checked by the caller.
+func gemm[T elem](kn kernel[T], par int, tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 || alpha == 0 {
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
+	w := par
+	if m*n*k < parMin {
+		w = 1
+	}
+	rows := m >= n
+	unit := kn.nr
+	if rows {
+		unit = kn.mr
+	}
+	dim := n
+	if rows {
+		dim = m
+	}
+	w = min(w, (dim+unit-1)/unit)
+	if w <= 1 {
+		gemmSerial(kn, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := range w {
+		lo := t * dim / w / unit * unit
+		hi := (t + 1) * dim / w / unit * unit
+		if t == w-1 {
+			hi = dim
+		}
+		if hi <= lo {
+			continue
+		}
+		var run func()
+		if rows {
+			aOff := lo * lda
+			if tA {
+				aOff = lo
+			}
+			run = func() {
+				gemmSerial(kn, tA, tB, hi-lo, n, k, alpha, a[aOff:], lda, b, ldb, beta, c[lo*ldc:], ldc)
+			}
+		} else {
+			bOff := lo
+			if tB {
+				bOff = lo * ldb
+			}
+			run = func() {
+				gemmSerial(kn, tA, tB, m, hi-lo, k, alpha, a, lda, b[bOff:], ldb, beta, c[lo:], ldc)
+			}
+		}
+		if t == w-1 {
+			run()
+			continue
+		}
+		wg.Go(run)
+	}
+	wg.Wait()
+}
+
+// gemmSerial is gemm on the calling goroutine: the five loops of Goto &
+// van de Geijn (nc columns of B, kc steps, mc rows of A, then nr and mr
+// around the micro-kernel).
+func gemmSerial[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	mr, nr := kn.mr, kn.nr
+	nc := min(ncSize, (n+nr-1)/nr*nr)
+	mc := min(mcSize, (m+mr-1)/mr*mr)
+	kc := min(kcSize, k)
+	ws := getWork[T](mc*kc, nc*kc)
+	defer putWork(ws)
+	tile := ws.tile[:mr*nr]
+	for jc := 0; jc < n; jc += ncSize {
+		ncur := min(ncSize, n-jc)
+		for pc := 0; pc < k; pc += kcSize {
+			kcur := min(kcSize, k-pc)
+			packB(ws.b, tB, b, ldb, pc, kcur, jc, ncur, nr)
+			bt := beta
+			if pc > 0 {
+				bt = 1
+			}
+			for ic := 0; ic < m; ic += mcSize {
+				mcur := min(mcSize, m-ic)
+				packA(ws.a, tA, a, lda, ic, mcur, pc, kcur, mr, alpha)
+				for jr := 0; jr < ncur; jr += nr {
+					nw := min(nr, ncur-jr)
+					bp := &ws.b[jr*kcur]
+					for ir := 0; ir < mcur; ir += mr {
+						mh := min(mr, mcur-ir)
+						ap := &ws.a[ir*kcur]
+						ci := (ic+ir)*ldc + jc + jr
+						if mh == mr && nw == nr {
+							kn.fn(kcur, ap, bp, &c[ci], ldc, bt)
+							continue
+						}
+						kn.fn(kcur, ap, bp, &tile[0], nr, 0)
+						for i := range mh {
+							row := c[ci+i*ldc : ci+i*ldc+nw]
+							t := tile[i*nr : i*nr+nw]
+							if bt == 0 {
+								copy(row, t)
+								continue
+							}
+							for j, v := range t {
+								row[j] = v + bt*row[j]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// packB packs op(B)[pc:pc+kcur, jc:jc+ncur] into panels of nr columns,
+// kcur rows of nr values each, zero-padded.
+func packB[T elem](dst []T, tB bool, b []T, ldb, pc, kcur, jc, ncur, nr int) {
+	for j0 := 0; j0 < ncur; j0 += nr {
+		nw := min(nr, ncur-j0)
+		d := dst[j0*kcur : j0*kcur+nr*kcur]
+		if !tB {
+			for p := range kcur {
+				src := b[(pc+p)*ldb+jc+j0:][:nw]
+				dd := d[p*nr : p*nr+nr]
+				copy(dd, src)
+				clear(dd[nw:])
+			}
+			continue
+		}
+		for jj := range nw {
+			src := b[(jc+j0+jj)*ldb+pc:][:kcur]
+			for p, v := range src {
+				d[p*nr+jj] = v
+			}
+		}
+		if nw < nr {
+			for p := range kcur {
+				clear(d[p*nr+nw : p*nr+nr])
+			}
+		}
+	}
+}
+
+// packA packs alpha·op(A)[ic:ic+mcur, pc:pc+kcur] into panels of mr
+// rows, kcur columns of mr values each, zero-padded.
+func packA[T elem](dst []T, tA bool, a []T, lda, ic, mcur, pc, kcur, mr int, alpha T) {
+	for i0 := 0; i0 < mcur; i0 += mr {
+		mh := min(mr, mcur-i0)
+		d := dst[i0*kcur : i0*kcur+mr*kcur]
+		if tA {
+			for p := range kcur {
+				src := a[(pc+p)*lda+ic+i0:][:mh]
+				dd := d[p*mr : p*mr+mr]
+				if alpha == 1 {
+					copy(dd, src)
+				} else {
+					for i, v := range src {
+						dd[i] = alpha * v
+					}
+				}
+				clear(dd[mh:])
+			}
+			continue
+		}
+		for ii := range mh {
+			src := a[(ic+i0+ii)*lda+pc:][:kcur]
+			if alpha == 1 {
+				for p, v := range src {
+					d[p*mr+ii] = v
+				}
+			} else {
+				for p, v := range src {
+					d[p*mr+ii] = alpha * v
+				}
+			}
+		}
+		if mh < mr {
+			for p := range kcur {
+				clear(d[p*mr+mh : p*mr+mr])
+			}
+		}
+	}
+}
