@@ -192,7 +192,30 @@ func countPositive(cnt, x, g, b []float64, mx float64) float64 {
 	return countPositiveGo(cnt, x, g, b, mx)
 }
 
-func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, voltage, refractory) }
+//go:noescape
+func lifNEON(j, out, voltage, refractory *float64, n int, dt, minV, eFull, eNone float64) int
+
+// lif steps two neurons at a time while both integrate the whole step or
+// none of it and neither spikes (the common case); a pair that does not
+// goes through the scalar step, as does the last odd neuron.
+func lif(p lifParams, J, out, voltage, refractory []float64) {
+	n := len(J)
+	out, voltage, refractory = out[:n], voltage[:n], refractory[:n]
+	i := 0
+	if useNEON {
+		for n2 := n &^ 1; i < n2; {
+			i += lifNEON(&J[i], &out[i], &voltage[i], &refractory[i], n2-i, p.dt, p.minV, p.eFull, p.eNone)
+			if i < n2 {
+				p.lifOne(i, J, out, voltage, refractory)
+				p.lifOne(i+1, J, out, voltage, refractory)
+				i += 2
+			}
+		}
+	}
+	for ; i < n; i++ {
+		p.lifOne(i, J, out, voltage, refractory)
+	}
+}
 
 // ClearUpper is a no-op on arm64 (no AVX state to clear).
 func ClearUpper() {}

@@ -621,3 +621,85 @@ vecmatrow:
 	SUBS   $1, R2
 	BNE    vecmatcol
 	RET
+
+// LIF. Compares give all-ones lanes where true; BIT inserts Vn's bits into
+// Vd where Vm's are set, BIC clears them.
+//
+//	FCMGT2D(d, n, m)  FCMGT Vd.2D, Vn.2D, Vm.2D  (Vn > Vm)
+//	FCMEQ2D(d, n, m)  FCMEQ Vd.2D, Vn.2D, Vm.2D  (Vn == Vm)
+//	BIT16B(d, n, m)   BIT   Vd.16B, Vn.16B, Vm.16B
+//	BIC16B(d, n, m)   BIC   Vd.16B, Vn.16B, Vm.16B  (Vn & ^Vm)
+//	ORR16B(d, n, m)   ORR   Vd.16B, Vn.16B, Vm.16B
+#define FCMGT2D(d, n, m) WORD $(0x6EE0E400 | ((m)<<16) | ((n)<<5) | (d))
+#define FCMEQ2D(d, n, m) WORD $(0x4E60E400 | ((m)<<16) | ((n)<<5) | (d))
+#define BIT16B(d, n, m) WORD $(0x6EA01C00 | ((m)<<16) | ((n)<<5) | (d))
+#define BIC16B(d, n, m) WORD $(0x4E601C00 | ((m)<<16) | ((n)<<5) | (d))
+#define ORR16B(d, n, m) WORD $(0x4EA01C00 | ((m)<<16) | ((n)<<5) | (d))
+
+// func lifNEON(j, out, voltage, refractory *float64, n int, dt, minV, eFull, eNone float64) int
+//
+// Steps neurons two at a time (n even, > 0) as lifOne does, while both of
+// a pair integrate the whole step (e = eFull) or none of it (e = eNone)
+// and neither spikes; returns how many it stepped (even), leaving the
+// pair that stopped it untouched.
+TEXT ·lifNEON(SB), NOSPLIT, $0-80
+	MOVD  j+0(FP), R0
+	MOVD  out+8(FP), R1
+	MOVD  voltage+16(FP), R2
+	MOVD  refractory+24(FP), R3
+	MOVD  n+32(FP), R4
+	FMOVD dt+40(FP), F20
+	VDUP  V20.D[0], V20.D2
+	FMOVD minV+48(FP), F22
+	VDUP  V22.D[0], V22.D2
+	FMOVD eFull+56(FP), F23
+	VDUP  V23.D[0], V23.D2
+	FMOVD eNone+64(FP), F24
+	VDUP  V24.D[0], V24.D2
+	FMOVD $1.0, F21
+	VDUP  V21.D[0], V21.D2
+	VEOR  V25.B16, V25.B16, V25.B16
+	MOVD  $0, R5
+
+lifloop:
+	VLD1 (R3), [V0.D2]
+	FSUB2D(1, 0, 20)   // rt = refractory − dt
+	FSUB2D(2, 20, 1)   // d = dt − rt
+	FCMGT2D(3, 25, 2)  // d < 0
+	FCMGT2D(4, 2, 20)  // d > dt
+	ORR16B(5, 2, 2)
+	BIT16B(5, 20, 4)   // d > dt: dt
+	BIC16B(5, 5, 3)    // d < 0: 0 (first, as in lifOne)
+	FCMEQ2D(6, 5, 20)  // whole step
+	FCMEQ2D(7, 5, 25)  // none of it
+	ORR16B(8, 6, 7)
+	VMOV  V8.D[0], R6
+	VMOV  V8.D[1], R7
+	AND   R6, R7
+	MVN   R7, R7
+	CBNZ  R7, lifstop  // a lane in between (or NaN): expm1, in Go
+	ORR16B(8, 24, 24)
+	BIT16B(8, 23, 6)   // e = eFull where whole, else eNone
+	VLD1  (R2), [V9.D2]
+	VLD1  (R0), [V10.D2]
+	FSUB2D(11, 10, 9)  // j − v
+	FMUL2D(11, 11, 8)  // (j − v)·e
+	FSUB2D(12, 9, 11)  // v − (j − v)·e
+	FCMGT2D(13, 12, 21)
+	VMOV  V13.D[0], R6
+	VMOV  V13.D[1], R7
+	ORR   R6, R7
+	CBNZ  R7, lifstop  // a spike: in Go
+	FCMGT2D(14, 22, 12)
+	BIT16B(12, 22, 14) // v < minV: minV
+	VST1.P [V25.D2], 16(R1)
+	VST1.P [V12.D2], 16(R2)
+	VST1.P [V1.D2], 16(R3)
+	ADD   $16, R0
+	ADD   $2, R5
+	CMP   R4, R5
+	BLT   lifloop
+
+lifstop:
+	MOVD R5, ret+72(FP)
+	RET

@@ -294,6 +294,33 @@ func TestNEONEnsOct(t *testing.T) {
 	}
 }
 
+// LIF over several steps, with refractory periods that end before, at,
+// inside and after the step, spikes, NaN and ±Inf currents.
+func TestNEONLIF(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, par := range [][5]float64{{0.001, 0.02, 0.002, -1, 1}, {0.001, 0.05, 0.001, 0, 2.5},
+		{0, 0.02, 0.002, -1, 1}, {0.002, 0.02, 0, -0.5, 1}} {
+		dt := par[0]
+		for _, n := range neonLengths() {
+			J := neonData(rng, n, rng.IntN(2), 2, 0.05)
+			v, r := neonData(rng, n, rng.IntN(2), 0.5, 0.02), make([]float64, n)
+			for i := range r {
+				r[i] = []float64{0, dt, 2 * dt, dt / 2, -dt, math.Copysign(0, -1), rng.Float64() * 0.003}[rng.IntN(7)]
+			}
+			if n > 0 {
+				r[0] = math.NaN()
+			}
+			name := fmt.Sprintf("LIF %v n=%d", par, n)
+			compare(t, name, [][]float64{J, make([]float64, n), v, r}, func(s [][]float64) []float64 {
+				for range 5 {
+					LIF(par[0], par[1], par[2], par[3], par[4], s[0], s[1], s[2], s[3])
+				}
+				return nil
+			})
+		}
+	}
+}
+
 func TestNEONVecMat(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, frac := range []float64{0, 0.1} {
