@@ -306,11 +306,19 @@ func TestDtrsm(t *testing.T) {
 // TestPanics: invalid arguments panic as gonum's do.
 func TestPanics(t *testing.T) {
 	for _, f := range []func(){
-		func() { Float64{}.Dgemm(blas.NoTrans, blas.NoTrans, 2, 2, 2, 1, make([]float64, 3), 2, make([]float64, 4), 2, 0, make([]float64, 4), 2) },
+		func() {
+			Float64{}.Dgemm(blas.NoTrans, blas.NoTrans, 2, 2, 2, 1, make([]float64, 3), 2, make([]float64, 4), 2, 0, make([]float64, 4), 2)
+		},
 		func() { Float64{}.Dgemm(blas.NoTrans, blas.NoTrans, -1, 2, 2, 1, nil, 2, nil, 2, 0, nil, 2) },
-		func() { Float32{}.Sgemm(blas.NoTrans, blas.NoTrans, 2, 2, 2, 1, make([]float32, 4), 1, make([]float32, 4), 2, 0, make([]float32, 4), 2) },
-		func() { Float64{}.Dsyrk(blas.Upper, blas.NoTrans, 3, 2, 1, make([]float64, 6), 2, 0, make([]float64, 8), 3) },
-		func() { Float64{}.Dtrsm(blas.Left, blas.Upper, blas.NoTrans, blas.NonUnit, 3, 2, 1, make([]float64, 8), 3, make([]float64, 6), 2) },
+		func() {
+			Float32{}.Sgemm(blas.NoTrans, blas.NoTrans, 2, 2, 2, 1, make([]float32, 4), 1, make([]float32, 4), 2, 0, make([]float32, 4), 2)
+		},
+		func() {
+			Float64{}.Dsyrk(blas.Upper, blas.NoTrans, 3, 2, 1, make([]float64, 6), 2, 0, make([]float64, 8), 3)
+		},
+		func() {
+			Float64{}.Dtrsm(blas.Left, blas.Upper, blas.NoTrans, blas.NonUnit, 3, 2, 1, make([]float64, 8), 3, make([]float64, 6), 2)
+		},
 	} {
 		func() {
 			defer func() {

@@ -19,8 +19,8 @@ type Float32Exec interface {
 	SetFloat32(on bool)
 }
 
-// sgemm runs float32 products: gonum's Go kernels, or OpenBLAS with the
-// build tag openblas (openblas.go).
+// sgemm runs float32 products: internal/blas's micro-kernels (blas.go),
+// or OpenBLAS with the build tag openblas (openblas.go).
 var sgemm blas.Float32Level3 = blas32.Implementation()
 
 // SetFloat32 implements Float32Exec. A 1×1 convolution with unit

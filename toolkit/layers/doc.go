@@ -20,8 +20,8 @@
 // order (kernel, bias; gamma, beta, moving_mean, moving_variance); the caller
 // owns the parameter storage and passes it to every call. Layer.NewExec gives
 // an Exec for batches of up to maxBatch examples that owns all scratch
-// memory, so Forward and Backward allocate nothing per call (with gonum's
-// native BLAS, Dgemm itself starts goroutines for large products; with
+// memory, so Forward and Backward allocate nothing per call (without
+// -tags openblas, float64 Dgemm starts goroutines for large products; with
 // OpenBLAS, -tags openblas, only the runtime's refill of its channel-wait
 // records after a GC remains, 0–2 allocations per MNIST step).
 //
@@ -79,9 +79,10 @@
 //
 // # Performance
 //
-// GEMMs go through gonum's blas64, so a process-wide
-// blas64.Use(netlib.Implementation{}) (the repository's openblas build tag)
-// moves them to OpenBLAS. im2col and col2im are split between GOMAXPROCS
+// GEMMs go through gonum's blas64 and blas32: by default internal/blas
+// (packed assembly micro-kernels, no cgo; float32 products on the Exec's
+// own goroutines), and a process-wide blas64.Use(netlib.Implementation{})
+// (the repository's openblas build tag) moves them to OpenBLAS. im2col and col2im are split between GOMAXPROCS
 // goroutines that each Exec keeps for its lifetime. A convolution's Exec
 // is a [Float32Exec]: SetFloat32(true) runs its products in float32
 // (sgemm), with float64 values, parameters and gradients.

@@ -63,14 +63,21 @@
 //
 // # BLAS backends
 //
-// By default every BLAS and LAPACK call runs in gonum's pure-Go
-// implementation (no cgo). The build tag openblas routes gonum's blas64 —
-// and with it mat and gonum's blocked LAPACK — to OpenBLAS through cgo
-// (gonum.org/v1/netlib), and factorises with OpenBLAS's own dpotrf. It
-// needs a C compiler and OpenBLAS (Debian: apt-get install libopenblas-dev):
+// By default every BLAS and LAPACK call runs without cgo: blas64 holds
+// internal/blas, gonum's pure-Go BLAS whose level-3 routines (Dgemm,
+// Dsyrk, Dtrsm) run on packed assembly micro-kernels (AVX-512 or AVX2+FMA
+// where the CPU has them, portable Go otherwise, or with the build tag
+// purego), on GOMAXPROCS goroutines; gonum's blocked LAPACK (Dpotrf, the
+// Cholesky factorisation) runs on top of them. The build tag openblas
+// routes gonum's blas64 — and with it mat and gonum's blocked LAPACK — to
+// OpenBLAS through cgo (gonum.org/v1/netlib), and factorises with
+// OpenBLAS's own dpotrf. It needs a C compiler and OpenBLAS (Debian:
+// apt-get install libopenblas-dev):
 //
 //	go build -tags openblas ./cmd/neurogo
 //	go test -tags openblas ./toolkit/solvers ./sim/...
+//
+// `neurogo bench blas` measures both at the solvers' shapes.
 //
 // OpenBLAS uses one thread per core unless OPENBLAS_NUM_THREADS says
 // otherwise; BLAS() reports the implementation and its thread count.
@@ -80,12 +87,11 @@
 // The decoder solve dominates the build of large ensembles; its float64
 // floor is its flop count over the BLAS rate. For the pes benchmark at
 // D = 192 that is about 1.1 TFLOP with the silent-neuron shortcut and
-// 0.16 TFLOP with the rectified-linear path. Pure Go runs these solves
-// about an order of magnitude slower than OpenBLAS, and OpenBLAS's dsyrk
-// scales with the cores it is given. Two benchmarks measure it:
+// 0.16 TFLOP with the rectified-linear path. Two benchmarks measure it,
+// with or without the tag:
 //
-//	go test -tags openblas ./sim/bench -run '^$' -bench 'BuildPES/D=192$' -benchtime 1x
-//	go test -tags openblas ./toolkit/solvers -run '^$' -bench LstsqL2 -benchtime 1x
+//	go test ./sim/bench -run '^$' -bench 'BuildPES/D=192$' -benchtime 1x
+//	go test ./toolkit/solvers -run '^$' -bench LstsqL2 -benchtime 1x
 //
 // BuildPES is the whole build with sim.Build (eval points, activities,
 // decode); LstsqL2 the solve alone on a dense 19968×9984 problem
