@@ -1,4 +1,4 @@
-//go:build goexperiment.simd && amd64
+//go:build amd64 && !purego
 
 package vec
 
@@ -14,7 +14,7 @@ func dotLanes5(w *float64, stride, rows, n16, tail int, x, out *[5]*float64)
 // (len(out) == len(x)), in one assembly call.
 func dotRowsGroup(out [][]float64, w []float64, nx int, x [][]float64) {
 	rows := len(out[0])
-	if !avx512 || nx < 16 || nx%8 != 0 || rows == 0 {
+	if lvl != levelAVX512 || nx < 16 || nx%8 != 0 || rows == 0 {
 		for l := range out {
 			dotRows(out[l], w, nx, nil, x[l])
 		}

@@ -1,4 +1,4 @@
-//go:build !(goexperiment.simd && amd64)
+//go:build purego || !amd64
 
 package vec
 
