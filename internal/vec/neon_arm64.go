@@ -2,7 +2,11 @@
 
 package vec
 
-import "github.com/neurogo/neurogo/internal/cpufeat"
+import (
+	"math"
+
+	"github.com/neurogo/neurogo/internal/cpufeat"
+)
 
 // The arm64 loops: NEON (Advanced SIMD, two float64 lanes per register)
 // assembly in neon_arm64.s, equal to the Go loops of generic.go bit for
@@ -188,8 +192,41 @@ func gainRelu(out, x, g, b []float64, amp float64) {
 	gainReluGo(out[n:], x[n:], g[n:], b[n:], amp)
 }
 
+//go:noescape
+func countPositiveNEON(cnt, x, gn, b *float64, n int, mx float64, m *[4]float64)
+
+// countPositive: four lanes, each keeping the first of its largest
+// currents; the first overall is the lanes' largest, except between +0
+// and −0, where the lanes cannot tell which came first and a scalar pass
+// over the currents decides.
 func countPositive(cnt, x, g, b []float64, mx float64) float64 {
-	return countPositiveGo(cnt, x, g, b, mx)
+	x, g, b = x[:len(cnt)], g[:len(cnt)], b[:len(cnt)]
+	n := 0
+	if useNEON {
+		n = len(cnt) &^ 3
+	}
+	if n > 0 {
+		var m [4]float64
+		countPositiveNEON(&cnt[0], &x[0], &g[0], &b[0], n, mx, &m)
+		r, tie := m[0], false
+		for _, v := range m[1:] {
+			if v > r {
+				r, tie = v, false
+			} else if v == r && math.Float64bits(v) != math.Float64bits(r) {
+				tie = true
+			}
+		}
+		if tie {
+			for j := range n {
+				if J := float64(g[j]*x[j]) + b[j]; J > mx {
+					mx = J
+				}
+			}
+		} else {
+			mx = r
+		}
+	}
+	return countPositiveGo(cnt[n:], x[n:], g[n:], b[n:], mx)
 }
 
 //go:noescape

@@ -703,3 +703,50 @@ lifloop:
 lifstop:
 	MOVD R5, ret+72(FP)
 	RET
+
+// func countPositiveNEON(cnt, x, gn, b *float64, n int, mx float64, m *[4]float64)
+//
+// countPositiveGo four currents at a time (n a positive multiple of 4):
+// cnt[j] + 1 where the current is positive, selected (never cnt + 0,
+// which would turn −0 into +0); each of the four lanes keeps the first of
+// its largest currents above mx, as the scalar loop does, in m.
+TEXT ·countPositiveNEON(SB), NOSPLIT, $0-56
+	MOVD  cnt+0(FP), R0
+	MOVD  x+8(FP), R1
+	MOVD  gn+16(FP), R3
+	MOVD  b+24(FP), R4
+	MOVD  n+32(FP), R2
+	FMOVD mx+40(FP), F16
+	VDUP  V16.D[0], V16.D2
+	ORR16B(17, 16, 16)
+	FMOVD $1.0, F18
+	VDUP  V18.D[0], V18.D2
+	VEOR  V19.B16, V19.B16, V19.B16
+	LSR   $2, R2
+
+countloop:
+	VLD1.P 32(R1), [V0.D2, V1.D2]
+	VLD1.P 32(R3), [V2.D2, V3.D2]
+	VLD1.P 32(R4), [V4.D2, V5.D2]
+	VLD1   (R0), [V6.D2, V7.D2]
+	FMUL2D(2, 2, 0)
+	FMUL2D(3, 3, 1)
+	FADD2D(2, 2, 4)    // J = g·x + b
+	FADD2D(3, 3, 5)
+	FCMGT2D(8, 2, 19)  // J > 0
+	FCMGT2D(9, 3, 19)
+	FADD2D(10, 6, 18)
+	FADD2D(11, 7, 18)
+	BIT16B(6, 10, 8)
+	BIT16B(7, 11, 9)
+	VST1.P [V6.D2, V7.D2], 32(R0)
+	FCMGT2D(8, 2, 16)  // J > the lane's maximum
+	FCMGT2D(9, 3, 17)
+	BIT16B(16, 2, 8)
+	BIT16B(17, 3, 9)
+	SUBS   $1, R2
+	BNE    countloop
+
+	MOVD m+48(FP), R0
+	VST1 [V16.D2, V17.D2], (R0)
+	RET

@@ -138,6 +138,15 @@ func TestNEONElementwise(t *testing.T) {
 				compare(t, name(fmt.Sprintf("CountPositive mx=%v", s)), [][]float64{y, x, a, b}, func(v [][]float64) []float64 {
 					return []float64{CountPositive(v[0], v[1], v[2], v[3], s)}
 				})
+				// currents of ±0 only: which zero is the maximum
+				// depends on which came first
+				zs := make([]float64, n)
+				for i := range zs {
+					zs[i] = math.Copysign(0, float64(rng.IntN(2)*2-1))
+				}
+				compare(t, name(fmt.Sprintf("CountPositive zeros mx=%v", s)), [][]float64{y, x, zs, zs}, func(v [][]float64) []float64 {
+					return []float64{CountPositive(v[0], v[1], v[2], v[3], math.Min(s, -1))}
+				})
 			}
 			compare(t, name("MulInc"), [][]float64{y, a, x}, func(v [][]float64) []float64 {
 				MulInc(v[0], v[1], v[2])
