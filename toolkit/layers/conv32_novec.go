@@ -1,28 +1,35 @@
-//go:build purego || !amd64
-
 package layers
 
-// Without assembly kernels (other architectures, or the build tag
-// purego) the conversions are the Go loops.
+import "github.com/neurogo/neurogo/internal/cvt32"
 
-const conv32Go = 0
-
-// conv32Impl is always the Go loops here.
-var conv32Impl = conv32Go
-
-type conv32Variant struct {
-	name string
-	impl int
-}
-
-// conv32Variants lists the kernels this build can run: the Go loops.
-func conv32Variants() []conv32Variant { return []conv32Variant{{"go", conv32Go}} }
+// The float32 products' conversions: the Go loops for fewer than eight
+// values, else internal/cvt32's (AVX-512, AVX2 or NEON assembly where the
+// CPU has it; the same values as the Go loops). The assembly lives in
+// its own package because this one uses cgo with the openblas tag.
 
 // to32 rounds src to float32 into dst.
-func to32(dst []float32, src []float64) { to32Go(dst, src) }
+func to32(dst []float32, src []float64) {
+	if len(src) < 8 {
+		to32Go(dst, src)
+		return
+	}
+	cvt32.To32(dst, src)
+}
 
 // add32 adds src to dst.
-func add32(dst []float64, src []float32) { add32Go(dst, src) }
+func add32(dst []float64, src []float32) {
+	if len(src) < 8 {
+		add32Go(dst, src)
+		return
+	}
+	cvt32.Add32(dst, src)
+}
 
 // biasAdd32 sets dst = bias + src.
-func biasAdd32(dst, bias []float64, src []float32) { biasAdd32Go(dst, bias, src) }
+func biasAdd32(dst, bias []float64, src []float32) {
+	if len(src) < 8 {
+		biasAdd32Go(dst, bias, src)
+		return
+	}
+	cvt32.BiasAdd32(dst, bias, src)
+}

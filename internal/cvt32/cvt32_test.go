@@ -1,4 +1,4 @@
-package layers
+package cvt32
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// conv32Values returns n values for the conversions' tests: normal values
+// testValues returns n values for the tests: normal values
 // of every magnitude, values that round to float32's overflow and
 // underflow, halfway cases, ±0, ±Inf, NaN.
-func conv32Values(r *rand.Rand, n int) []float64 {
+func testValues(r *rand.Rand, n int) []float64 {
 	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(),
 		math.Float64frombits(0x7ff0000000000001),                                  // signalling NaN
 		math.MaxFloat32, -math.MaxFloat32, 3.4028235677973366e38, math.MaxFloat64, // float32 overflow
@@ -37,11 +37,11 @@ func sameBits64(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
 }
 
-// TestConv32Variants: every conversion kernel the CPU has gives the Go
+// TestVariants: every kernel the CPU has, forced in turn, gives the Go
 // loops' values bit for bit (NaN for NaN), for lengths 0 to 70 and a few
 // large ones, at every alignment of the slices' starts.
-func TestConv32Variants(t *testing.T) {
-	defer func(i int) { conv32Impl = i }(conv32Impl)
+func TestVariants(t *testing.T) {
+	defer func(i int) { impl = i }(impl)
 	r := rand.New(rand.NewPCG(3, 2))
 	lengths := []int{}
 	for n := range 71 {
@@ -49,15 +49,16 @@ func TestConv32Variants(t *testing.T) {
 	}
 	lengths = append(lengths, 127, 128, 129, 1000, 4099)
 	const maxOff = 3
-	src := conv32Values(r, 4099+maxOff)
-	bias := conv32Values(r, 4099+maxOff)
+	src := testValues(r, 4099+maxOff)
+	bias := testValues(r, 4099+maxOff)
 	src32 := make([]float32, len(src))
-	for i, v := range conv32Values(r, len(src)) {
+	for i, v := range testValues(r, len(src)) {
 		src32[i] = float32(v)
 	}
-	acc := conv32Values(r, len(src))
-	for _, v := range conv32Variants() {
-		conv32Impl = v.impl
+	acc := testValues(r, len(src))
+	for _, v := range variants() {
+		t.Logf("kernel %s", v.name)
+		impl = v.impl
 		for _, n := range lengths {
 			for off := range maxOff + 1 {
 				name := fmt.Sprintf("%s n %d off %d", v.name, n, off)
@@ -66,7 +67,7 @@ func TestConv32Variants(t *testing.T) {
 				// to32, with a sentinel after the end
 				got, want := make([]float32, n+1), make([]float32, n+1)
 				got[n], want[n] = -7, -7
-				to32(got[:n], s)
+				To32(got[:n], s)
 				to32Go(want[:n], s)
 				for i := range got {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
@@ -79,7 +80,7 @@ func TestConv32Variants(t *testing.T) {
 				copy(g64, acc[off:off+n])
 				copy(w64, acc[off:off+n])
 				g64[n], w64[n] = -7, -7
-				add32(g64[:n], s32)
+				Add32(g64[:n], s32)
 				add32Go(w64[:n], s32)
 				for i := range g64 {
 					if !sameBits64(g64[i], w64[i]) {
@@ -91,7 +92,7 @@ func TestConv32Variants(t *testing.T) {
 				for i := range g64 {
 					g64[i], w64[i] = -7, -7
 				}
-				biasAdd32(g64[:n], b, s32)
+				BiasAdd32(g64[:n], b, s32)
 				biasAdd32Go(w64[:n], b, s32)
 				for i := range g64 {
 					if !sameBits64(g64[i], w64[i]) {

@@ -2,10 +2,10 @@
 
 #include "textflag.h"
 
-// The float32 products' conversions (conv32_vec_amd64.go). Each kernel
-// takes n > 0, a multiple of its vector width: 32 values per iteration
-// while at least 32 remain, then one vector at a time. VZEROUPPER before
-// returning (SSE code after dirty upper halves runs several times slower).
+// The conversions (cvt32_amd64.go). Each kernel takes n > 0, a multiple
+// of its vector width: four or eight vectors per iteration while that
+// many remain, then one at a time. VZEROUPPER before returning (SSE code
+// after dirty upper halves runs several times slower).
 
 // func to32AVX512(dst *float32, src *float64, n int)
 TEXT ·to32AVX512(SB), NOSPLIT, $0-24
