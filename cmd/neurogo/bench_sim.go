@@ -18,7 +18,7 @@ import (
 const benchSimUsage = `usage: neurogo bench sim [--quick] [--models integrator,cconv,basal_ganglia,pes]
                          [--dims 64,128,192] [--batch 1,10] [--repeats N] [--seconds S]
                          [--opt all|none|simplify,merge,sort[,greedy|tree[:D]|transitive][,metablock]] [--json]
-                         [--compare nengo] [--python PATH]
+                         [--compare nengo] [--python PATH] [--beside BIN]
        neurogo bench sim --ablation [--quick] [--repeats N] [--seconds S] [--json]
        neurogo bench sim --machine
 
@@ -36,6 +36,13 @@ Every run first measures the copy bandwidth of one core (STREAM-like copy
 between two 64 MiB slices, best of 10) and reports per row the bytes of
 weights and state a step touches, the bandwidth that draws (GB/s) and its
 fraction of the copy bandwidth (roofline).
+
+--beside BIN runs another neurogo binary (for example a plain
+CGO_ENABLED=0 go build beside one built with -tags openblas) on every
+cell right after (or, every other cell, right before) this one, with the
+same protocol, and adds its µs/step and build time and the ratios this
+binary ÷ BIN to each row (above 1: this binary is slower); the run line
+records what BIN runs (inner loops, BLAS, build settings).
 
 --ablation runs the optimizer ablation (the NengoDL paper, Fig 8) on an
 SPA-style stress model built with the networks library (D=64: 100 800
@@ -63,6 +70,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	seconds := fs.Float64("seconds", 0, "simulated seconds per repeat (default 5, --quick 1)")
 	jsonOut := fs.Bool("json", false, "one JSON object per row on stdout")
 	compare := fs.String("compare", "", `"nengo": also run Nengo 4.1 on the same cells`)
+	besidePath := fs.String("beside", "", "another neurogo binary to run on the same cells in the same run")
 	python := fs.String("python", "", "Python with nengo==4.1.0 (default <repo>/.cache/nengo-bench-venv/bin/python, else .cache/nengo-venv)")
 	optFlag := fs.String("opt", "all", "optimizer passes: all, none or a comma-separated list of simplify, merge, sort a planner (level, greedy, tree[:DEPTH], transitive) and a sorter (groups, metablock)")
 	ablation := fs.Bool("ablation", false, "run the optimizer ablation on the stress model")
@@ -93,7 +101,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		cfg = bench.Quick()
 	}
 	if *ablation {
-		for _, f := range []string{"opt", "models", "dims", "batch", "compare", "python"} {
+		for _, f := range []string{"opt", "models", "dims", "batch", "compare", "python", "beside"} {
 			if set[f] {
 				fmt.Fprintf(stderr, "neurogo bench sim: --ablation takes no --%s\n", f)
 				return 2
@@ -157,7 +165,17 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	var beside *besideBinary
+	if *besidePath != "" {
+		if beside, err = newBeside(*besidePath); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+			return 1
+		}
+	}
 	run := benchRun("sim", args, *quick, simProtocol(cfg, ms, ds, bs, *compare))
+	if beside != nil {
+		run.Protocol["beside"] = beside.describe()
+	}
 	if py != "" {
 		v, err := nengoVersions(context.Background(), py, script)
 		if err != nil {
@@ -185,7 +203,15 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		for _, d := range ds {
 			n++
 			fmt.Fprintf(stderr, "[%d/%d] %s D=%d (%d neurons/D)\n", n, cells, m, d, bench.NeuronsPerD(d))
-			var cell []bench.Result
+			var cell, other []bench.Result
+			// the other binary first on every other cell, so that neither
+			// always runs on a machine the other has just warmed
+			if beside != nil && n%2 == 0 {
+				if other, err = besideCell(beside, m, d, bs, *optFlag, *quick, cfg, stderr); err != nil {
+					fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+					return 1
+				}
+			}
 			for _, b := range bs {
 				r, err := bench.Run(m, d, b, cfg)
 				if err != nil {
@@ -193,6 +219,27 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 					return 1
 				}
 				cell = append(cell, r)
+			}
+			if beside != nil && n%2 == 1 {
+				if other, err = besideCell(beside, m, d, bs, *optFlag, *quick, cfg, stderr); err != nil {
+					fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+					return 1
+				}
+			}
+			if beside != nil {
+				if len(other) != len(cell) {
+					fmt.Fprintf(stderr, "neurogo bench sim: --beside: %d rows for %s D=%d, want %d\n", len(other), m, d, len(cell))
+					return 1
+				}
+				for i := range cell {
+					if err := bench.CompareBeside(&cell[i], other[i], beside.path, beside.desc.Kernels, beside.desc.BLAS); err != nil {
+						fmt.Fprintf(stderr, "neurogo bench sim: --beside: %v\n", err)
+						return 1
+					}
+					fmt.Fprintf(stderr, "  %s D=%d batch %d: %.1f µs/step, beside %.1f (÷ %.2f); build %.2f s, beside %.2f s (÷ %.2f)\n",
+						m, d, cell[i].Batch, cell[i].USPerStep, other[i].USPerStep, cell[i].Beside.StepRatio,
+						cell[i].BuildS, other[i].BuildS, cell[i].Beside.BuildRatio)
+				}
 			}
 			if py != "" {
 				fmt.Fprintf(stderr, "  %s D=%d: Nengo (optimize=True) build, warm-up %g s, %d × %g s\n", m, d, cfg.Warmup, cfg.Repeats, cfg.Seconds)
@@ -226,6 +273,38 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(tw, "\nneurogo bench sim: %d neurons, RectifiedLinear, warm-up %g s, %d × %g s simulated, 95%% t-interval; nengo = batch × one serial run; roofline = GB/s ÷ copy %.2f GB/s\n", bench.TotalNeurons, cfg.Warmup, cfg.Repeats, cfg.Seconds, cfg.CopyGBps)
 	bench.WriteTable(tw, rows)
 	return 0
+}
+
+// besideCell runs the other binary on one cell (model m, dimension d, the
+// batches bs) with this run's protocol and returns its rows.
+func besideCell(b *besideBinary, m string, d int, bs []int, opt string, quick bool, cfg bench.Config, stderr io.Writer) ([]bench.Result, error) {
+	batches := make([]string, len(bs))
+	for i, v := range bs {
+		batches[i] = strconv.Itoa(v)
+	}
+	args := []string{"bench", "sim", "--json", "--models", m, "--dims", strconv.Itoa(d),
+		"--batch", strings.Join(batches, ","), "--opt", opt,
+		"--repeats", strconv.Itoa(cfg.Repeats), "--seconds", strconv.FormatFloat(cfg.Seconds, 'g', -1, 64)}
+	if quick {
+		args = append(args, "--quick")
+	}
+	fmt.Fprintf(stderr, "  %s D=%d: beside %s\n", m, d, b.path)
+	out, err := b.run(args, stderr)
+	if err != nil {
+		return nil, err
+	}
+	var rows []bench.Result
+	for i, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if i == 0 {
+			continue // the run line
+		}
+		var r bench.Result
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return nil, fmt.Errorf("--beside: cannot read row %q: %w", line, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // measureCopy measures the copy bandwidth once per invocation (the

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/neurogo/neurogo/internal/machine"
+	"github.com/neurogo/neurogo/sim/bench"
 )
 
 // Flag errors exit 2 before anything is measured.
@@ -65,5 +68,61 @@ func TestWriteRunLine(t *testing.T) {
 	if r["command"] != "neurogo bench stream --quick --json" || r["quick"] != true || r["protocol"] == nil ||
 		r["machine"].(map[string]any)["peers"].(map[string]any)["nengo"] != "4.1.0" {
 		t.Errorf("run line %s", out.String())
+	}
+}
+
+// fakeNeurogo writes a shell script that answers like a neurogo binary:
+// `bench sim --machine` with a run line naming its inner loops, and
+// `bench sim --json …` with a run line and the rows in rows.
+func fakeNeurogo(t *testing.T, rows ...string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "neurogo-other")
+	run := `{"run":{"command":"neurogo bench sim","date":"2026-01-01T00:00:00Z","machine":{"cpu":"x","logical_cores":2,"gomaxprocs":2,"memory_bytes":1,"os":"x","kernel":"x","arch":"amd64","go":"go1.26","goexperiment":"","build_tags":"","cgo":"0","blas":"pure Go","kernels":"portable Go loops","openblas":false},"quick":true}}`
+	script := "#!/bin/sh\necho 'progress line' >&2\necho '" + run + "'\n"
+	for _, r := range rows {
+		script += "echo '" + r + "'\n"
+	}
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// --beside reads the other binary's description and rows; its progress
+// reaches stderr prefixed; a path that is not a neurogo binary fails with
+// the path in the message.
+func TestBeside(t *testing.T) {
+	row := `{"model":"integrator","dims":64,"batch":1,"us_per_step":20,"build_s":2,"seconds":1,"simulated_s":1,"steps":1000,"ci_low":0.9,"ci_high":1.1}`
+	b, err := newBeside(fakeNeurogo(t, row))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.desc.Kernels != "portable Go loops" || b.desc.CGO != "0" {
+		t.Errorf("description %+v", b.desc)
+	}
+	var errb bytes.Buffer
+	rows, err := besideCell(b, "integrator", 64, []int{1}, "all", true, bench.Quick(), &errb)
+	if err != nil || len(rows) != 1 || rows[0].USPerStep != 20 {
+		t.Fatalf("besideCell: %v, %+v", err, rows)
+	}
+	if !strings.Contains(errb.String(), "  beside: progress line") {
+		t.Errorf("stderr %q lacks the prefixed progress", errb.String())
+	}
+	ours := bench.Result{Model: "integrator", Dims: 64, Batch: 1, USPerStep: 24, BuildS: 1}
+	if err := bench.CompareBeside(&ours, rows[0], b.path, b.desc.Kernels, b.desc.BLAS); err != nil {
+		t.Fatal(err)
+	}
+	if ours.Beside.StepRatio != 1.2 || ours.Beside.BuildRatio != 0.5 {
+		t.Errorf("ratios %+v, want step 1.2, build 0.5", ours.Beside)
+	}
+	other := bench.Result{Model: "integrator", Dims: 128, Batch: 1, USPerStep: 20, BuildS: 1}
+	if err := bench.CompareBeside(&ours, other, "x", "", ""); err == nil || !strings.Contains(err.Error(), "D=128") {
+		t.Errorf("a different cell: err %v", err)
+	}
+	if _, err := newBeside("/bin/true"); err == nil || !strings.Contains(err.Error(), "/bin/true") {
+		t.Errorf("/bin/true: err %v", err)
+	}
+	if _, err := newBeside(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("a missing binary: no error")
 	}
 }

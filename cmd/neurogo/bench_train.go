@@ -38,6 +38,7 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	batch := fs.Int("batch", 200, "minibatch size")
 	jsonOut := fs.Bool("json", false, "one JSON object on stdout")
 	noTorch := fs.Bool("no-torch", false, "skip PyTorch")
+	besidePath := fs.String("beside", "", "another neurogo binary (e.g. a plain go build) to time on the same epochs in the same run")
 	python := fs.String("python", "python3", "Python with torch (scripts/ensure_torch installs it)")
 	cpuprof := fs.String("cpuprofile", "", "write a Go CPU profile of neurogo's training to this file (go tool pprof)")
 	dtype := fs.String("torch-dtype", "float32", "PyTorch dtype: float32 (its default; neurogo then runs its convolution products and LIF derivatives in float32 too) or float64 (neurogo all float64)")
@@ -61,11 +62,21 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f32 := *dtype == "float32"
+	var beside *besideBinary
+	if *besidePath != "" {
+		if beside, err = newBeside(*besidePath); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench train: %v\n", err)
+			return 1
+		}
+	}
 	run := benchRun("train", args, *quick, map[string]any{
 		"bench": "train", "model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch,
 		"dtype": *dtype, "torch_threads": 2, "optimizer": "RMSProp lr 1e-3",
 		"timing": "median over the epochs of the training loop's wall time (shuffle, forward, backward, updates)",
 	})
+	if beside != nil {
+		run.Protocol["beside"] = beside.describe()
+	}
 	res := map[string]any{"model": "spiking-mnist", "examples": *n, "epochs": *epochs, "batch": *batch, "blas": solvers.BLAS(), "float32": f32}
 	fmt.Fprintf(stderr, "neurogo: %d images, %d epoch(s), minibatch %d, %s, products and LIF derivatives in float%d\n", *n, *epochs, *batch, solvers.BLAS(), map[bool]int{true: 32, false: 64}[f32])
 	if *cpuprof != "" {
@@ -89,6 +100,28 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	}
 	res["seconds_per_epoch"] = secs
 	res["train_accuracy"] = acc
+	if beside != nil {
+		fmt.Fprintf(stderr, "beside %s (%s, %s): %d images, %d epoch(s)\n", beside.path, beside.desc.Kernels, beside.desc.BLAS, *n, *epochs)
+		out, err := beside.run([]string{"bench", "train", "--json", "--no-torch", "--train", strconv.Itoa(*n),
+			"--epochs", strconv.Itoa(*epochs), "--batch", strconv.Itoa(*batch), "--torch-dtype", *dtype}, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "neurogo bench train: %v\n", err)
+			return 1
+		}
+		var br map[string]any
+		if err := json.Unmarshal(lastLine(out), &br); err != nil {
+			fmt.Fprintf(stderr, "neurogo bench train: --beside: cannot read its result %q: %v\n", out, err)
+			return 1
+		}
+		bs, ok := br["seconds_per_epoch"].(float64)
+		if !ok || bs <= 0 {
+			fmt.Fprintf(stderr, "neurogo bench train: --beside: its result has no seconds_per_epoch: %v\n", br)
+			return 1
+		}
+		res["beside_seconds_per_epoch"] = bs
+		res["beside_blas"] = br["blas"]
+		res["ratio_vs_beside"] = secs / bs
+	}
 	if !*noTorch {
 		root := kernel.SourceRoot()
 		if root == "" {
@@ -132,6 +165,9 @@ func cmdBenchTrain(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "spiking-mnist training, %d images, minibatch %d: neurogo %.1f s/epoch", *n, *batch, secs)
 	if r, ok := res["ratio_vs_torch"].(float64); ok {
 		fmt.Fprintf(stdout, ", PyTorch %s %.1f s/epoch, ratio %.2f (target ≤ 1.5)", *dtype, res["torch_seconds_per_epoch"], r)
+	}
+	if r, ok := res["ratio_vs_beside"].(float64); ok {
+		fmt.Fprintf(stdout, ", beside %s %.1f s/epoch, ratio %.2f", beside.path, res["beside_seconds_per_epoch"], r)
 	}
 	fmt.Fprintln(stdout)
 	return 0

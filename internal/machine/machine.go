@@ -34,6 +34,7 @@ type Description struct {
 	Go           string   `json:"go"`                // runtime.Version of the binary
 	GOEXPERIMENT string   `json:"goexperiment"`      // as built, "" for none
 	BuildTags    string   `json:"build_tags"`        // -tags as built, "" for none
+	CGO          string   `json:"cgo,omitempty"`     // CGO_ENABLED as built ("1" or "0")
 	BLAS         string   `json:"blas"`              // toolkit/solvers.BLAS
 	Kernels      string   `json:"kernels,omitempty"` // internal/vec.Kernels: the inner loops
 	OpenBLAS     bool     `json:"openblas"`
@@ -53,7 +54,7 @@ func Describe() Description {
 	d.Arch = runtime.GOARCH
 	d.Go = runtime.Version()
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		d.GOEXPERIMENT, d.BuildTags = buildSettings(bi)
+		d.GOEXPERIMENT, d.BuildTags, d.CGO = buildSettings(bi)
 	}
 	d.BLAS = solvers.BLAS()
 	d.Kernels = vec.Kernels()
@@ -119,18 +120,20 @@ func describeRoot(root string) Description {
 	return d
 }
 
-// buildSettings returns the GOEXPERIMENT and -tags the binary was built
-// with ("" when absent).
-func buildSettings(bi *debug.BuildInfo) (goexperiment, tags string) {
+// buildSettings returns the GOEXPERIMENT, -tags and CGO_ENABLED the
+// binary was built with ("" when absent).
+func buildSettings(bi *debug.BuildInfo) (goexperiment, tags, cgo string) {
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "GOEXPERIMENT":
 			goexperiment = s.Value
 		case "-tags":
 			tags = s.Value
+		case "CGO_ENABLED":
+			cgo = s.Value
 		}
 	}
-	return goexperiment, tags
+	return goexperiment, tags, cgo
 }
 
 // SetPeer records the version of a peer the bench ran beside; an empty

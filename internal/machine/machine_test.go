@@ -44,16 +44,16 @@ func TestDescribe(t *testing.T) {
 
 func TestBuildSettings(t *testing.T) {
 	for _, tc := range []struct {
-		settings  []debug.BuildSetting
-		exp, tags string
+		settings       []debug.BuildSetting
+		exp, tags, cgo string
 	}{
-		{nil, "", ""},
-		{[]debug.BuildSetting{{Key: "-tags", Value: "openblas"}, {Key: "GOEXPERIMENT", Value: "simd"}, {Key: "CGO_ENABLED", Value: "1"}}, "simd", "openblas"},
-		{[]debug.BuildSetting{{Key: "-compiler", Value: "gc"}}, "", ""},
+		{nil, "", "", ""},
+		{[]debug.BuildSetting{{Key: "-tags", Value: "openblas"}, {Key: "GOEXPERIMENT", Value: "simd"}, {Key: "CGO_ENABLED", Value: "1"}}, "simd", "openblas", "1"},
+		{[]debug.BuildSetting{{Key: "-compiler", Value: "gc"}, {Key: "CGO_ENABLED", Value: "0"}}, "", "", "0"},
 	} {
-		exp, tags := buildSettings(&debug.BuildInfo{Settings: tc.settings})
-		if exp != tc.exp || tags != tc.tags {
-			t.Errorf("buildSettings(%v) = %q, %q; want %q, %q", tc.settings, exp, tags, tc.exp, tc.tags)
+		exp, tags, cgo := buildSettings(&debug.BuildInfo{Settings: tc.settings})
+		if exp != tc.exp || tags != tc.tags || cgo != tc.cgo {
+			t.Errorf("buildSettings(%v) = %q, %q, %q; want %q, %q, %q", tc.settings, exp, tags, cgo, tc.exp, tc.tags, tc.cgo)
 		}
 	}
 }

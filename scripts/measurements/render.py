@@ -274,6 +274,109 @@ def summary_train(doc: dict[str, Any]) -> str:
     return f"training: {ratio(r)} PyTorch's time per epoch"
 
 
+# --- builds --------------------------------------------------------------------
+
+def build_line(name: str, cmd: str, m: dict[str, Any] | None) -> str:
+    m = m or {}
+    what = [f"inner loops: {m.get('kernels') or 'not recorded'}",
+            f"BLAS: {(m.get('blas') or 'not recorded').replace('OpenBLAS OpenBLAS', 'OpenBLAS')}"]
+    if m.get("cgo"):
+        what.append(f"CGO_ENABLED={m['cgo']}")
+    return f"- {name}: `{cmd}` ({'; '.join(what)})"
+
+
+def render_builds(doc: dict[str, Any]) -> str:
+    run = doc.get("run", {})
+    sim, tr, bl = doc.get("sim") or {}, doc.get("train") or {}, doc.get("blas") or {}
+    b = doc.get("builds") or {}
+    plain_m = (sim.get("run") or {}).get("machine")
+    tuned_m = None
+    for d in (sim, tr):
+        bes = ((d.get("run") or {}).get("protocol") or {}).get("beside")
+        if bes:
+            tuned_m = bes
+            break
+    what = [
+        "The same benches run by two builds of neurogo side by side in one run: a plain "
+        "`CGO_ENABLED=0 go build` (what `go build` and `go install` give, with no C compiler and no "
+        "OpenBLAS) beside the build with OpenBLAS. Each bench is started from the plain binary with "
+        "`--beside` the other, which runs the same cells with the same protocol right before or after "
+        "(alternating). Ratios are plain ÷ OpenBLAS build (above 1: the plain build is slower).",
+        "",
+        build_line("Plain build", b.get("plain", "CGO_ENABLED=0 go build ./cmd/neurogo"), plain_m),
+        build_line("OpenBLAS build", b.get("tuned", "go build -tags openblas ./cmd/neurogo"), tuned_m),
+    ]
+    out = header("Plain go build beside the OpenBLAS build", run, "builds.json", what)
+    rows = sim_rows(sim)
+    if rows:
+        p = (sim.get("run") or {}).get("protocol") or {}
+        out += ["## Simulator steps and model builds", "",
+                f"`{(sim.get('run') or {}).get('command', '')}`: the models of `neurogo bench sim` "
+                f"({p.get('repeats')} × {num(p.get('seconds'))} s timed per cell, µs/step ± the half-width of "
+                "the 95 % interval).", ""]
+        body = []
+        for r in rows:
+            be = r.get("beside") or {}
+            half = (r.get("ci_high", 0) - r.get("ci_low", 0)) / 2 * r.get("simulated_s", 0) / max(r.get("steps", 1), 1) * 1e6
+            body.append([r["model"], str(r["dims"]), str(r["batch"]),
+                         f"{f(r.get('us_per_step'), 1)} ± {f(half, 1)}",
+                         f"{f(be.get('us_per_step'), 1)} ± {f(be.get('ci_half_us'), 1)}",
+                         f"**{f(be.get('step_ratio'))}**", f(r.get("build_s")), f(be.get("build_s")),
+                         f"**{f(be.get('build_ratio'))}**"])
+        out += table(["model", "D", "batch", "plain µs/step", "OpenBLAS build µs/step", "÷ step",
+                      "plain build s", "OpenBLAS build s", "÷ build"], body, "lrrrrrrrr")
+        st = [r["beside"]["step_ratio"] for r in rows if r.get("beside")]
+        bu = [r["beside"]["build_ratio"] for r in rows if r.get("beside")]
+        if st:
+            out += ["", f"- Per step: the plain build takes {span(st, 2)} the OpenBLAS build's time "
+                        f"(over {len(st)} rows; the worst {max(st):.2f})."]
+        if bu:
+            out += [f"- Model builds (decoder solves): {span(bu, 2)} the OpenBLAS build's time (the worst {max(bu):.2f})."]
+        out.append("")
+    if tr:
+        out += ["## Training", "",
+                f"`{(tr.get('run') or {}).get('command', '')}`: one epoch of the spiking-MNIST network "
+                f"({tr.get('examples')} images, minibatch {tr.get('batch')}, {tr.get('torch_dtype', 'float32')}).", ""]
+        body = [["plain build", f(tr.get("seconds_per_epoch"), 1)]]
+        if tr.get("beside_seconds_per_epoch") is not None:
+            body.append(["OpenBLAS build", f(tr.get("beside_seconds_per_epoch"), 1)])
+        if tr.get("torch_seconds_per_epoch") is not None:
+            body.append([f"PyTorch {tr.get('torch_version', '')}", f(tr.get("torch_seconds_per_epoch"), 1)])
+        out += table(["trainer", "seconds per epoch"], body, "lr")
+        out.append("")
+        if tr.get("ratio_vs_beside") is not None:
+            out.append(f"- Plain ÷ OpenBLAS build: **{ratio(tr['ratio_vs_beside'])}**.")
+        if tr.get("ratio_vs_torch") is not None:
+            out.append(f"- Plain build ÷ PyTorch: **{ratio(tr['ratio_vs_torch'])}**.")
+        out.append("")
+    brows = [r for r in bl.get("rows", []) if "op" in r]
+    if brows:
+        out += ["## Dense linear algebra", "",
+                f"`{(bl.get('run') or {}).get('command', '')}` (run by the OpenBLAS build, which holds both "
+                "implementations): GFLOP/s of neurogo's pure-Go BLAS (assembly micro-kernels) beside OpenBLAS "
+                "at the shapes the decoder solves and the MNIST convolutions use.", ""]
+        body = []
+        for r in brows:
+            body.append([str(r.get("op")), str(r.get("shape", "")), str(r.get("use", "")), f(r.get("ours_gflops"), 1),
+                         f(r.get("peer_gflops"), 1), f"**{f(r.get('ratio'))}**"])
+        peer = brows[0].get("peer", "OpenBLAS")
+        out += table(["routine", "shape", "used by", "neurogo GFLOP/s", f"{peer} GFLOP/s", "neurogo ÷ peer"], body, "lllrrr")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def summary_builds(doc: dict[str, Any]) -> str:
+    rows = [r for r in sim_rows(doc.get("sim") or {}) if r.get("beside")]
+    parts = []
+    if rows:
+        parts.append(f"plain go build {max(r['beside']['step_ratio'] for r in rows):.2f}× the OpenBLAS build's "
+                     "step time at worst")
+    tr = doc.get("train") or {}
+    if tr.get("ratio_vs_torch") is not None:
+        parts.append(f"trains in {ratio(tr['ratio_vs_torch'])} PyTorch's time")
+    return "; ".join(parts) or "plain go build beside the OpenBLAS build"
+
+
 # --- stream --------------------------------------------------------------------
 
 def render_stream(doc: dict[str, Any]) -> str:
@@ -643,6 +746,7 @@ PAGES = [  # (name, page, title)
     ("sim", "sim.md", "Simulator speed beside Nengo"),
     ("ablation", "ablation.md", "Graph optimizer ablation"),
     ("train", "train.md", "Training time beside PyTorch"),
+    ("builds", "builds.md", "Plain go build beside the OpenBLAS build"),
     ("stream", "stream.md", "Layerwise-parallel frame rate"),
     ("accel", "accel.md", "Emulated analog accelerator: MAC rate"),
     ("viz", "viz.md", "Rendering speed beside matplotlib"),
@@ -651,11 +755,13 @@ PAGES = [  # (name, page, title)
 ]
 
 RENDER: dict[str, Callable[[dict[str, Any]], str]] = {
-    "sim": render_sim, "ablation": render_ablation, "train": render_train, "stream": render_stream,
+    "sim": render_sim, "ablation": render_ablation, "train": render_train, "builds": render_builds,
+    "stream": render_stream,
     "accel": render_accel, "kernel": render_kernel, "goroot-corpus": render_goroot, "viz": render_viz,
 }
 SUMMARY: dict[str, Callable[[dict[str, Any]], str]] = {
-    "sim": summary_sim, "ablation": summary_ablation, "train": summary_train, "stream": summary_stream,
+    "sim": summary_sim, "ablation": summary_ablation, "train": summary_train, "builds": summary_builds,
+    "stream": summary_stream,
     "accel": summary_accel, "kernel": summary_kernel, "goroot-corpus": summary_goroot, "viz": summary_viz,
 }
 

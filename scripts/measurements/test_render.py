@@ -77,3 +77,36 @@ def test_formatting():
     assert R.f(float("nan")) == "–"
     assert R.span([2.0, 1.0]) == "1.0–2.0×"
     assert R.span([]) == "–"
+
+
+def builds_doc() -> dict:
+    plain = dict(MACHINE, goexperiment="", build_tags="", cgo="0", blas="neurogo (pure Go)",
+                 kernels="AVX-512 assembly", openblas=False)
+    sim = sim_doc()
+    sim["run"]["machine"] = plain
+    sim["run"]["protocol"]["beside"] = {"binary": "/x/neurogo-openblas", "kernels": "AVX-512 assembly",
+                                        "blas": "OpenBLAS 0.3.21", "cgo": "1"}
+    for r in sim["rows"]:
+        r["beside"] = {"us_per_step": r["us_per_step"] / 1.1, "ci_half_us": 0.1, "build_s": 0.5,
+                       "step_ratio": 1.1 if r["batch"] == 1 else 1.05, "build_ratio": 1.6}
+    train = {"run": {"command": ".cache/builds/neurogo-plain bench train --json", "machine": plain},
+             "examples": 6000, "batch": 200, "seconds_per_epoch": 12.0, "beside_seconds_per_epoch": 10.0,
+             "ratio_vs_beside": 1.2, "torch_seconds_per_epoch": 9.0, "ratio_vs_torch": 12 / 9, "torch_version": "2.5"}
+    blas = {"run": {"command": ".cache/builds/neurogo-openblas bench blas --json"},
+            "rows": [{"op": "dgemm TN", "shape": "1000×500×500", "use": "Gram", "ours_gflops": 40.0,
+                      "peer_gflops": 50.0, "ratio": 0.8, "peer": "OpenBLAS"}]}
+    return {"run": {"command": "scripts/measure --only builds", "date": "2026-01-02T03:04:05Z", "machine": plain},
+            "builds": {"plain": "CGO_ENABLED=0 go build -o .cache/builds/neurogo-plain ./cmd/neurogo",
+                       "tuned": "GOEXPERIMENT=simd go build -tags openblas -o .cache/builds/neurogo-openblas ./cmd/neurogo"},
+            "sim": sim, "train": train, "blas": blas}
+
+
+def test_builds_page():
+    md = R.render("builds", builds_doc())
+    assert "# Plain go build beside the OpenBLAS build" in md
+    assert "**1.10**" in md and "**1.60**" in md  # step and build ratios per row
+    assert "1.05–1.10× the OpenBLAS build's time" in md and "the worst 1.10" in md
+    assert "Plain ÷ OpenBLAS build: **1.20×**" in md or "Plain ÷ OpenBLAS build: **1.2" in md
+    assert "| dgemm TN | 1000×500×500 | Gram | 40.0 | 50.0 | **0.80** |" in md
+    assert "CGO_ENABLED=0" in md and "OpenBLAS 0.3.21" in md
+    assert R.summary("builds", builds_doc()).startswith("plain go build 1.10× the OpenBLAS build's step time")

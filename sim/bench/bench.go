@@ -192,6 +192,8 @@ type Result struct {
 	NengoBuildS    *float64 `json:"nengo_build_s,omitempty"`
 	NengoPeakRSSMB *float64 `json:"nengo_peak_rss_mb,omitempty"`
 	Speedup        *float64 `json:"speedup,omitempty"`
+	// Filled by CompareBeside: another neurogo binary on the same cell.
+	Beside *Beside `json:"beside,omitempty"`
 }
 
 // JSON returns r as one line of JSON (no trailing newline).
@@ -376,7 +378,9 @@ func (r Result) CIHalfUS() float64 {
 
 // WriteTable prints results as a readable table: model, D, batch,
 // neurogo µs/step ± CI half-width, Nengo µs/step (of the same work:
-// batch serial runs) and speedup, sorted by model order, D, batch.
+// batch serial runs) and speedup, sorted by model order, D, batch. When a
+// row was measured beside another binary (CompareBeside), the other's
+// µs/step and build time and the two ratios (this ÷ other) follow.
 func WriteTable(w io.Writer, rs []Result) {
 	order := map[string]int{}
 	for i, m := range Models {
@@ -393,7 +397,15 @@ func WriteTable(w io.Writer, rs []Result) {
 		}
 		return a.Batch < b.Batch
 	})
-	fmt.Fprintf(w, "%-14s %4s %5s %-13s %22s %8s %8s %8s %6s %9s %14s %8s %9s\n", "model", "D", "batch", "opt", "neurogo µs/step", "build s", "allocs", "MB/step", "GB/s", "roofline", "nengo µs/step", "nengo b", "speedup")
+	beside := false
+	for _, r := range rs {
+		beside = beside || r.Beside != nil
+	}
+	fmt.Fprintf(w, "%-14s %4s %5s %-13s %22s %8s %8s %8s %6s %9s %14s %8s %9s", "model", "D", "batch", "opt", "neurogo µs/step", "build s", "allocs", "MB/step", "GB/s", "roofline", "nengo µs/step", "nengo b", "speedup")
+	if beside {
+		fmt.Fprintf(w, " %22s %9s %8s %8s", "beside µs/step", "beside b", "÷ step", "÷ build")
+	}
+	fmt.Fprintln(w)
 	for _, r := range rs {
 		ng, nb, sp := "-", "-", "-"
 		if r.NengoUSPerStep != nil {
@@ -406,7 +418,13 @@ func WriteTable(w io.Writer, rs []Result) {
 			sp = fmt.Sprintf("%.2f×", *r.Speedup)
 		}
 		us := fmt.Sprintf("%.1f ± %.1f", r.USPerStep, r.CIHalfUS())
-		fmt.Fprintf(w, "%-14s %4d %5d %-13s %22s %8.2f %8.3g %8.2f %6.2f %9s %14s %8s %9s\n", r.Model, r.Dims, r.Batch, r.Opt, us, r.BuildS, r.AllocsPerStep, float64(r.BytesPerStep)/1e6, r.GBps, roofline(r), ng, nb, sp)
+		fmt.Fprintf(w, "%-14s %4d %5d %-13s %22s %8.2f %8.3g %8.2f %6.2f %9s %14s %8s %9s", r.Model, r.Dims, r.Batch, r.Opt, us, r.BuildS, r.AllocsPerStep, float64(r.BytesPerStep)/1e6, r.GBps, roofline(r), ng, nb, sp)
+		if b := r.Beside; b != nil {
+			fmt.Fprintf(w, " %22s %9.2f %8.2f %8.2f", fmt.Sprintf("%.1f ± %.1f", b.USPerStep, b.CIHalfUS), b.BuildS, b.StepRatio, b.BuildRatio)
+		} else if beside {
+			fmt.Fprintf(w, " %22s %9s %8s %8s", "-", "-", "-", "-")
+		}
+		fmt.Fprintln(w)
 	}
 }
 
