@@ -1,9 +1,11 @@
-//go:build arm64 && !purego && neonwip
+//go:build arm64 && !purego
 
 package vec
 
 import (
+	"fmt"
 	"math"
+	"os"
 
 	"github.com/neurogo/neurogo/internal/cpufeat"
 )
@@ -14,21 +16,51 @@ import (
 // rest to the Go loops; Dot and its relatives hold the sixteen partial
 // sums in eight registers.
 
-// useNEON selects the assembly (Advanced SIMD is part of the arm64
-// architecture, see internal/cpufeat); the tests switch it off to compare
-// with the portable loops.
-var useNEON = cpufeat.ARM64.HasASIMD
+// useNEON selects the assembly: Advanced SIMD is part of the arm64
+// architecture (internal/cpufeat), and NEUROGO_VEC=portable switches it
+// off for a whole process, as on amd64 (see doc.go); the tests switch it
+// off to compare with the portable loops. why says why it is off.
+var (
+	useNEON = cpufeat.ARM64.HasASIMD
+	why     string
+)
 
 // Vectorized reports whether the loops use SIMD instructions.
-var Vectorized = useNEON
+var Vectorized bool
+
+func init() {
+	useNEON, why = envCap(useNEON, why, os.Getenv("NEUROGO_VEC"))
+	Vectorized = useNEON
+}
+
+// envCap applies NEUROGO_VEC's value env to the choice use (with its
+// reason why).
+func envCap(use bool, why, env string) (bool, string) {
+	if !use {
+		why = "the CPU lacks Advanced SIMD"
+	}
+	switch env {
+	case "", "neon":
+	case "portable":
+		use, why = false, "NEUROGO_VEC=portable"
+	default:
+		// not a panic: a misspelt variable must not stop a run
+		why = fmt.Sprintf("NEUROGO_VEC=%q is not portable or neon", env)
+	}
+	return use, why
+}
 
 // Kernels names the inner loops this binary runs, for version output and
 // measurement headers (a slow build should be visible).
 func Kernels() string {
-	if !useNEON {
-		return "portable Go loops (NEON switched off)"
+	name := "portable Go loops"
+	if useNEON {
+		name = "NEON assembly (arm64)"
 	}
-	return "NEON assembly (arm64)"
+	if why != "" {
+		name += " (" + why + ")"
+	}
+	return name
 }
 
 //go:noescape

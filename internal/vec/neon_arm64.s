@@ -1,4 +1,4 @@
-//go:build arm64 && !purego && neonwip
+//go:build arm64 && !purego
 
 #include "textflag.h"
 

@@ -1,4 +1,4 @@
-//go:build arm64 && !purego && neonwip
+//go:build arm64 && !purego
 
 package vec
 
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 	"unsafe"
 )
@@ -20,9 +21,12 @@ import (
 
 // withNEON runs f with the assembly on or off.
 func withNEON(on bool, f func()) {
-	prevUse, prevVec := useNEON, Vectorized
+	prevUse, prevVec, prevWhy := useNEON, Vectorized, why
 	useNEON, Vectorized = on, on
-	defer func() { useNEON, Vectorized = prevUse, prevVec }()
+	if !on {
+		why = "forced by a test"
+	}
+	defer func() { useNEON, Vectorized, why = prevUse, prevVec, prevWhy }()
 	f()
 }
 
@@ -349,10 +353,40 @@ func TestNEONVecMat(t *testing.T) {
 }
 
 func TestNEONKernels(t *testing.T) {
-	if k := Kernels(); k != "NEON assembly (arm64)" || !Vectorized {
-		t.Errorf("Kernels() = %q, Vectorized = %v", k, Vectorized)
+	if os.Getenv("NEUROGO_VEC") == "" {
+		if k := Kernels(); k != "NEON assembly (arm64)" || !Vectorized {
+			t.Errorf("Kernels() = %q, Vectorized = %v", k, Vectorized)
+		}
 	}
-	withNEON(false, func() { TestKernels(t) })
+	withNEON(false, func() {
+		if k := Kernels(); k != "portable Go loops (forced by a test)" || Vectorized {
+			t.Errorf("forced off: Kernels() = %q, Vectorized = %v", k, Vectorized)
+		}
+	})
+}
+
+// TestNEONEnvCap: NEUROGO_VEC=portable switches NEON off, neon or an
+// empty value leaves it on, another value is named by Kernels.
+func TestNEONEnvCap(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		use  bool
+		want string
+	}{
+		{"", true, "NEON assembly (arm64)"},
+		{"neon", true, "NEON assembly (arm64)"},
+		{"portable", false, "portable Go loops (NEUROGO_VEC=portable)"},
+		{"avx2", true, `NEON assembly (arm64) (NEUROGO_VEC="avx2" is not portable or neon)`},
+	} {
+		use, w := envCap(true, "", c.env)
+		prevUse, prevWhy := useNEON, why
+		useNEON, why = use, w
+		k := Kernels()
+		useNEON, why = prevUse, prevWhy
+		if use != c.use || k != c.want {
+			t.Errorf("NEUROGO_VEC=%q: NEON %v, Kernels() = %q; want %v, %q", c.env, use, k, c.use, c.want)
+		}
+	}
 }
 
 // TestVariantsNEON runs the shared comparisons with the reference Go
