@@ -44,13 +44,13 @@ DATA tailmask16<>+240(SB)/8, $0
 DATA tailmask16<>+248(SB)/8, $0
 GLOBL tailmask16<>(SB), RODATA|NOPTR, $256
 
-// TAILBASE sets R15 to the masks of a last block of CX elements.
+// TAILBASE sets R10 to the masks of a last block of CX elements.
 #define TAILBASE \
-	MOVQ $16, R15 \
-	SUBQ CX, R15 \
-	SHLQ $3, R15 \
+	MOVQ $16, R10 \
+	SUBQ CX, R10 \
+	SHLQ $3, R10 \
 	LEAQ tailmask16<>(SB), AX \
-	ADDQ AX, R15
+	ADDQ AX, R10
 
 // func reluAVX2(out, j *float64, n int, amp float64)
 TEXT ·reluAVX2(SB), NOSPLIT, $0-32
@@ -457,19 +457,19 @@ dot2xtail:
 	ANDQ $15, CX
 	JZ   dot2xreduce
 	TAILBASE
-	VMOVUPD     (R15), Y8
+	VMOVUPD     (R10), Y8
 	VMASKMOVPD  (SI), Y8, Y4
 	VMASKMOVPD  (BX), Y8, Y5
 	VFMADD231PD Y5, Y4, Y0
-	VMOVUPD     32(R15), Y8
+	VMOVUPD     32(R10), Y8
 	VMASKMOVPD  32(SI), Y8, Y4
 	VMASKMOVPD  32(BX), Y8, Y5
 	VFMADD231PD Y5, Y4, Y1
-	VMOVUPD     64(R15), Y8
+	VMOVUPD     64(R10), Y8
 	VMASKMOVPD  64(SI), Y8, Y4
 	VMASKMOVPD  64(BX), Y8, Y5
 	VFMADD231PD Y5, Y4, Y2
-	VMOVUPD     96(R15), Y8
+	VMOVUPD     96(R10), Y8
 	VMASKMOVPD  96(SI), Y8, Y4
 	VMASKMOVPD  96(BX), Y8, Y5
 	VFMADD231PD Y5, Y4, Y3
@@ -483,10 +483,10 @@ dot2xreduce:
 	VMOVSD       X0, ret+24(FP)
 	RET
 
-// TAIL2 adds chunk off of the last block (mask at off(R15)) of rows SI
+// TAIL2 adds chunk off of the last block (mask at off(R10)) of rows SI
 // and DI times x (BX) to the sums va and vb.
 #define TAIL2(off, va, vb) \
-	VMOVUPD     off(R15), Y12 \
+	VMOVUPD     off(R10), Y12 \
 	VMASKMOVPD  off(BX), Y12, Y13 \
 	VMASKMOVPD  off(SI), Y12, Y14 \
 	VFMADD231PD Y14, Y13, va \
