@@ -168,3 +168,37 @@ func BenchmarkEnsOct1(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoops covers the loops the benchmarks above do not, at a
+// small ensemble's size and at a large population's.
+func BenchmarkLoops(b *testing.B) {
+	for _, n := range []int{156, 4096} {
+		x, g, bb, y, u := bA[:n], bX[:n], bY[:n], make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], g[i], bb[i] = float64(i%7)-3, float64(i%5)*0.5, float64(i%3)-1
+		}
+		run := func(name string, f func()) {
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				for b.Loop() {
+					f()
+				}
+			})
+		}
+		run("Scale", func() { Scale(y, x, 0.5) })
+		run("MulInc", func() { MulInc(y, x, g) })
+		run("Add", func() { Add(y, x) })
+		run("GainRelu", func() { GainRelu(y, x, g, bb, 1.5) })
+		run("CountPositive", func() { bY[0] = CountPositive(u, x, g, bb, 0) })
+		in := make([]float64, n) // no zero input: a state decaying to subnormals would time the FPU's assists
+		for i := range in {
+			in[i] = 1 + float64(i%3)
+		}
+		run("Lowpass", func() { Lowpass(y, u, in, 0.9, 0.1) })
+		run("FirstNaN", func() { bY[1] = float64(FirstNaN(x)) })
+		run("Dot2", func() { y[0], y[1] = Dot2(x, g, bb) })
+		if n <= 156 {
+			m := make([]float64, 64*n)
+			run("VecMat64", func() { VecMat(y, x[:64], m, n) })
+		}
+	}
+}
