@@ -11,12 +11,12 @@ func unsafeSlice[T elem](p *T, n int) []T { return unsafe.Slice(p, n) }
 // Block sizes of the Goto/BLIS loops around the micro-kernel (the same
 // for every kernel; multiples of every mr and nr). A kc×nr micro-panel of
 // B (32 KiB of float64 at nr = 16) stays in L1 while the micro-kernel
-// runs down an mc×kc block of A (384 KiB, in L2); a kc×nc panel of B is
-// packed once per kc step.
+// runs down an mc×kc block of A (384 KiB, in L2); a kc×nc panel of B
+// (1 MiB) is packed once per kc step and stays in L2 beside it.
 const (
 	kcSize = 256
 	mcSize = 192
-	ncSize = 4096
+	ncSize = 512
 )
 
 // parMin is the smallest product (m·n·k multiply-adds) split across
@@ -210,21 +210,49 @@ func gemmSerial[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, 
 	}
 }
 
+// copyN copies n values from src to dst, inline for the panel widths
+// (a runtime memmove call costs more than the move itself at these sizes).
+func copyN[T elem](dst, src []T, n int) {
+	switch n {
+	case 4:
+		*(*[4]T)(dst) = *(*[4]T)(src)
+	case 6:
+		*(*[6]T)(dst) = *(*[6]T)(src)
+	case 8:
+		*(*[8]T)(dst) = *(*[8]T)(src)
+	case 12:
+		*(*[12]T)(dst) = *(*[12]T)(src)
+	case 16:
+		*(*[16]T)(dst) = *(*[16]T)(src)
+	case 32:
+		*(*[32]T)(dst) = *(*[32]T)(src)
+	default:
+		copy(dst[:n], src[:n])
+	}
+}
+
 // packB packs op(B)[pc:pc+kcur, jc:jc+ncur] into panels of nr columns,
-// kcur rows of nr values each, zero-padded.
+// kcur rows of nr values each, zero-padded. Rows of a stored B are read
+// whole, in order.
 func packB[T elem](dst []T, tB bool, b []T, ldb, pc, kcur, jc, ncur, nr int) {
+	if !tB {
+		full := ncur / nr * nr
+		for p := range kcur {
+			row := b[(pc+p)*ldb+jc:][:ncur]
+			for j0 := 0; j0 < full; j0 += nr {
+				copyN(dst[j0*kcur+p*nr:], row[j0:], nr)
+			}
+			if full < ncur {
+				dd := dst[full*kcur+p*nr : full*kcur+p*nr+nr]
+				copy(dd, row[full:])
+				clear(dd[ncur-full:])
+			}
+		}
+		return
+	}
 	for j0 := 0; j0 < ncur; j0 += nr {
 		nw := min(nr, ncur-j0)
 		d := dst[j0*kcur : j0*kcur+nr*kcur]
-		if !tB {
-			for p := range kcur {
-				src := b[(pc+p)*ldb+jc+j0:][:nw]
-				dd := d[p*nr : p*nr+nr]
-				copy(dd, src)
-				clear(dd[nw:])
-			}
-			continue
-		}
 		for jj := range nw {
 			src := b[(jc+j0+jj)*ldb+pc:][:kcur]
 			for p, v := range src {
@@ -242,24 +270,34 @@ func packB[T elem](dst []T, tB bool, b []T, ldb, pc, kcur, jc, ncur, nr int) {
 // packA packs alpha·op(A)[ic:ic+mcur, pc:pc+kcur] into panels of mr
 // rows, kcur columns of mr values each, zero-padded.
 func packA[T elem](dst []T, tA bool, a []T, lda, ic, mcur, pc, kcur, mr int, alpha T) {
-	for i0 := 0; i0 < mcur; i0 += mr {
-		mh := min(mr, mcur-i0)
-		d := dst[i0*kcur : i0*kcur+mr*kcur]
-		if tA {
-			for p := range kcur {
-				src := a[(pc+p)*lda+ic+i0:][:mh]
-				dd := d[p*mr : p*mr+mr]
-				if alpha == 1 {
-					copy(dd, src)
-				} else {
-					for i, v := range src {
+	if tA {
+		full := mcur / mr * mr
+		for p := range kcur {
+			row := a[(pc+p)*lda+ic:][:mcur]
+			if alpha != 1 {
+				for i0 := 0; i0 < mcur; i0 += mr {
+					dd := dst[i0*kcur+p*mr : i0*kcur+p*mr+mr]
+					for i, v := range row[i0:min(mcur, i0+mr)] {
 						dd[i] = alpha * v
 					}
 				}
-				clear(dd[mh:])
+			} else {
+				for i0 := 0; i0 < full; i0 += mr {
+					copyN(dst[i0*kcur+p*mr:], row[i0:], mr)
+				}
+				if full < mcur {
+					copy(dst[full*kcur+p*mr:], row[full:])
+				}
 			}
-			continue
+			if full < mcur {
+				clear(dst[full*kcur+p*mr+mcur-full : full*kcur+p*mr+mr])
+			}
 		}
+		return
+	}
+	for i0 := 0; i0 < mcur; i0 += mr {
+		mh := min(mr, mcur-i0)
+		d := dst[i0*kcur : i0*kcur+mr*kcur]
 		for ii := range mh {
 			src := a[(ic+i0+ii)*lda+pc:][:kcur]
 			if alpha == 1 {
