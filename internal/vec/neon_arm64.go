@@ -67,7 +67,12 @@ func Kernels() string {
 func dotNEON(a, x *float64, n int) float64
 
 //go:noescape
-func dot2NEON(a, b, x *float64, n int) (s, t float64)
+func dot2StepNEON(a, b, x *float64, n, count, sa, sb, sx int, oa, ob *float64, so int)
+
+func dot2NEON(a, b, x *float64, n int) (s, t float64) {
+	dot2StepNEON(a, b, x, n, 1, 0, 0, 0, &s, &t, 0)
+	return s, t
+}
 
 //go:noescape
 func ensOctNEON(p *float64, n, mode int, xa, xb *[8]float64, amp float64, s1, s2 *[8]float64)
@@ -342,21 +347,29 @@ func ensOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
 	ensOctNEON(&p[0], n, octLanes2, xa, xb, 1, sa, sb)
 }
 
-// dotRows: two rows at a time, sharing each load of x.
+// dotRows: two rows at a time, sharing each load of x; consecutive rows
+// (rows nil) in one assembly call.
 func dotRows(out, w []float64, nx int, rows []int, x []float64) {
-	if !useNEON || nx == 0 {
+	if !useNEON || nx == 0 || len(out) == 0 {
 		dotRowsGo(out, w, nx, rows, x)
 		return
 	}
 	x = x[:nx]
-	row := func(k int) []float64 {
-		r := k
-		if rows != nil {
-			r = rows[k]
+	k := 0
+	if rows == nil {
+		w = w[:len(out)*nx]
+		if k = len(out) &^ 1; k > 0 {
+			dot2StepNEON(&w[0], &w[nx], &x[0], nx, k/2, 16*nx, 16*nx, 0, &out[0], &out[1], 16)
 		}
+		if k < len(out) {
+			out[k] = dotNEON(&w[k*nx], &x[0], nx)
+		}
+		return
+	}
+	row := func(k int) []float64 {
+		r := rows[k]
 		return w[r*nx : (r+1)*nx]
 	}
-	k := 0
 	for ; k+1 < len(out); k += 2 {
 		a, b := row(k), row(k+1)
 		out[k], out[k+1] = dot2NEON(&a[0], &b[0], &x[0], nx)
@@ -376,8 +389,9 @@ func lowpass(y, x, u []float64, a, b float64) {
 }
 
 // dotRowsGroup: lanes two at a time, sharing each load of a row of w
-// (Dot(row, x) = Dot(x, row): the products commute exactly); the partial
-// sums of two lanes fill 16 of the 32 registers, as Dot2's two rows do.
+// (Dot(row, x) = Dot(x, row): the products commute exactly), all rows in
+// one assembly call; the partial sums of two lanes fill 16 of the 32
+// registers, as Dot2's two rows do.
 func dotRowsGroup(out [][]float64, w []float64, nx int, x [][]float64) {
 	l := 0
 	if useNEON && nx > 0 {
@@ -386,12 +400,12 @@ func dotRowsGroup(out [][]float64, w []float64, nx int, x [][]float64) {
 			if len(o1) != len(o0) {
 				break
 			}
+			if len(o0) == 0 {
+				continue
+			}
 			x0, x1 := x[l][:nx], x[l+1][:nx]
 			wr := w[:len(o0)*nx]
-			for k := range o0 {
-				r := wr[k*nx : (k+1)*nx]
-				o0[k], o1[k] = dot2NEON(&x0[0], &x1[0], &r[0], nx)
-			}
+			dot2StepNEON(&x0[0], &x1[0], &wr[0], nx, len(o0), 0, 0, 8*nx, &o0[0], &o1[0], 8)
 		}
 	}
 	for ; l < len(out); l++ {

@@ -122,11 +122,25 @@ dotsum:
 	FMOVD F16, ret+24(FP)
 	RET
 
-// func dot2NEON(a, b, x *float64, n int) (s, t float64)
-TEXT ·dot2NEON(SB), NOSPLIT, $0-48
-	MOVD a+0(FP), R0
-	MOVD b+8(FP), R3
-	MOVD x+16(FP), R1
+// func dot2StepNEON(a, b, x *float64, n, count, sa, sb, sx int, oa, ob *float64, so int)
+//
+// count times: *oa, *ob = Dot(a[:n], x), Dot(b[:n], x); then a, b, x,
+// oa and ob advance by sa, sb, sx, so and so bytes. Dot2 is one step;
+// DotRows steps two rows of w at a time past one x, DotRowsLanes one row
+// of w past two lanes' inputs.
+TEXT ·dot2StepNEON(SB), NOSPLIT, $0-88
+	MOVD a+0(FP), R10
+	MOVD b+8(FP), R11
+	MOVD x+16(FP), R12
+	MOVD count+32(FP), R15
+	MOVD oa+64(FP), R13
+	MOVD ob+72(FP), R14
+	CBZ  R15, dot2done
+
+dot2step:
+	MOVD R10, R0
+	MOVD R11, R3
+	MOVD R12, R1
 	MOVD n+24(FP), R2
 	ZERO16
 	LSR  $4, R2, R4
@@ -192,8 +206,21 @@ dot2odd6:
 dot2sum:
 	REDUCE16(0, 16)
 	REDUCE16(8, 20)
-	FMOVD F16, s+32(FP)
-	FMOVD F20, t+40(FP)
+	FMOVD F16, (R13)
+	FMOVD F20, (R14)
+	MOVD  so+80(FP), R5
+	ADD   R5, R13
+	ADD   R5, R14
+	MOVD  sa+40(FP), R5
+	ADD   R5, R10
+	MOVD  sb+48(FP), R5
+	ADD   R5, R11
+	MOVD  sx+56(FP), R5
+	ADD   R5, R12
+	SUBS  $1, R15
+	BNE   dot2step
+
+dot2done:
 	RET
 
 // EnsOct. Registers: V0–V3 the current stripe's sums of the eight
