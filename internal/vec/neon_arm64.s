@@ -4,11 +4,14 @@
 
 // NEON (Advanced SIMD) kernels of the loops in neon_arm64.go. Each vector
 // register holds two float64 lanes; the results equal the Go loops of
-// generic.go bit for bit (see doc.go for Dot's summation order).
+// generic.go bit for bit (see doc.go for Dot's summation order), but for
+// the payload of a NaN made from two NaNs, which depends on the operand
+// order.
 //
-// Go's arm64 assembler has FMLA but none of the other floating-point
-// vector instructions used here; they are encoded with WORD. The macros
-// take register numbers in the ARM operand order d, n, m:
+// Go's arm64 assembler has VFMLA but none of the other floating-point
+// vector instructions used here; all are encoded with WORD, so that the
+// macros can take register numbers (in the ARM operand order d, n, m)
+// and step them:
 //
 //	FADD2D(d, n, m)   FADD  Vd.2D, Vn.2D, Vm.2D   (Vn + Vm)
 //	FSUB2D(d, n, m)   FSUB  Vd.2D, Vn.2D, Vm.2D   (Vn − Vm)
