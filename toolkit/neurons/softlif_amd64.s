@@ -348,11 +348,112 @@ lif64loop:
 	VADDPS           h, c, h;            \
 	VADDPS           d, h, h
 
+// LIF32PRE: float64 j = J − 1, x = j/σ for the sixteen currents at
+// off(AX) and their tests; x rounded to float32 in r2, j in r0 (r1, r3
+// clobbered; yN is rN's YMM name); part = ¬ok ∨ (j > 0 ∧ j < 1e-30), pos
+// = j > 0, sixteen bits each (K3, K4, R12, R14 clobbered).
+#define LIF32PRE(off, r0, r1, r2, r3, y0, y1, y2, y3, part, pos) \
+	VMOVUPD      off(AX), r0;                       \
+	VMOVUPD      64+off(AX), r1;                    \
+	VSUBPD.BCST  Q_ONE64(DI), r0, r0;               \
+	VSUBPD.BCST  Q_ONE64(DI), r1, r1;               \
+	VDIVPD.BCST  Q_SIGMA64(DI), r0, r2;             \
+	VDIVPD.BCST  Q_SIGMA64(DI), r1, r3;             \
+	VCMPPD.BCST  $CMP_GE, Q_NEGLIM(DI), r2, K3;     \
+	VCMPPD.BCST  $CMP_LE, Q_LIM(DI), r2, K3, K3;    \
+	VCMPPD.BCST  $CMP_GE, Q_NEGLIM(DI), r3, K4;     \
+	VCMPPD.BCST  $CMP_LE, Q_LIM(DI), r3, K4, K4;    \
+	KMOVB        K3, part;                          \
+	KMOVB        K4, R12;                           \
+	SHLL         $8, R12;                           \
+	ORL          R12, part;                         \
+	NOTL         part;                              \
+	VCMPPD       $CMP_GT, Z30, r0, K3;              \
+	VCMPPD       $CMP_GT, Z30, r1, K4;              \
+	KMOVB        K3, pos;                           \
+	KMOVB        K4, R12;                           \
+	SHLL         $8, R12;                           \
+	ORL          R12, pos;                          \
+	VCMPPD.BCST  $CMP_LT, Q_TINY64(DI), r0, K3;     \
+	VCMPPD.BCST  $CMP_LT, Q_TINY64(DI), r1, K4;     \
+	KMOVB        K3, R12;                           \
+	KMOVB        K4, R14;                           \
+	SHLL         $8, R14;                           \
+	ORL          R14, R12;                          \
+	ANDL         pos, R12;                          \
+	ORL          R12, part;                         \
+	VCVTPD2PS    r2, y2;                            \
+	VCVTPD2PS    r3, y3;                            \
+	VINSERTF64X4 $1, y3, r2, r2;                    \
+	VCVTPD2PS    r0, y0;                            \
+	VCVTPD2PS    r1, y1;                            \
+	VINSERTF64X4 $1, y1, r0, r0
+
+// LIF32POS: kpos = j > 0 (float32 j in j), i = 1/(j where kpos, else 1)
+// (t0, t1 clobbered).
+#define LIF32POS(j, i, t0, t1, kpos) \
+	VCMPPS       $CMP_GT, Z30, j, kpos; \
+	VMOVAPS      Z31, t0;               \
+	VMOVAPS      j, kpos, t0;           \
+	RECIP32(t0, i, t1)
+
+// LIF32P: p = σ·sp; part ∨= ¬(p ≥ 1e-30) (K3, R12 clobbered).
+#define LIF32P(sp, p, part) \
+	VMULPS.BCST  Q_SIGMA(DI), sp, p;          \
+	VCMPPS.BCST  $CMP_GE, Q_TINY(DI), p, K3;  \
+	KMOVW        K3, R12;                     \
+	NOTL         R12;                         \
+	ORL          R12, part
+
+// LIF32D: d = a·τ_rc·e/((((1+e)·sp·σ)·(1+p))·den·den) in t0, den =
+// τ_ref + τ_rc·q (q, t1, t2 clobbered).
+#define LIF32D(e, sp, p, q, t0, t1, t2) \
+	VMULPS.BCST  Q_TAURC(DI), q, q;      \
+	VADDPS.BCST  Q_TAUREF(DI), q, q;     \
+	VMULPS.BCST  Q_AMPTAURC(DI), e, t0;  \
+	VADDPS       Z31, e, t1;             \
+	VMULPS       sp, t1, t1;             \
+	VMULPS.BCST  Q_SIGMA(DI), t1, t1;    \
+	VADDPS       Z31, p, t2;             \
+	VMULPS       t2, t1, t1;             \
+	VMULPS       q, t1, t1;              \
+	VMULPS       q, t1, t1;              \
+	VDIVPS       t1, t0, t0
+
+// LIF32OUT: out = amplitude/(τ_ref + τ_rc·ql) where kpos, else 0, in t
+// (ql clobbered).
+#define LIF32OUT(ql, t, kpos) \
+	VMULPS.BCST  Q_TAURC(DI), ql, ql;   \
+	VADDPS.BCST  Q_TAUREF(DI), ql, ql;  \
+	VBROADCASTSS Q_AMP(DI), t;          \
+	VDIVPS.Z     ql, t, kpos, t
+
+// LIF32STORE: out and d widened to float64 and stored at off(BX),
+// off(CX); bad = part ∨ (pos ∧ ¬kpos) stored at boff(R8) (t0 … t3
+// clobbered, yN their YMM names; R12 clobbered).
+#define LIF32STORE(off, boff, o, yo, d, yd, t0, t1, t2, t3, y1, y3, kpos, part, pos) \
+	VCVTPS2PD     yo, t0;        \
+	VEXTRACTF64X4 $1, o, y1;     \
+	VCVTPS2PD     y1, t1;        \
+	VMOVUPD       t0, off(BX);   \
+	VMOVUPD       t1, 64+off(BX); \
+	VCVTPS2PD     yd, t2;        \
+	VEXTRACTF64X4 $1, d, y3;     \
+	VCVTPS2PD     y3, t3;        \
+	VMOVUPD       t2, off(CX);   \
+	VMOVUPD       t3, 64+off(CX); \
+	KMOVW         kpos, R12;     \
+	NOTL          R12;           \
+	ANDL          pos, R12;      \
+	ORL           R12, part;     \
+	MOVW          part, boff(R8)
+
 // func lifDeriv32AVX512(c *[21]float32, p *lifParams32, J, out, d *float64, n int, bad *uint16)
 //
-// One block of sixteen; Z30 = 0, Z31 = float32 1. The float64 tests'
-// masks are gathered in R9 (ok), R10 (j > 0), R11 (j < 1e-30), sixteen
-// bits each.
+// Two blocks of sixteen at a time (their dependency chains interleaved),
+// the first in Z0–Z14 with j > 0 (float32) in K1 and its masks in R9
+// (part) and R10 (float64 j > 0), the second in Z15–Z29 with K2, R11,
+// R13; then one block if n is odd. Z30 = 0, Z31 = float32 1.
 TEXT ·lifDeriv32AVX512(SB), NOSPLIT, $0-56
 	MOVQ c+0(FP), SI
 	MOVQ p+8(FP), DI
@@ -363,101 +464,60 @@ TEXT ·lifDeriv32AVX512(SB), NOSPLIT, $0-56
 	MOVQ bad+48(FP), R8
 	VPXORQ       Z30, Z30, Z30
 	VBROADCASTSS C32_ONE(SI), Z31
+	CMPQ DX, $2
+	JB   lif32one
 
-lif32loop:
-	// float64: j = J − 1, x = j/σ and their tests
-	VMOVUPD      (AX), Z0
-	VMOVUPD      64(AX), Z1
-	VSUBPD.BCST  Q_ONE64(DI), Z0, Z0
-	VSUBPD.BCST  Q_ONE64(DI), Z1, Z1
-	VDIVPD.BCST  Q_SIGMA64(DI), Z0, Z2
-	VDIVPD.BCST  Q_SIGMA64(DI), Z1, Z3
-	VCMPPD.BCST  $CMP_GE, Q_NEGLIM(DI), Z2, K1
-	VCMPPD.BCST  $CMP_LE, Q_LIM(DI), Z2, K1, K1
-	VCMPPD.BCST  $CMP_GE, Q_NEGLIM(DI), Z3, K2
-	VCMPPD.BCST  $CMP_LE, Q_LIM(DI), Z3, K2, K2
-	KMOVB        K1, R9
-	KMOVB        K2, R12
-	SHLL         $8, R12
-	ORL          R12, R9
-	VCMPPD       $CMP_GT, Z30, Z0, K1
-	VCMPPD       $CMP_GT, Z30, Z1, K2
-	KMOVB        K1, R10
-	KMOVB        K2, R12
-	SHLL         $8, R12
-	ORL          R12, R10
-	VCMPPD.BCST  $CMP_LT, Q_TINY64(DI), Z0, K1
-	VCMPPD.BCST  $CMP_LT, Q_TINY64(DI), Z1, K2
-	KMOVB        K1, R11
-	KMOVB        K2, R12
-	SHLL         $8, R12
-	ORL          R12, R11
-	// float32: x in Z2, j in Z0
-	VCVTPD2PS    Z2, Y2
-	VCVTPD2PS    Z3, Y3
-	VINSERTF64X4 $1, Y3, Z2, Z2
-	VCVTPD2PS    Z0, Y0
-	VCVTPD2PS    Z1, Y1
-	VINSERTF64X4 $1, Y1, Z0, Z0
-	// e = exp(x) in Z12
+lif32two:
+	LIF32PRE(0, Z0, Z1, Z2, Z3, Y0, Y1, Y2, Y3, R9, R10)
+	LIF32PRE(128, Z15, Z16, Z17, Z18, Y15, Y16, Y17, Y18, R11, R13)
+	// e = exp(x) in Z12, Z27
 	EXP32(Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z12)
-	// pos = j > 0 in K3, i = 1/(j where pos, else 1) in Z1
-	VCMPPS       $CMP_GT, Z30, Z0, K3
-	VMOVAPS      Z31, Z2
-	VMOVAPS      Z0, K3, Z2
-	RECIP32(Z2, Z1, Z3)
-	// sp = log1p(e) in Z13, ql = log1p(i) in Z14
+	EXP32(Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z27)
+	// i in Z1, Z16
+	LIF32POS(Z0, Z1, Z2, Z3, K1)
+	LIF32POS(Z15, Z16, Z17, Z18, K2)
+	// sp = log1p(e) in Z13, Z28; ql = log1p(i) in Z14, Z29
 	LOG1P32(Z12, Z0, Z2, Z3, Z4, Z5, Z6, Z7, Z13, Z8)
-	LOG1P32(Z1, Z15, Z16, Z17, Z18, Z19, Z20, Z21, Z14, Z22)
-	// p = σ·sp in Z9, ok ∧= p ≥ 1e-30
-	VMULPS.BCST  Q_SIGMA(DI), Z13, Z9
-	VCMPPS.BCST  $CMP_GE, Q_TINY(DI), Z9, K4
-	KMOVW        K4, R12
-	ANDL         R12, R9
-	// q = log1p(1/p) in Z11, den = τ_ref + τ_rc·q
+	LOG1P32(Z27, Z15, Z17, Z18, Z19, Z20, Z21, Z22, Z28, Z23)
+	LOG1P32(Z1, Z0, Z2, Z3, Z4, Z5, Z6, Z7, Z14, Z8)
+	LOG1P32(Z16, Z15, Z17, Z18, Z19, Z20, Z21, Z22, Z29, Z23)
+	// p in Z9, Z24; q = log1p(1/p) in Z11, Z26
+	LIF32P(Z13, Z9, R9)
+	LIF32P(Z28, Z24, R11)
+	RECIP32(Z9, Z10, Z0)
+	RECIP32(Z24, Z25, Z15)
+	LOG1P32(Z10, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z11, Z7)
+	LOG1P32(Z25, Z15, Z16, Z17, Z18, Z19, Z20, Z21, Z26, Z22)
+	// d in Z0, Z15; out in Z2, Z17
+	LIF32D(Z12, Z13, Z9, Z11, Z0, Z1, Z2)
+	LIF32D(Z27, Z28, Z24, Z26, Z15, Z16, Z17)
+	LIF32OUT(Z14, Z2, K1)
+	LIF32OUT(Z29, Z17, K2)
+	LIF32STORE(0, 0, Z2, Y2, Z0, Y0, Z4, Z5, Z6, Z7, Y5, Y7, K1, R9, R10)
+	LIF32STORE(128, 2, Z17, Y17, Z15, Y15, Z19, Z20, Z21, Z22, Y20, Y22, K2, R11, R13)
+	ADDQ $256, AX
+	ADDQ $256, BX
+	ADDQ $256, CX
+	ADDQ $4, R8
+	SUBQ $2, DX
+	CMPQ DX, $2
+	JAE  lif32two
+
+lif32one:
+	TESTQ DX, DX
+	JZ    lif32done
+	LIF32PRE(0, Z0, Z1, Z2, Z3, Y0, Y1, Y2, Y3, R9, R10)
+	EXP32(Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z12)
+	LIF32POS(Z0, Z1, Z2, Z3, K1)
+	LOG1P32(Z12, Z0, Z2, Z3, Z4, Z5, Z6, Z7, Z13, Z8)
+	LOG1P32(Z1, Z0, Z2, Z3, Z4, Z5, Z6, Z7, Z14, Z8)
+	LIF32P(Z13, Z9, R9)
 	RECIP32(Z9, Z10, Z0)
 	LOG1P32(Z10, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z11, Z7)
-	VMULPS.BCST  Q_TAURC(DI), Z11, Z11
-	VADDPS.BCST  Q_TAUREF(DI), Z11, Z11
-	// d = a·τ_rc·e/((((1+e)·sp·σ)·(1+p))·den·den) in Z0
-	VMULPS.BCST  Q_AMPTAURC(DI), Z12, Z0
-	VADDPS       Z31, Z12, Z1
-	VMULPS       Z13, Z1, Z1
-	VMULPS.BCST  Q_SIGMA(DI), Z1, Z1
-	VADDPS       Z31, Z9, Z2
-	VMULPS       Z2, Z1, Z1
-	VMULPS       Z11, Z1, Z1
-	VMULPS       Z11, Z1, Z1
-	VDIVPS       Z1, Z0, Z0
-	// out = amplitude/(τ_ref + τ_rc·ql) where pos, else 0, in Z2
-	VMULPS.BCST  Q_TAURC(DI), Z14, Z14
-	VADDPS.BCST  Q_TAUREF(DI), Z14, Z14
-	VBROADCASTSS Q_AMP(DI), Z2
-	VDIVPS.Z     Z14, Z2, K3, Z2
-	// widen and store
-	VCVTPS2PD     Y2, Z4
-	VEXTRACTF64X4 $1, Z2, Y5
-	VCVTPS2PD     Y5, Z5
-	VMOVUPD       Z4, (BX)
-	VMOVUPD       Z5, 64(BX)
-	VCVTPS2PD     Y0, Z6
-	VEXTRACTF64X4 $1, Z0, Y7
-	VCVTPS2PD     Y7, Z7
-	VMOVUPD       Z6, (CX)
-	VMOVUPD       Z7, 64(CX)
-	// bad = ¬ok ∨ (j64 > 0 ∧ (j64 < 1e-30 ∨ ¬(j32 > 0)))
-	KMOVW  K3, R12
-	NOTL   R12
-	ORL    R11, R12
-	ANDL   R10, R12
-	NOTL   R9
-	ORL    R12, R9
-	MOVW   R9, (R8)
-	ADDQ   $128, AX
-	ADDQ   $128, BX
-	ADDQ   $128, CX
-	ADDQ   $2, R8
-	DECQ   DX
-	JNZ    lif32loop
+	LIF32D(Z12, Z13, Z9, Z11, Z0, Z1, Z2)
+	LIF32OUT(Z14, Z2, K1)
+	LIF32STORE(0, 0, Z2, Y2, Z0, Y0, Z4, Z5, Z6, Z7, Y5, Y7, K1, R9, R10)
+
+lif32done:
 	VZEROUPPER
 	RET
