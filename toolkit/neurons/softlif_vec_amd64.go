@@ -35,11 +35,12 @@ import (
 // Lanes outside the vector formulas' domain (|j/σ| > 36, NaN, ±Inf,
 // 0 < j < 1e-300, p < 1e-300) are flagged and recomputed with the scalar
 // functions, so that every value there is exactly Step's and Deriv's.
-// lifDeriv32AVX512 is the same in float32 arithmetic, sixteen lanes: j =
-// J−1 and x = j/σ in float64 (J is near 1), rounded to float32, then
-// float32 exp (Taylor to degree 7, Cephes's split of ln 2), musl's logf,
-// and one Newton–Raphson step on VRCP14PS; it flags |x| > 36, p < 1e-30,
-// 0 < j < 1e-30, and j > 0 whose float32 is not. The values are defined
+// lifDeriv32AVX512 is the same in float32 arithmetic, blocks of sixteen
+// lanes (two at a time, interleaved): j = J−1 and x = j/σ in float64 (J
+// is near 1), rounded to float32, then float32 exp (Taylor to degree 7,
+// Cephes's split of ln 2), musl's logf, and one Newton–Raphson step on
+// VRCP14PS; it flags |x| > 36, p < 1e-30, 0 < j < 1e-30, and j > 0 whose
+// float32 is not. The values are defined
 // by these operations in this order (the tests hold them to stored
 // results bit for bit). Both end with VZEROUPPER.
 
