@@ -103,3 +103,32 @@ func TestVariants(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVariants times each kernel the CPU has on 4 Ki values (in
+// cache).
+func BenchmarkVariants(b *testing.B) {
+	defer func(i int) { impl = i }(impl)
+	const n = 4096
+	r := rand.New(rand.NewPCG(1, 2))
+	s64, d64, bias := testValues(r, n), make([]float64, n), testValues(r, n)
+	s32 := make([]float32, n)
+	To32(s32, testValues(r, n))
+	for _, v := range variants() {
+		impl = v.impl
+		for _, c := range []struct {
+			name string
+			f    func()
+		}{
+			{"To32", func() { To32(s32, s64) }},
+			{"Add32", func() { Add32(d64, s32) }},
+			{"BiasAdd32", func() { BiasAdd32(d64, bias, s32) }},
+		} {
+			b.Run(c.name+"/"+v.name, func(b *testing.B) {
+				for range b.N {
+					c.f()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/value")
+			})
+		}
+	}
+}
