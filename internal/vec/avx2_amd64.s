@@ -649,3 +649,148 @@ vm2x4store:
 vm2done:
 	VZEROUPPER
 	RET
+
+// ENSTAIL runs chunk off of EnsDot2's last block under its mask (at
+// off(R10)): the rates (masked loads read zeros past the end), times amp,
+// stored to a under the mask, zeroed past the end, summed against d1
+// into va and d2 into vb (for one row d2 is d1 again, its sums dropped).
+#define ENSTAIL(off, va, vb) \
+	VMOVUPD     off(R10), Y15 \
+	VMASKMOVPD  off(DI), Y15, Y11 \
+	VMASKMOVPD  off(SI), Y15, Y12 \
+	VMULPD      Y11, Y8, Y11 \
+	VADDPD      Y12, Y11, Y11 \
+	VMAXPD      Y11, Y10, Y11 \
+	VMULPD      Y11, Y9, Y11 \
+	VMASKMOVPD  Y11, Y15, off(R11) \
+	VANDPD      Y15, Y11, Y11 \
+	VMASKMOVPD  off(R8), Y15, Y12 \
+	VFMADD231PD Y12, Y11, va \
+	VMASKMOVPD  off(R9), Y15, Y12 \
+	VFMADD231PD Y12, Y11, vb
+
+// ENSRATE sets t to the rates max(0, bias + enc·x) of the four neurons
+// at off (bias SI, enc DI; x in Y8, zero in Y10).
+#define ENSRATE(off, t) \
+	VMULPD off(DI), Y8, t \
+	VADDPD off(SI), t, t \
+	VMAXPD t, Y10, t
+
+// func ensDot2AVX2(a, bias, enc, d1, d2 *float64, n int, x, amp float64, mode int) (s1, s2 float64)
+//
+// ensDot2AVX512 with the sixteen partial sums of each row in four 4-wide
+// vectors (d1: Y0–Y3, d2: Y4–Y7); mode as there.
+TEXT ·ensDot2AVX2(SB), NOSPLIT, $0-88
+	MOVQ         a+0(FP), R11
+	MOVQ         bias+8(FP), SI
+	MOVQ         enc+16(FP), DI
+	MOVQ         d1+24(FP), R8
+	MOVQ         d2+32(FP), R9
+	MOVQ         n+40(FP), CX
+	VBROADCASTSD x+48(FP), Y8
+	VBROADCASTSD amp+56(FP), Y9
+	MOVQ         mode+64(FP), R12
+	VXORPD       Y10, Y10, Y10
+	VXORPD       Y0, Y0, Y0
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	VXORPD       Y4, Y4, Y4
+	VXORPD       Y5, Y5, Y5
+	VXORPD       Y6, Y6, Y6
+	VXORPD       Y7, Y7, Y7
+	MOVQ         CX, DX
+	SHRQ         $4, DX
+	JZ           ens2tail
+	CMPQ         R12, $6
+	JEQ          ens2unit1
+	CMPQ         R12, $2
+	JEQ          ens2unit2
+
+ens2general:
+	ENSRATE(0, Y11)
+	ENSRATE(32, Y12)
+	ENSRATE(64, Y13)
+	ENSRATE(96, Y14)
+	VMULPD      Y11, Y9, Y11
+	VMULPD      Y12, Y9, Y12
+	VMULPD      Y13, Y9, Y13
+	VMULPD      Y14, Y9, Y14
+	VMOVUPD     Y11, (R11)
+	VMOVUPD     Y12, 32(R11)
+	VMOVUPD     Y13, 64(R11)
+	VMOVUPD     Y14, 96(R11)
+	VFMADD231PD (R8), Y11, Y0
+	VFMADD231PD 32(R8), Y12, Y1
+	VFMADD231PD 64(R8), Y13, Y2
+	VFMADD231PD 96(R8), Y14, Y3
+	VFMADD231PD (R9), Y11, Y4
+	VFMADD231PD 32(R9), Y12, Y5
+	VFMADD231PD 64(R9), Y13, Y6
+	VFMADD231PD 96(R9), Y14, Y7
+	ADDQ        $128, R11
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	ADDQ        $128, R8
+	ADDQ        $128, R9
+	DECQ        DX
+	JNZ         ens2general
+	JMP         ens2tail
+
+ens2unit2:
+	ENSRATE(0, Y11)
+	ENSRATE(32, Y12)
+	ENSRATE(64, Y13)
+	ENSRATE(96, Y14)
+	VFMADD231PD (R8), Y11, Y0
+	VFMADD231PD 32(R8), Y12, Y1
+	VFMADD231PD 64(R8), Y13, Y2
+	VFMADD231PD 96(R8), Y14, Y3
+	VFMADD231PD (R9), Y11, Y4
+	VFMADD231PD 32(R9), Y12, Y5
+	VFMADD231PD 64(R9), Y13, Y6
+	VFMADD231PD 96(R9), Y14, Y7
+	ADDQ        $128, R11
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	ADDQ        $128, R8
+	ADDQ        $128, R9
+	DECQ        DX
+	JNZ         ens2unit2
+	JMP         ens2tail
+
+ens2unit1:
+	ENSRATE(0, Y11)
+	ENSRATE(32, Y12)
+	ENSRATE(64, Y13)
+	ENSRATE(96, Y14)
+	VFMADD231PD (R8), Y11, Y0
+	VFMADD231PD 32(R8), Y12, Y1
+	VFMADD231PD 64(R8), Y13, Y2
+	VFMADD231PD 96(R8), Y14, Y3
+	ADDQ        $128, R11
+	ADDQ        $128, SI
+	ADDQ        $128, DI
+	ADDQ        $128, R8
+	DECQ        DX
+	JNZ         ens2unit1
+
+ens2tail:
+	ANDQ $15, CX
+	JZ   ens2reduce
+	TAILBASE
+	ENSTAIL(0, Y0, Y4)
+	ENSTAIL(32, Y1, Y5)
+	ENSTAIL(64, Y2, Y6)
+	ENSTAIL(96, Y3, Y7)
+
+ens2reduce:
+	FOLD16(Y0, Y1, Y2, Y3)
+	FOLD16(Y4, Y5, Y6, Y7)
+	VHADDPD      Y4, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VZEROUPPER
+	VMOVSD       X0, s1+72(FP)
+	VMOVHPD      X0, s2+80(FP)
+	RET

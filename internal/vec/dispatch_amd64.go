@@ -100,6 +100,9 @@ func dot4AVX512(a0, a1, a2, a3, x *float64, n int) (r0, r1, r2, r3 float64)
 func ensDot2AVX512(a, bias, enc, d1, d2 *float64, n int, x, amp float64, mode int) (s1, s2 float64)
 
 //go:noescape
+func ensDot2AVX2(a, bias, enc, d1, d2 *float64, n int, x, amp float64, mode int) (s1, s2 float64)
+
+//go:noescape
 func vecMatAVX512(y, x, m *float64, k, d int)
 
 //go:noescape
@@ -369,19 +372,14 @@ func dotRows(out, w []float64, nx int, rows []int, x []float64) {
 	}
 }
 
-// ensDot2 computes the rates eight at a time (amp·max(0, bias + enc·x)
-// with VMAXPD's zero-first operand order, as relu) and accumulates both
-// decoder rows in dot's partial sums, in one AVX-512 kernel. With AVX2:
-// AxpyRelu, then the dot products.
+// ensDot2 computes the rates a vector at a time (amp·max(0, bias +
+// enc·x) with VMAXPD's zero-first operand order, as relu) and
+// accumulates both decoder rows in dot's partial sums, in one kernel.
 func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2 []float64) (s1, s2 float64) {
 	n := len(a)
 	bias, enc, d1 = bias[:n], enc[:n], d1[:n]
-	if lvl != levelAVX512 {
-		axpyRelu(a, bias, enc, x, amp)
-		if d2 == nil {
-			return dot(d1, a), 0
-		}
-		return dot2(d1, d2[:n], a)
+	if lvl == levelPortable {
+		return ensDot2Go(a, bias, enc, x, amp, d1, d2)
 	}
 	mode := 0
 	if keep {
@@ -396,7 +394,11 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 	} else {
 		mode |= 4
 	}
-	s1, s2 = ensDot2AVX512(ptr(a), ptr(bias), ptr(enc), ptr(d1), pd2, n, x, amp, mode)
+	if lvl == levelAVX512 {
+		s1, s2 = ensDot2AVX512(ptr(a), ptr(bias), ptr(enc), ptr(d1), pd2, n, x, amp, mode)
+	} else {
+		s1, s2 = ensDot2AVX2(ptr(a), ptr(bias), ptr(enc), ptr(d1), pd2, n, x, amp, mode)
+	}
 	if d2 == nil {
 		s2 = 0
 	}
