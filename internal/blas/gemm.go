@@ -213,6 +213,18 @@ func gemmSerial[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, 
 // copyN copies n values from src to dst, inline for the panel widths
 // (a runtime memmove call costs more than the move itself at these sizes).
 func copyN[T elem](dst, src []T, n int) {
+	if n == 16 {
+		d, s := dst[:16:16], src[:16:16]
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15] = s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15]
+		return
+	}
+	if n == 12 {
+		d, s := dst[:12:12], src[:12:12]
+		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+		d[8], d[9], d[10], d[11] = s[8], s[9], s[10], s[11]
+		return
+	}
 	switch n {
 	case 4:
 		*(*[4]T)(dst) = *(*[4]T)(src)
@@ -298,6 +310,20 @@ func packA[T elem](dst []T, tA bool, a []T, lda, ic, mcur, pc, kcur, mr int, alp
 	for i0 := 0; i0 < mcur; i0 += mr {
 		mh := min(mr, mcur-i0)
 		d := dst[i0*kcur : i0*kcur+mr*kcur]
+		if mh == mr && mr%4 == 0 {
+			// four rows at a time: four reads, four adjacent writes per step
+			for ii := 0; ii < mr; ii += 4 {
+				r0 := a[(ic+i0+ii)*lda+pc:][:kcur]
+				r1 := a[(ic+i0+ii+1)*lda+pc:][:kcur]
+				r2 := a[(ic+i0+ii+2)*lda+pc:][:kcur]
+				r3 := a[(ic+i0+ii+3)*lda+pc:][:kcur]
+				for p := range r0 {
+					q := d[p*mr+ii : p*mr+ii+4 : p*mr+ii+4]
+					q[0], q[1], q[2], q[3] = alpha*r0[p], alpha*r1[p], alpha*r2[p], alpha*r3[p]
+				}
+			}
+			continue
+		}
 		for ii := range mh {
 			src := a[(ic+i0+ii)*lda+pc:][:kcur]
 			if alpha == 1 {
