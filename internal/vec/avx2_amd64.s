@@ -794,3 +794,164 @@ ens2reduce:
 	VMOVSD       X0, s1+72(FP)
 	VMOVHPD      X0, s2+80(FP)
 	RET
+
+// OCTRATE sets lo, hi to the rates amp·max(0, bias + enc·x) of the
+// eight ensembles' neuron-vector at b (x at R8, zero Y12, amp Y15).
+#define OCTRATE(b, lo, hi) \
+	VMOVUPD 64(b), lo \
+	VMOVUPD 96(b), hi \
+	VMULPD  (R8), lo, lo \
+	VMULPD  32(R8), hi, hi \
+	VADDPD  (b), lo, lo \
+	VADDPD  32(b), hi, hi \
+	VMAXPD  lo, Y12, lo \
+	VMAXPD  hi, Y12, hi \
+	VMULPD  lo, Y15, lo \
+	VMULPD  hi, Y15, hi
+
+// func ensOctAVX2(p *float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64)
+//
+// EnsOct with 4-wide vectors: each ensemble-octet vector is two halves.
+// The stripes are walked one at a time in the pack's order (j = 0..3,
+// then i = j, j+4, j+8, j+12), each stripe's sums (Y0, Y1; second row
+// Y2, Y3) folded at once as the AVX-512 kernels do: u = s_j + s_{j+4}
+// (Y4–Y7), v = s_{j+8} + s_{j+12} (Y8–Y11), t_j = u + v, then
+// (t0 + t1) + (t2 + t3) with t0 + t1 and t2 + t3 kept in the frame.
+// amp 1 multiplies exactly (1·r = r). n ≥ 1.
+TEXT ·ensOctAVX2(SB), NOSPLIT, $256-56
+	MOVQ         p+0(FP), SI
+	MOVQ         n+8(FP), DI
+	MOVBQZX      two+16(FP), R9
+	MOVQ         x+24(FP), R8
+	VBROADCASTSD amp+32(FP), Y15
+	VXORPD       Y12, Y12, Y12
+	MOVQ         $192, CX
+	TESTQ        R9, R9
+	JZ           octwidth
+	MOVQ         $256, CX
+
+octwidth:
+	XORQ R10, R10 // j
+
+octj:
+	XORQ R11, R11 // q
+
+octq:
+	// stripe i = j + 4q: (n − i + 15) / 16 neurons
+	MOVQ   R11, DX
+	SHLQ   $2, DX
+	ADDQ   R10, DX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	MOVQ   DI, R12
+	SUBQ   DX, R12
+	JLE    octfold
+	ADDQ   $15, R12
+	SHRQ   $4, R12
+	TESTQ  R9, R9
+	JNZ    octtwo
+
+octone:
+	OCTRATE(SI, Y13, Y14)
+	VFMADD231PD 128(SI), Y13, Y0
+	VFMADD231PD 160(SI), Y14, Y1
+	ADDQ        CX, SI
+	DECQ        R12
+	JNZ         octone
+	JMP         octfold
+
+octtwo:
+	OCTRATE(SI, Y13, Y14)
+	VFMADD231PD 128(SI), Y13, Y0
+	VFMADD231PD 160(SI), Y14, Y1
+	VFMADD231PD 192(SI), Y13, Y2
+	VFMADD231PD 224(SI), Y14, Y3
+	ADDQ        CX, SI
+	DECQ        R12
+	JNZ         octtwo
+
+octfold:
+	CMPQ    R11, $1
+	JEQ     octq1
+	JGT     octq23
+	VMOVAPD Y0, Y4
+	VMOVAPD Y1, Y5
+	VMOVAPD Y2, Y6
+	VMOVAPD Y3, Y7
+	JMP     octnextq
+
+octq1:
+	VADDPD Y0, Y4, Y4
+	VADDPD Y1, Y5, Y5
+	VADDPD Y2, Y6, Y6
+	VADDPD Y3, Y7, Y7
+	JMP    octnextq
+
+octq23:
+	CMPQ    R11, $3
+	JEQ     octq3
+	VMOVAPD Y0, Y8
+	VMOVAPD Y1, Y9
+	VMOVAPD Y2, Y10
+	VMOVAPD Y3, Y11
+	JMP     octnextq
+
+octq3:
+	VADDPD Y0, Y8, Y8
+	VADDPD Y1, Y9, Y9
+	VADDPD Y2, Y10, Y10
+	VADDPD Y3, Y11, Y11
+	VADDPD Y8, Y4, Y4 // t_j = u + v
+	VADDPD Y9, Y5, Y5
+	VADDPD Y10, Y6, Y6
+	VADDPD Y11, Y7, Y7
+	// j even: the pair's first t (frame 0 for j = 0, 128 for j = 2);
+	// j odd: add the pair's second
+	MOVQ R10, AX
+	ANDQ $2, AX
+	SHLQ $6, AX
+	TESTQ $1, R10
+	JNZ   octjodd
+	VMOVUPD Y4, 0(SP)(AX*1)
+	VMOVUPD Y5, 32(SP)(AX*1)
+	VMOVUPD Y6, 64(SP)(AX*1)
+	VMOVUPD Y7, 96(SP)(AX*1)
+	JMP     octnextq
+
+octjodd:
+	VADDPD  0(SP)(AX*1), Y4, Y4
+	VADDPD  32(SP)(AX*1), Y5, Y5
+	VADDPD  64(SP)(AX*1), Y6, Y6
+	VADDPD  96(SP)(AX*1), Y7, Y7
+	VMOVUPD Y4, 0(SP)(AX*1)
+	VMOVUPD Y5, 32(SP)(AX*1)
+	VMOVUPD Y6, 64(SP)(AX*1)
+	VMOVUPD Y7, 96(SP)(AX*1)
+
+octnextq:
+	INCQ R11
+	CMPQ R11, $4
+	JLT  octq
+	INCQ R10
+	CMPQ R10, $4
+	JLT  octj
+
+	// (t0 + t1) + (t2 + t3)
+	VMOVUPD 0(SP), Y4
+	VMOVUPD 32(SP), Y5
+	VMOVUPD 64(SP), Y6
+	VMOVUPD 96(SP), Y7
+	VADDPD  128(SP), Y4, Y4
+	VADDPD  160(SP), Y5, Y5
+	VADDPD  192(SP), Y6, Y6
+	VADDPD  224(SP), Y7, Y7
+	MOVQ    s1+40(FP), AX
+	VMOVUPD Y4, (AX)
+	VMOVUPD Y5, 32(AX)
+	MOVQ    s2+48(FP), AX
+	VMOVUPD Y6, (AX)
+	VMOVUPD Y7, 32(AX)
+	VZEROUPPER
+	RET

@@ -103,6 +103,9 @@ func ensDot2AVX512(a, bias, enc, d1, d2 *float64, n int, x, amp float64, mode in
 func ensDot2AVX2(a, bias, enc, d1, d2 *float64, n int, x, amp float64, mode int) (s1, s2 float64)
 
 //go:noescape
+func ensOctAVX2(p *float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64)
+
+//go:noescape
 func vecMatAVX512(y, x, m *float64, k, d int)
 
 //go:noescape
@@ -405,46 +408,61 @@ func ensDot2(a []float64, keep bool, bias, enc []float64, x, amp float64, d1, d2
 	return s1, s2
 }
 
-// The eight-ensemble octets (EnsOct): AVX-512 kernels only (an 8-wide
-// vector per stripe); with AVX2 the Go loop.
+// The eight-ensemble octets (EnsOct): AVX-512 kernels (an 8-wide vector
+// per stripe; ensOct1 and ensOct1x2 in oct_amd64.s), and one AVX2 kernel
+// for every variant (two 4-wide halves).
 
 func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {
-	if lvl != levelAVX512 {
+	_ = p[n*OctWidth(false)-1]
+	switch lvl {
+	case levelAVX512:
+		ensOct1(unsafe.SliceData(p), n, x, s1)
+	case levelAVX2:
+		var s2 [8]float64
+		ensOctAVX2(unsafe.SliceData(p), n, false, x, 1, s1, &s2)
+	default:
 		var s2 [8]float64
 		ensOctGo(p, n, false, x, 1, s1, &s2)
-		return
 	}
-	_ = p[n*OctWidth(false)-1]
-	ensOct1(unsafe.SliceData(p), n, x, s1)
 }
 
 func ensOctUnit2(p []float64, n int, x, s1, s2 *[8]float64) {
-	if lvl != levelAVX512 {
-		ensOctGo(p, n, true, x, 1, s1, s2)
-		return
-	}
 	_ = p[n*OctWidth(true)-1]
-	ensOctUnit2AVX512(unsafe.SliceData(p), n, x, 1, s1, s2)
+	switch lvl {
+	case levelAVX512:
+		ensOctUnit2AVX512(unsafe.SliceData(p), n, x, 1, s1, s2)
+	case levelAVX2:
+		ensOctAVX2(unsafe.SliceData(p), n, true, x, 1, s1, s2)
+	default:
+		ensOctGo(p, n, true, x, 1, s1, s2)
+	}
 }
 
 func ensOctAmp(p []float64, n int, two bool, x *[8]float64, amp float64, s1, s2 *[8]float64) {
-	if lvl != levelAVX512 {
-		ensOctGo(p, n, two, x, amp, s1, s2)
-		return
-	}
 	_ = p[n*OctWidth(two)-1]
-	if two {
+	switch {
+	case lvl == levelAVX512 && two:
 		ensOctAmp2AVX512(unsafe.SliceData(p), n, x, amp, s1, s2)
-	} else {
+	case lvl == levelAVX512:
 		ensOctAmp1AVX512(unsafe.SliceData(p), n, x, amp, s1, s2)
+	case lvl == levelAVX2:
+		ensOctAVX2(unsafe.SliceData(p), n, two, x, amp, s1, s2)
+		if !two {
+			*s2 = [8]float64{}
+		}
+	default:
+		ensOctGo(p, n, two, x, amp, s1, s2)
 	}
 }
 
 func ensOct1Lanes2(p []float64, n int, xa, xb, sa, sb *[8]float64) {
-	if lvl != levelAVX512 || n <= 0 {
-		var s2 [8]float64
-		ensOctGo(p, n, false, xa, 1, sa, &s2)
-		ensOctGo(p, n, false, xb, 1, sb, &s2)
+	if n <= 0 {
+		*sa, *sb = [8]float64{}, [8]float64{}
+		return
+	}
+	if lvl != levelAVX512 {
+		ensOctUnit1(p, n, xa, sa)
+		ensOctUnit1(p, n, xb, sb)
 		return
 	}
 	_ = p[n*OctWidth(false)-1]

@@ -7,9 +7,10 @@
 // assembly (Plan 9 syntax, no cgo, no GOEXPERIMENT):
 //
 //   - AVX-512 (AVX-512F): 8-wide vectors; element-wise loops end with
-//     one masked block instead of a scalar tail. The minibatch products
-//     (DotRowsLanes) and the eight-ensemble octets (EnsOct) have
-//     AVX-512 kernels only.
+//     one masked block instead of a scalar tail. The minibatch kernels
+//     that share loads between lanes (DotRowsLanes's four and five
+//     lanes, EnsOct1Lanes2's two) exist for AVX-512 only; with AVX2
+//     they run lane by lane through the AVX2 kernels.
 //   - AVX2 with FMA: 4-wide vectors; the last n mod 4 elements of the
 //     element-wise loops run in Go.
 //   - portable Go loops (portable.go, generic.go): everything else, and
