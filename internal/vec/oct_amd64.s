@@ -7,7 +7,8 @@
 // acc += decoder · max(0, bias + encoder · x), with t scratch. The same
 // operations as ensOctUnit1's Go loop: the encoder product and the bias
 // added separately, VMAXPD with zero first (a NaN or −0 rate passes
-// through, as archsimd's zero.Max), a fused multiply-add into the sum.
+// through, as in every kernel's rectification), a fused multiply-add
+// into the sum.
 #define NEURON(b, acc, t) \
 	VMULPD      64(b), Z30, t \
 	VADDPD      (b), t, t \

@@ -8,7 +8,7 @@ const Vectorized = false
 // Kernels names the inner loops this binary runs, for version output and
 // measurement headers (a slow build should be visible).
 func Kernels() string {
-	return "portable Go loops (GOEXPERIMENT=simd on amd64 selects AVX2/AVX-512 loops)"
+	return "portable Go loops (the purego build tag, or no vector kernels for this architecture)"
 }
 
 func relu(out, J []float64, amp float64) { reluGo(out, J, amp) }
