@@ -297,6 +297,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "accel" {
 		return cmdBenchAccel(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "blas" {
+		return cmdBenchBLAS(args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "viz" {
 		return cmdBenchViz(args[1:], stdout, stderr)
 	}
@@ -341,6 +344,10 @@ func versionText(d machine.Description) string {
 	if tags == "" {
 		tags = "(none)"
 	}
-	return fmt.Sprintf("neurogo %s\nbuilt with %s for %s; GOEXPERIMENT=%s; build tags: %s\ninner loops: %s\nBLAS: %s\n",
-		kernel.Version, d.Go, d.Arch, exp, tags, d.Kernels, d.BLAS)
+	cgo := "cgo"
+	if d.CGO == "0" {
+		cgo = "no cgo (cells run interpreted)"
+	}
+	return fmt.Sprintf("neurogo %s\nbuilt with %s for %s; GOEXPERIMENT=%s; build tags: %s; %s\ninner loops: %s\nBLAS: %s\n",
+		kernel.Version, d.Go, d.Arch, exp, tags, cgo, d.Kernels, d.BLAS)
 }

@@ -89,9 +89,9 @@ func TestParseSize(t *testing.T) {
 // TestVersionText: `neurogo version` says how the binary was built and
 // which inner loops and BLAS it runs.
 func TestVersionText(t *testing.T) {
-	got := versionText(machine.Description{Go: "go1.26.8", Arch: "amd64",
+	got := versionText(machine.Description{Go: "go1.26.8", Arch: "amd64", CGO: "0",
 		Kernels: "portable Go loops", BLAS: "gonum (pure Go)"})
-	for _, want := range []string{"neurogo ", "built with go1.26.8 for amd64; GOEXPERIMENT=(none); build tags: (none)",
+	for _, want := range []string{"neurogo ", "built with go1.26.8 for amd64; GOEXPERIMENT=(none); build tags: (none); no cgo",
 		"inner loops: portable Go loops", "BLAS: gonum (pure Go)"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("version text lacks %q:\n%s", want, got)
