@@ -37,18 +37,31 @@ def kernel(name, prec, mr, nvec, isa):
                 w(f'\tVPXORQ {a}, {a}, {a}')
             else:
                 w(f'\tVXORPD {a}, {a}, {a}')
-    w(f'{name}_loop:')
-    for v in range(nvec):
-        w(f'\tVMOVUP{prec[1]} {v*vb}(BX), {R}{v}')
-    for r in range(mr):
-        t = f'{R}{tmps[r % len(tmps)]}'
-        w(f'\t{bcast} {r*es}(AX), {t}')
+    def step(off):
         for v in range(nvec):
-            w(f'\tVFMADD231{prec} {t}, {R}{v}, {acc(r, v)}')
-    w(f'\tADDQ ${mr*es}, AX')
-    w(f'\tADDQ ${nvec*vb}, BX')
+            w(f'\tVMOVUP{prec[1]} {off*nvec*vb + v*vb}(BX), {R}{v}')
+        for r in range(mr):
+            t = f'{R}{tmps[r % len(tmps)]}'
+            w(f'\t{bcast} {off*mr*es + r*es}(AX), {t}')
+            for v in range(nvec):
+                w(f'\tVFMADD231{prec} {t}, {R}{v}, {acc(r, v)}')
+    # two steps per iteration, then an odd last one
+    w('\tMOVQ CX, DX')
+    w('\tSHRQ $1, CX')
+    w(f'\tJZ {name}_tail')
+    w(f'{name}_loop:')
+    w(f'\tPREFETCHT0 {8*mr*es}(AX)')
+    step(0)
+    step(1)
+    w(f'\tADDQ ${2*mr*es}, AX')
+    w(f'\tADDQ ${2*nvec*vb}, BX')
     w('\tDECQ CX')
     w(f'\tJNZ {name}_loop')
+    w(f'{name}_tail:')
+    w('\tANDQ $1, DX')
+    w(f'\tJZ {name}_done')
+    step(0)
+    w(f'{name}_done:')
     # store
     if prec == 'PD':
         w(f'\tMOVQ beta+40(FP), R8')
