@@ -21,7 +21,8 @@
 // them as shared tasks; Dtrsm (side Left) solves column blocks of B in
 // parallel, each by blocked substitution with gemm updates.
 //
-// Micro-kernels (chosen at run time from CPUID and XGETBV, the fastest
+// Micro-kernels (chosen at run time, from what internal/cpufeat reads of
+// CPUID and XGETBV: the fastest
 // the CPU and OS support):
 //
 //	AVX-512F       12×16 float64, 12×32 float32 (24 ZMM accumulators)
