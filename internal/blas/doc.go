@@ -21,9 +21,8 @@
 // them as shared tasks; Dtrsm (side Left) solves column blocks of B in
 // parallel, each by blocked substitution with gemm updates.
 //
-// Micro-kernels (chosen at run time, from what internal/cpufeat reads of
-// CPUID and XGETBV: the fastest
-// the CPU and OS support):
+// Micro-kernels (chosen at run time: the fastest that the CPU and the OS
+// support, as internal/cpufeat reads them from CPUID and XGETBV):
 //
 //	AVX-512F       12×16 float64, 12×32 float32 (24 ZMM accumulators)
 //	AVX2 + FMA     6×8 float64, 6×16 float32 (12 YMM accumulators)
