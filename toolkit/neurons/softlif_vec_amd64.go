@@ -40,9 +40,10 @@ import (
 // is near 1), rounded to float32, then float32 exp (Taylor to degree 7,
 // Cephes's split of ln 2), musl's logf, and one Newton–Raphson step on
 // VRCP14PS; it flags |x| > 36, p < 1e-30, 0 < j < 1e-30, and j > 0 whose
-// float32 is not. The values are defined
-// by these operations in this order (the tests hold them to stored
-// results bit for bit). Both end with VZEROUPPER.
+// float32 is not. The values are defined by these operations in this
+// order (the tests hold them to stored results bit for bit). Both end
+// with VZEROUPPER. There is no AVX2 variant: VRCP14PD's estimates,
+// VSCALEFPD and VCVTQQ2PD have no AVX2 equivalents giving the same bits.
 
 // LIFRateDeriv's kernels, in lifImpl.
 const (
