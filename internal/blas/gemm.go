@@ -161,6 +161,22 @@ func gemm[T elem](kn kernel[T], par int, tA, tB bool, m, n, k int, alpha T, a []
 // van de Geijn (nc columns of B, kc steps, mc rows of A, then nr and mr
 // around the micro-kernel).
 func gemmSerial[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	gemmTri(kn, tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, full, 0)
+}
+
+// Which elements of C a product writes: all, or those on and above
+// (upper) or on and below (lower) the diagonal row = column + off.
+const (
+	full = iota
+	upperTri
+	lowerTri
+)
+
+// gemmTri is gemmSerial restricted to the triangle tri of C (row i,
+// column j kept when i ≤ j+off for upperTri, i ≥ j+off for lowerTri):
+// micro-tiles outside it are skipped, tiles across its edge go through
+// the scratch tile. B is packed once for every row of C, as syrk needs.
+func gemmTri[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, tri, off int) {
 	mr, nr := kn.mr, kn.nr
 	nc := min(ncSize, (n+nr-1)/nr*nr)
 	mc := min(mcSize, (m+mr-1)/mr*mr)
@@ -179,15 +195,33 @@ func gemmSerial[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, 
 			}
 			for ic := 0; ic < m; ic += mcSize {
 				mcur := min(mcSize, m-ic)
+				if (tri == upperTri && ic > jc+ncur-1+off) || (tri == lowerTri && ic+mcur-1 < jc+off) {
+					continue // the whole block lies outside the triangle
+				}
 				packA(ws.a, tA, a, lda, ic, mcur, pc, kcur, mr, alpha)
 				for jr := 0; jr < ncur; jr += nr {
 					nw := min(nr, ncur-jr)
 					bp := &ws.b[jr*kcur]
+					gj := jc + jr + off
 					for ir := 0; ir < mcur; ir += mr {
 						mh := min(mr, mcur-ir)
+						gi := ic + ir
+						whole := true
+						switch tri {
+						case upperTri:
+							if gi > gj+nw-1 {
+								continue
+							}
+							whole = gi+mh-1 <= gj
+						case lowerTri:
+							if gi+mh-1 < gj {
+								continue
+							}
+							whole = gi >= gj+nw-1
+						}
 						ap := &ws.a[ir*kcur]
 						ci := (ic+ir)*ldc + jc + jr
-						if mh == mr && nw == nr {
+						if whole && mh == mr && nw == nr {
 							kn.fn(kcur, ap, bp, &c[ci], ldc, bt)
 							continue
 						}
@@ -195,12 +229,20 @@ func gemmSerial[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, 
 						for i := range mh {
 							row := c[ci+i*ldc : ci+i*ldc+nw]
 							t := tile[i*nr : i*nr+nw]
+							j0, j1 := 0, nw
+							if !whole {
+								if tri == upperTri {
+									j0 = min(nw, max(0, gi+i-gj)) // j+gj ≥ row
+								} else {
+									j1 = max(0, min(nw, gi+i-gj+1)) // j+gj ≤ row
+								}
+							}
 							if bt == 0 {
-								copy(row, t)
+								copy(row[j0:j1], t[j0:j1])
 								continue
 							}
-							for j, v := range t {
-								row[j] = v + bt*row[j]
+							for j := j0; j < j1; j++ {
+								row[j] = t[j] + bt*row[j]
 							}
 						}
 					}

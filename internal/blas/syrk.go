@@ -1,19 +1,15 @@
 package blas
 
 import (
+	"math"
 	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 )
 
-// syrkBlock is the size of syrk's diagonal blocks.
-const syrkBlock = 96
-
 // syrk computes the upper (or lower) triangle of C = alpha·op(A)·op(A)ᵀ +
-// beta·C, op(A) n×k (Aᵀ when trans): diagonal blocks by gemm into a
-// scratch square whose triangle is then added, the rest of each block row
-// by gemm straight into C, as tasks shared by par goroutines.
+// beta·C, op(A) n×k (Aᵀ when trans): gemm's loops on the micro-tiles
+// that meet the triangle (gemmTri).
 func syrk[T elem](kn kernel[T], par int, upper, trans bool, n, k int, alpha T, a []T, lda int, beta T, c []T, ldc int) {
 	if n == 0 {
 		return
@@ -35,76 +31,36 @@ func syrk[T elem](kn kernel[T], par int, upper, trans bool, n, k int, alpha T, a
 		}
 		return a[i*lda:]
 	}
-	diag := func(i0, i1, par int) {
-		ib := i1 - i0
-		ws := getWork[T](ib*ib, 0)
-		tmp := ws.a
-		gemm(kn, par, trans, !trans, ib, ib, k, alpha, sub(i0), lda, sub(i0), lda, 0, tmp, ib)
-		for i := range ib {
-			j0, j1 := i, ib
-			if !upper {
-				j0, j1 = 0, i+1
-			}
-			row := c[(i0+i)*ldc+i0+j0 : (i0+i)*ldc+i0+j1]
-			t := tmp[i*ib+j0 : i*ib+j1]
-			if beta == 0 {
-				copy(row, t)
-				continue
-			}
-			for j, v := range t {
-				row[j] = v + beta*row[j]
-			}
-		}
-		putWork(ws)
-	}
-	if n <= syrkBlock {
-		diag(0, n, par)
-		return
-	}
-	// tasks: the diagonal blocks and the off-diagonal parts of each block
-	// row, in column chunks of at most 4 blocks
-	type task struct{ r0, r1, c0, c1 int }
-	var tasks []task
-	for i0 := 0; i0 < n; i0 += syrkBlock {
-		i1 := min(n, i0+syrkBlock)
-		tasks = append(tasks, task{i0, i1, i0, i1})
-		lo, hi := i1, n
-		if !upper {
-			lo, hi = 0, i0
-		}
-		for c0 := lo; c0 < hi; c0 += 4 * syrkBlock {
-			tasks = append(tasks, task{i0, i1, c0, min(hi, c0+4*syrkBlock)})
-		}
-	}
-	run := func(t task) {
-		if t.r0 == t.c0 {
-			diag(t.r0, t.r1, 1)
-			return
-		}
-		gemmSerial(kn, trans, !trans, t.r1-t.r0, t.c1-t.c0, k, alpha, sub(t.r0), lda, sub(t.c0), lda, beta, c[t.r0*ldc+t.c0:], ldc)
-	}
+	// one gemm restricted to the triangle, which packs op(A)ᵀ once for
+	// all rows; par goroutines take column blocks (upper) or row blocks
+	// (lower) of equal area
 	w := par
 	if n*n*k/2 < parMin {
 		w = 1
 	}
-	if w <= 1 {
-		for _, t := range tasks {
-			run(t)
-		}
-		return
-	}
-	var next atomic.Int64
+	w = min(w, max(1, n/kn.nr))
 	var wg sync.WaitGroup
-	for range min(w, len(tasks)) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(tasks) {
-					return
-				}
-				run(tasks[i])
-			}
-		})
+	for t := range w {
+		lo := int(float64(n)*math.Sqrt(float64(t)/float64(w))) / kn.nr * kn.nr
+		hi := int(float64(n)*math.Sqrt(float64(t+1)/float64(w))) / kn.nr * kn.nr
+		if t == w-1 {
+			hi = n
+		}
+		if hi <= lo {
+			continue
+		}
+		run := func() {
+			if upper { // columns [lo, hi) need rows [0, hi)
+				gemmTri(kn, trans, !trans, hi, hi-lo, k, alpha, sub(0), lda, sub(lo), lda, beta, c[lo:], ldc, upperTri, lo)
+				return
+			} // rows [lo, hi) need columns [0, hi)
+			gemmTri(kn, trans, !trans, hi-lo, hi, k, alpha, sub(lo), lda, sub(0), lda, beta, c[lo*ldc:], ldc, lowerTri, -lo)
+		}
+		if t == w-1 {
+			run()
+			continue
+		}
+		wg.Go(run)
 	}
 	wg.Wait()
 }
