@@ -17,9 +17,12 @@
 // never reads C, so NaN there does not propagate). Blocks at the edges of
 // C go through a scratch tile. Large products are split across
 // GOMAXPROCS goroutines in row (or column) blocks of C, each packing its
-// own panels; Dsyrk runs its diagonal blocks and the gemm products beside
-// them as shared tasks; Dtrsm (side Left) solves column blocks of B in
-// parallel, each by blocked substitution with gemm updates.
+// own panels. Dsyrk is the same loops restricted to the triangle
+// (micro-tiles outside it skipped, those across its edge through the
+// scratch tile), split in blocks of equal area. Dtrsm (side Left) solves
+// column blocks of B in parallel, each by blocked substitution: gonum's
+// kernel on 32-row diagonal blocks, gemm for the updates; side Right
+// runs gonum's Dtrsm on row blocks of B in parallel.
 //
 // Micro-kernels (chosen at run time: the fastest that the CPU and the OS
 // support, as internal/cpufeat reads them from CPUID and XGETBV):
