@@ -347,11 +347,10 @@ nan2found:
 	VZEROUPPER
 	RET
 
-// func lifAVX2(p *lifParams, j, out, v, r *float64, n int) (done, bad int)
+// func lifAVX2(p *lifParams, j, out, v, r *float64, n int, bad *uint8) (nbad int)
 //
 // lifAVX512 four neurons at a time (n a multiple of four); the lanes
-// that need the scalar step keep their values (a blend with the loaded
-// ones).
+// left to the caller keep their values (a blend with the loaded ones).
 TEXT ·lifAVX2(SB), NOSPLIT, $0-64
 	MOVQ         p+0(FP), AX
 	VBROADCASTSD 0(AX), Y10  // dt
@@ -367,7 +366,9 @@ TEXT ·lifAVX2(SB), NOSPLIT, $0-64
 	MOVQ         v+24(FP), BX
 	MOVQ         r+32(FP), R8
 	MOVQ         n+40(FP), DX
+	MOVQ         bad+48(FP), R10
 	XORQ         R9, R9
+	XORQ         R11, R11
 	CMPQ         DX, $0
 	JLE          lif2end
 
@@ -389,22 +390,16 @@ lif2loop:
 	VBLENDVPD Y15, Y11, Y6, Y6   // v < minV: minV
 	VANDNPD   Y9, Y8, Y9         // fine: (full or none) and no spike
 	VMOVMSKPD Y9, AX
-	CMPL      AX, $0xf
-	JNE       lif2bad
+	XORL      $0xf, AX           // the lanes left to the caller
+	MOVB      AX, (R10)
+	JNZ       lif2bad
 	VMOVUPD   Y0, (DI)(R9*8)
 	VMOVUPD   Y6, (BX)(R9*8)
 	VMOVUPD   Y1, (R8)(R9*8)
-	ADDQ      $4, R9
-	CMPQ      R9, DX
-	JLT       lif2loop
-
-lif2end:
-	MOVQ R9, done+48(FP)
-	MOVQ $0, bad+56(FP)
-	VZEROUPPER
-	RET
+	JMP       lif2next
 
 lif2bad:
+	INCQ      R11
 	VMOVUPD   (DI)(R9*8), Y5
 	VBLENDVPD Y9, Y0, Y5, Y5
 	VMOVUPD   Y5, (DI)(R9*8)
@@ -412,10 +407,15 @@ lif2bad:
 	VMOVUPD   Y4, (BX)(R9*8)
 	VBLENDVPD Y9, Y1, Y7, Y7
 	VMOVUPD   Y7, (R8)(R9*8)
-	NOTL      AX
-	ANDL      $0xf, AX
-	MOVQ      R9, done+48(FP)
-	MOVQ      AX, bad+56(FP)
+
+lif2next:
+	INCQ R10
+	ADDQ $4, R9
+	CMPQ R9, DX
+	JLT  lif2loop
+
+lif2end:
+	MOVQ R11, nbad+56(FP)
 	VZEROUPPER
 	RET
 

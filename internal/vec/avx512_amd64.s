@@ -444,13 +444,13 @@ nanfound:
 	VZEROUPPER
 	RET
 
-// func lifAVX512(p *lifParams, j, out, v, r *float64, n int) (done, bad int)
+// func lifAVX512(p *lifParams, j, out, v, r *float64, n int, bad *uint8) (nbad int)
 //
-// LIF steps eight neurons at a time (n a multiple of eight) as long as
-// every neuron of a block integrates the whole step or none of it and
-// none spikes. At the first block where some do not (bad: their lanes),
-// the others are stored and the kernel returns the block's start, for
-// the caller to step the bad lanes in Go (lifOne); done = n otherwise.
+// LIF steps eight neurons at a time (n a multiple of eight) where a
+// neuron integrates the whole step or none of it and does not spike
+// (the common case), and stores those lanes only; bad[b] gets the mask
+// of block b's other lanes (for the caller to step in Go, lifOne), and
+// nbad the number of blocks with any.
 TEXT ·lifAVX512(SB), NOSPLIT, $0-64
 	MOVQ         p+0(FP), AX
 	VBROADCASTSD 0(AX), Z10  // dt
@@ -465,7 +465,9 @@ TEXT ·lifAVX512(SB), NOSPLIT, $0-64
 	MOVQ         v+24(FP), BX
 	MOVQ         r+32(FP), R8
 	MOVQ         n+40(FP), DX
+	MOVQ         bad+48(FP), R10
 	XORQ         R9, R9
+	XORQ         R11, R11
 	CMPQ         DX, $0
 	JLE          lifend
 
@@ -487,29 +489,21 @@ lifloop:
 	VCMPPD   $0x11, Z11, Z6, K5  // v < minV
 	VMOVAPD  Z11, K5, Z6
 	KANDNW   K3, K4, K3          // fine: (full or none) and no spike
+	VMOVUPD  Z0, K3, (DI)(R9*8)
+	VMOVUPD  Z6, K3, (BX)(R9*8)
+	VMOVUPD  Z1, K3, (R8)(R9*8)
 	KMOVW    K3, AX
-	CMPL     AX, $0xff
-	JNE      lifbad
-	VMOVUPD  Z0, (DI)(R9*8)
-	VMOVUPD  Z6, (BX)(R9*8)
-	VMOVUPD  Z1, (R8)(R9*8)
+	NOTL     AX
+	ANDL     $0xff, AX
+	MOVB     AX, (R10)
+	INCQ     R10
+	CMPL     AX, $1
+	SBBQ     $-1, R11            // nbad += (mask != 0)
 	ADDQ     $8, R9
 	CMPQ     R9, DX
 	JLT      lifloop
 
 lifend:
-	MOVQ R9, done+48(FP)
-	MOVQ $0, bad+56(FP)
-	VZEROUPPER
-	RET
-
-lifbad:
-	VMOVUPD Z0, K3, (DI)(R9*8)
-	VMOVUPD Z6, K3, (BX)(R9*8)
-	VMOVUPD Z1, K3, (R8)(R9*8)
-	NOTL    AX
-	ANDL    $0xff, AX
-	MOVQ    R9, done+48(FP)
-	MOVQ    AX, bad+56(FP)
+	MOVQ R11, nbad+56(FP)
 	VZEROUPPER
 	RET

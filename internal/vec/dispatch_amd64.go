@@ -76,10 +76,10 @@ func firstNaNAVX512(x *float64, n int) int
 func firstNaNAVX2(x *float64, n int) int
 
 //go:noescape
-func lifAVX512(p *lifParams, j, out, v, r *float64, n int) (done, bad int)
+func lifAVX512(p *lifParams, j, out, v, r *float64, n int, bad *uint8) (nbad int)
 
 //go:noescape
-func lifAVX2(p *lifParams, j, out, v, r *float64, n int) (done, bad int)
+func lifAVX2(p *lifParams, j, out, v, r *float64, n int, bad *uint8) (nbad int)
 
 //go:noescape
 func dotAVX512(a, x *float64, n int) float64
@@ -266,10 +266,11 @@ func countPositive(cnt, x, g, b []float64, mx float64) float64 {
 	return countPositiveGo(cnt[n:], x[n:], g[n:], b[n:], mx)
 }
 
-// lif steps a block of neurons (eight or four) in a kernel while every
-// neuron of it integrates the whole step or none of it and none spikes
-// (the common case); the other neurons of a block, and the tail, go
-// through the scalar step.
+// lif steps the neurons in a kernel where a neuron integrates the whole
+// step or none of it and does not spike (the common case), a chunk of
+// blocks (eight or four neurons) per call; the kernel marks the others
+// per block, and they, and the tail, go through the scalar step (the
+// neurons are independent, so the order does not matter).
 func lif(p lifParams, J, out, voltage, refractory []float64) {
 	n := len(J)
 	out, voltage, refractory = out[:n], voltage[:n], refractory[:n]
@@ -281,24 +282,29 @@ func lif(p lifParams, J, out, voltage, refractory []float64) {
 	if lvl == levelAVX2 {
 		w = 4
 	}
+	const chunk = 1024 // neurons per call
+	var bad [chunk / 4]uint8
 	nv := n &^ (w - 1)
-	for i := 0; i < nv; {
-		var done, bad int
+	for i := 0; i < nv; i += chunk {
+		m := min(chunk, nv-i)
+		var nbad int
 		if w == 8 {
-			done, bad = lifAVX512(&p, &J[i], &out[i], &voltage[i], &refractory[i], nv-i)
+			nbad = lifAVX512(&p, &J[i], &out[i], &voltage[i], &refractory[i], m, &bad[0])
 		} else {
-			done, bad = lifAVX2(&p, &J[i], &out[i], &voltage[i], &refractory[i], nv-i)
+			nbad = lifAVX2(&p, &J[i], &out[i], &voltage[i], &refractory[i], m, &bad[0])
 		}
-		i += done
-		if bad == 0 {
-			break
-		}
-		for k := range w {
-			if bad>>k&1 != 0 {
-				p.lifOne(i+k, J, out, voltage, refractory)
+		for b := 0; nbad > 0; b++ {
+			mask := bad[b]
+			if mask == 0 {
+				continue
+			}
+			nbad--
+			for k := range w {
+				if mask>>k&1 != 0 {
+					p.lifOne(i+b*w+k, J, out, voltage, refractory)
+				}
 			}
 		}
-		i += w
 	}
 	for k := nv; k < n; k++ {
 		p.lifOne(k, J, out, voltage, refractory)

@@ -40,7 +40,7 @@ func countPositive(cnt, x, g, b []float64, mx float64) float64 {
 
 func lif(p lifParams, J, out, voltage, refractory []float64) { lifGo(p, J, out, voltage, refractory) }
 
-// ClearUpper is a no-op without vector code (see the simd build).
+// ClearUpper is a no-op without vector code (see the amd64 build).
 func ClearUpper() {}
 
 func ensOctUnit1(p []float64, n int, x, s1 *[8]float64) {

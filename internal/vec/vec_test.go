@@ -178,7 +178,7 @@ func TestReluNaN(t *testing.T) {
 // refractory, spiking, clipped, NaN input) with LIF and the portable loop.
 func TestLIFMatchesPortable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	const n = 1003
+	const n = 2503 // beyond two of the kernels' chunks, and a tail
 	J := make([]float64, n)
 	v1, r1 := make([]float64, n), make([]float64, n)
 	for i := range J {
