@@ -16,6 +16,9 @@
 //   - portable Go loops (portable.go, generic.go): everything else, and
 //     the reference the vector code is tested against.
 //
+// On arm64 the NEON kernels (neon_arm64.s, two lanes per register) take
+// the vector code's place.
+//
 // All give bit-identical results, but for the sign of a zero: where
 // Go's max gives +0 for a −0 input the vector max keeps −0, and
 // CountPositive's largest current may be −0 where Go's is +0. Dot sums element
@@ -42,8 +45,9 @@
 //
 // The environment variable NEUROGO_VEC caps the level for a whole
 // process, for side-by-side measurements of one binary:
-// NEUROGO_VEC=portable, avx2 or avx512 (a value above what the CPU has
-// changes nothing; an unknown value is ignored and shown by Kernels).
+// NEUROGO_VEC=portable, avx2 or avx512 on amd64, portable or neon on
+// arm64 (a value above what the CPU has changes nothing; an unknown
+// value is ignored and shown by Kernels).
 //
 // The build tag purego compiles the portable loops only (no assembly),
 // as do architectures without kernels of their own.
