@@ -89,6 +89,9 @@ func TestDgemm(t *testing.T) {
 // TestDgemmLarge covers several kc, mc and nc blocks and the split across
 // goroutines.
 func TestDgemmLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large products")
+	}
 	forEachKernel(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
 		for _, s := range [][3]int{{300, 70, 530}, {37, 4200, 260}, {401, 385, 9}} {
@@ -147,7 +150,7 @@ func TestSgemm(t *testing.T) {
 			for _, tB := range transposes {
 				for it := range 60 {
 					m, n, k := rng.IntN(71), rng.IntN(71), rng.IntN(71)
-					if it%30 == 1 {
+					if it%30 == 1 && !testing.Short() {
 						m, n, k = 200+rng.IntN(100), 100+rng.IntN(300), 300+rng.IntN(100)
 					}
 					alpha := []float32{1, 0, -1.5, 0.25}[it%4]
@@ -211,7 +214,7 @@ func TestDsyrk(t *testing.T) {
 			for _, tr := range transposes {
 				for it := range 40 {
 					n, k := rng.IntN(71), rng.IntN(71)
-					if it%20 == 0 {
+					if it%20 == 0 && !testing.Short() {
 						n, k = 200+rng.IntN(150), 100+rng.IntN(200)
 					}
 					alpha := []float64{1, 0, -1.5, 0.25}[it%4]
@@ -265,7 +268,7 @@ func TestDtrsm(t *testing.T) {
 					for _, dg := range []blas.Diag{blas.NonUnit, blas.Unit} {
 						for it := range 12 {
 							m, n := rng.IntN(71), rng.IntN(71)
-							if it%6 == 0 {
+							if it%6 == 0 && !testing.Short() {
 								m, n = 100+rng.IntN(200), 200+rng.IntN(300)
 							}
 							alpha := []float64{1, 0.5, -2, 0}[it%4]
