@@ -264,9 +264,10 @@ build_kernel() {
   local tags=()
   if have_openblas; then tags=(-tags openblas); fi
   log "building bin/neurogo ${tags[*]:-(gonum BLAS)} (first time ~4 min and ~40 MB of Go modules into $(go env GOMODCACHE); then seconds)"
-  # GOEXPERIMENT=simd: the simulator's inner loops (internal/vec) use AVX2
-  # vectors when the CPU has them (bit-identical to the portable loops)
-  with_heartbeat "go build ./cmd/neurogo" env GOEXPERIMENT=simd go build "${tags[@]}" -o bin/neurogo ./cmd/neurogo
+  # a plain go build is fast: the inner loops and the pure-Go BLAS choose
+  # their AVX-512, AVX2/FMA or NEON assembly at run time; -tags openblas
+  # (with OpenBLAS installed) routes BLAS and LAPACK calls to OpenBLAS
+  with_heartbeat "go build ./cmd/neurogo" go build "${tags[@]}" -o bin/neurogo ./cmd/neurogo
   # Cells are compiled into plugins against the packages they import:
   # compile those once now (the go build cache keeps them), not at the
   # first cell.

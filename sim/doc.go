@@ -102,8 +102,9 @@
 // compile-time copy of the weights whose rows start on 64-byte
 // boundaries (a misaligned vector load spans two cache lines).
 //
-// The inner loops (internal/vec) use AVX-512 or AVX2 when built with
-// GOEXPERIMENT=simd (bin/neurogo is), bit-identical to the portable ones:
+// The inner loops (internal/vec) are Go assembly chosen at run time from
+// the CPU's features (AVX-512 or AVX2/FMA on amd64, NEON on arm64; no
+// build flag needed), bit-identical to the portable Go loops:
 // dot products keep sixteen partial sums whatever the vector width, rows
 // are summed two at a time (vec.DotRows), a rectified-linear ensemble's
 // rates and first two decoder rows are one pass (vec.EnsDot2), and eight

@@ -355,7 +355,7 @@ func (s *Simulator) stepLanes(lns []*lane) error {
 // stepLane runs one step of one lane and records its probes.
 func (s *Simulator) stepLane(ln *lane) error {
 	for _, r := range ln.runners {
-		// VZEROUPPER: a goroutine preempted under GOEXPERIMENT=simd can
+		// VZEROUPPER: a goroutine preempted around vector code can
 		// resume with dirty upper vector halves, slowing every SSE scalar
 		// instruction until the next one (see vec.ClearUpper)
 		vec.ClearUpper()

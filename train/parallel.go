@@ -12,7 +12,7 @@ import (
 const clearEvery = 4096
 
 // sweep runs f over [lo, hi) in blocks of clearEvery, executing VZEROUPPER
-// before each: under GOEXPERIMENT=simd an asynchronous preemption can
+// before each: around the vector kernels an asynchronous preemption can
 // return to Go code with dirty upper vector halves, after which every SSE
 // instruction of Go's scalar float code pays a transition penalty
 // (measured: math.Exp 100× slower) until the next VZEROUPPER.

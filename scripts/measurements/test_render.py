@@ -97,7 +97,7 @@ def builds_doc() -> dict:
                       "peer_gflops": 50.0, "ratio": 0.8, "peer": "OpenBLAS"}]}
     return {"run": {"command": "scripts/measure --only builds", "date": "2026-01-02T03:04:05Z", "machine": plain},
             "builds": {"plain": "CGO_ENABLED=0 go build -o .cache/builds/neurogo-plain ./cmd/neurogo",
-                       "tuned": "GOEXPERIMENT=simd go build -tags openblas -o .cache/builds/neurogo-openblas ./cmd/neurogo"},
+                       "tuned": "go build -tags openblas -o .cache/builds/neurogo-openblas ./cmd/neurogo"},
             "sim": sim, "train": train, "blas": blas}
 
 
