@@ -29,9 +29,10 @@
 //
 //	AVX-512F       12×16 float64, 12×32 float32 (24 ZMM accumulators)
 //	AVX2 + FMA     6×8 float64, 6×16 float32 (12 YMM accumulators)
+//	arm64 NEON     4×8 float64, 4×16 float32 (16 accumulators, FMLA)
 //	portable Go    4×4, on every architecture, and with the build tag purego
 //
-// Every assembly kernel ends with VZEROUPPER. gonum's LAPACK (its blocked
+// Every amd64 kernel ends with VZEROUPPER. gonum's LAPACK (its blocked
 // Dpotrf, used by the Cholesky decoder solves) runs on whatever blas64
 // holds, so with blas64.Use(blas.Float64{}) the factorisations run on
 // these kernels too.

@@ -8,7 +8,7 @@ type elem interface{ ~float32 | ~float64 }
 // C row-major with row stride ldc; with beta = 0 it does not read C.
 type kernel[T elem] struct {
 	name string // e.g. "AVX-512 12×16"
-	isa  string // "AVX-512", "AVX2", "Go"
+	isa  string // "AVX-512", "AVX2", "NEON", "Go"
 	mr   int
 	nr   int
 	fn   func(k int, a, b, c *T, ldc int, beta T)
@@ -50,7 +50,7 @@ func Kernel() string {
 }
 
 // ISA is the instruction set of the float64 micro-kernel in use:
-// "AVX-512", "AVX2" or "Go".
+// "AVX-512", "AVX2", "NEON" or "Go".
 func ISA() string { return kern64.isa }
 
 // goKernel4x4 is the portable micro-kernel (mr = nr = 4): sixteen
