@@ -55,8 +55,9 @@
 // (AdaptiveLIF, AdaptiveLIFRate, Izhikevich) give an error for which
 // errors.Is(err, ErrNotDifferentiable) holds. [SoftLIFRate.LIFRateDeriv]
 // computes NengoDL's lif_smoothing pass (LIFRate's rate, SoftLIFRate's
-// derivative) in one sweep, vectorised with AVX-512 under
-// GOEXPERIMENT=simd; [SoftLIFRate.LIFRateDeriv32] does it in float32.
+// derivative) in one sweep, vectorised with AVX-512 where the CPU has it
+// (chosen at run time; the build tag purego disables it);
+// [SoftLIFRate.LIFRateDeriv32] does it in float32.
 //
 // # Units and conventions (as in Nengo)
 //

@@ -13,8 +13,8 @@ import (
 // LIFRate.Step followed by Deriv.
 //
 // The values are those of LIFRate.Step and Deriv to within a few units in
-// the last place: where the CPU has AVX-512 and the build uses
-// GOEXPERIMENT=simd, currents near the threshold (|J-1|/Sigma ≤ 36, where
+// the last place: where the CPU has AVX-512 (chosen at run time; not with
+// the build tag purego), currents near the threshold (|J-1|/Sigma ≤ 36, where
 // Deriv needs an exp and two log1p) are evaluated eight at a time with
 // vector exp and log1p (Cody–Waite reduction with a degree-13 Taylor
 // polynomial; fdlibm's log polynomial with the 1+u rounding corrected),
@@ -46,7 +46,7 @@ func lifRateSoftDerivScalar(t SoftLIFRate, J, out, d []float64) {
 
 // LIFRateDeriv32 is LIFRateDeriv with float32 arithmetic near the
 // threshold, for training in float32 (as PyTorch and TensorFlow do by
-// default): with AVX-512 and GOEXPERIMENT=simd sixteen currents at a
+// default): with AVX-512 (chosen at run time) sixteen currents at a
 // time, j = J−1 and j/Sigma in float64, then float32 exp and log1p
 // (relative differences to LIFRate.Step and Deriv below 2e-6, tested);
 // elsewhere, and on other CPUs and builds, exactly LIFRateDeriv.
