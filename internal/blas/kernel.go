@@ -22,16 +22,11 @@ var (
 )
 
 // kern64 and kern32 are the micro-kernels in use: the fastest usable one
-// (tests set others through useKernel).
+// (the architecture's init sets it; tests set others through useKernel).
 var (
-	kern64 = kernels64[len(kernels64)-1]
-	kern32 = kernels32[len(kernels32)-1]
+	kern64 = kernels64[0]
+	kern32 = kernels32[0]
 )
-
-func init() {
-	kern64 = kernels64[len(kernels64)-1]
-	kern32 = kernels32[len(kernels32)-1]
-}
 
 // useKernel selects the i-th usable micro-kernel of each precision (0:
 // portable Go) and returns a function restoring the previous ones. For
