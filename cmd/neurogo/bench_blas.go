@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	gblas "gonum.org/v1/gonum/blas"
@@ -135,6 +134,9 @@ func cmdBenchBLAS(args []string, stdout, stderr io.Writer) int {
 		row := blasRow{Op: c.Op, Shape: c.Shape, Why: c.Why, GFLOPs: c.flops / ours / 1e9, PeerFLOPs: c.flops / theirs / 1e9,
 			CPU: c.flops / oursCPU / 1e9, PeerCPU: c.flops / theirsCPU / 1e9, Kernel: nblas.Kernel(), Peer: peerName, Runs: n}
 		row.Ratio = row.GFLOPs / row.PeerFLOPs
+		if !(oursCPU > 0) || !(theirsCPU > 0) {
+			row.CPU, row.PeerCPU = 0, 0 // no CPU time on this platform
+		}
 		fmt.Fprintf(table, "%-6s %-20s %12.1f %12.1f %7.2f %12.1f %12.1f %7.2f  %s\n", c.Op, c.Shape, row.GFLOPs, row.PeerFLOPs, row.Ratio,
 			row.CPU, row.PeerCPU, row.CPU/row.PeerCPU, c.Why)
 		if *jsonOut {
@@ -180,15 +182,6 @@ func timeAlternating(do func(ours bool), n int) (ours, peer, oursCPU, peerCPU fl
 		b, bc = append(b, time.Since(t0).Seconds()), append(bc, processCPU()-c0)
 	}
 	return median(a), median(b), median(ac), median(bc)
-}
-
-// processCPU returns the process's user + system CPU seconds (all threads).
-func processCPU() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 func median(x []float64) float64 {

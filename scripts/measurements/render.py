@@ -357,7 +357,7 @@ def render_builds(doc: dict[str, Any]) -> str:
                 "at the shapes the decoder solves and the MNIST convolutions use.", ""]
         body = []
         for r in brows:
-            body.append([str(r.get("op")), str(r.get("shape", "")), str(r.get("use", "")), f(r.get("ours_gflops"), 1),
+            body.append([str(r.get("op")), str(r.get("shape", "")), str(r.get("why", "")), f(r.get("neurogo_gflops"), 1),
                          f(r.get("peer_gflops"), 1), f"**{f(r.get('ratio'))}**"])
         peer = brows[0].get("peer", "OpenBLAS")
         out += table(["routine", "shape", "used by", "neurogo GFLOP/s", f"{peer} GFLOP/s", "neurogo ÷ peer"], body, "lllrrr")

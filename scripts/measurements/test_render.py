@@ -93,7 +93,7 @@ def builds_doc() -> dict:
              "examples": 6000, "batch": 200, "seconds_per_epoch": 12.0, "beside_seconds_per_epoch": 10.0,
              "ratio_vs_beside": 1.2, "torch_seconds_per_epoch": 9.0, "ratio_vs_torch": 12 / 9, "torch_version": "2.5"}
     blas = {"run": {"command": ".cache/builds/neurogo-openblas bench blas --json"},
-            "rows": [{"op": "dgemm TN", "shape": "1000×500×500", "use": "Gram", "ours_gflops": 40.0,
+            "rows": [{"op": "dgemm TN", "shape": "1000×500×500", "why": "Gram", "neurogo_gflops": 40.0,
                       "peer_gflops": 50.0, "ratio": 0.8, "peer": "OpenBLAS"}]}
     return {"run": {"command": "scripts/measure --only builds", "date": "2026-01-02T03:04:05Z", "machine": plain},
             "builds": {"plain": "CGO_ENABLED=0 go build -o .cache/builds/neurogo-plain ./cmd/neurogo",
