@@ -306,6 +306,11 @@ def render_builds(doc: dict[str, Any]) -> str:
         build_line("Plain build", b.get("plain", "CGO_ENABLED=0 go build ./cmd/neurogo"), plain_m),
         build_line("OpenBLAS build", b.get("tuned", "go build -tags openblas ./cmd/neurogo"), tuned_m),
     ]
+    oc = doc.get("openblas_coretype")
+    if oc:
+        what += ["", f"OpenBLAS chose kernels for another CPU here (`{oc.get('chosen', '')}`: the library predates "
+                     "this CPU model); the run sets `OPENBLAS_CORETYPE=" + str(oc.get("forced")) + "` so that the plain "
+                     "build is compared with OpenBLAS's AVX-512 kernels, its fastest on this CPU."]
     out = header("Plain go build beside the OpenBLAS build", run, "builds.json", what)
     rows = sim_rows(sim)
     if rows:
