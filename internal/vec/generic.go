@@ -2,8 +2,9 @@ package vec
 
 import "math"
 
-// The portable loops; the vector versions (simd_amd64.go) call them for
-// tails and on CPUs without AVX2.
+// The portable loops: the reference every assembly kernel (*_amd64.s,
+// *_arm64.s) equals bit for bit, and what runs for the tails the kernels
+// leave, on CPUs without vector kernels and with the build tag purego.
 
 func reluGo(out, J []float64, amp float64) {
 	out = out[:len(J)]

@@ -288,7 +288,7 @@ func WriteIDX(w io.Writer, x *IDX) error {
 	}
 	n := 1
 	for i, d := range x.Shape {
-		if d < 0 || d > math.MaxUint32 {
+		if d < 0 || uint64(d) > math.MaxUint32 {
 			return fmt.Errorf("data: WriteIDX: Shape[%d] = %d: must be in [0, 2^32)", i, d)
 		}
 		n *= d
