@@ -315,8 +315,9 @@ def render_builds(doc: dict[str, Any]) -> str:
     rows = sim_rows(sim)
     if rows:
         p = (sim.get("run") or {}).get("protocol") or {}
+        cmds = sim.get("commands") or [(sim.get("run") or {}).get("command", "")]
         out += ["## Simulator steps and model builds", "",
-                f"`{(sim.get('run') or {}).get('command', '')}`: the models of `neurogo bench sim` "
+                f"{' and '.join(f'`{c}`' for c in cmds)}: the models of `neurogo bench sim` "
                 f"({p.get('repeats')} × {num(p.get('seconds'))} s timed per cell, µs/step ± the half-width of "
                 "the 95 % interval).", ""]
         body = []
