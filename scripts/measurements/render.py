@@ -365,7 +365,7 @@ def render_builds(doc: dict[str, Any]) -> str:
         for r in brows:
             body.append([str(r.get("op")), str(r.get("shape", "")), str(r.get("why", "")), f(r.get("neurogo_gflops"), 1),
                          f(r.get("peer_gflops"), 1), f"**{f(r.get('ratio'))}**"])
-        peer = brows[0].get("peer", "OpenBLAS")
+        peer = " ".join(str(brows[0].get("peer", "OpenBLAS")).split()[:2])  # name and version
         out += table(["routine", "shape", "used by", "neurogo GFLOP/s", f"{peer} GFLOP/s", "neurogo ÷ peer"], body, "lllrrr")
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
