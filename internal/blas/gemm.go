@@ -252,136 +252,140 @@ func gemmTri[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda
 	}
 }
 
-// copyN copies n values from src to dst, inline for the panel widths
-// (a runtime memmove call costs more than the move itself at these sizes).
-func copyN[T elem](dst, src []T, n int) {
-	if n == 16 {
-		d, s := dst[:16:16], src[:16:16]
-		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
-		d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15] = s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15]
+// packRows packs a rows×cols block of a row-major matrix (src, row
+// stride lds) into panels of w columns, rows rows of w values each,
+// zero-padded, scaled by alpha: the layout of a B micro-panel for a
+// stored B, of an A micro-panel for a stored Aᵀ. Source rows are read
+// whole, in order; the panel widths of the micro-kernels copy whole
+// arrays (moves the compiler keeps inline, no call per chunk).
+func packRows[T elem](dst, src []T, lds, rows, cols, w int, alpha T) {
+	full := cols / w * w
+	if alpha == 1 {
+		switch w {
+		case 16:
+			for p := range rows {
+				row := src[p*lds:][:full]
+				for j0 := 0; j0+16 <= len(row); j0 += 16 {
+					*(*[16]T)(dst[j0*rows+p*16:]) = *(*[16]T)(row[j0:])
+				}
+			}
+		case 12:
+			for p := range rows {
+				row := src[p*lds:][:full]
+				for j0 := 0; j0+12 <= len(row); j0 += 12 {
+					*(*[12]T)(dst[j0*rows+p*12:]) = *(*[12]T)(row[j0:])
+				}
+			}
+		case 32:
+			for p := range rows {
+				row := src[p*lds:][:full]
+				for j0 := 0; j0+32 <= len(row); j0 += 32 {
+					*(*[32]T)(dst[j0*rows+p*32:]) = *(*[32]T)(row[j0:])
+				}
+			}
+		case 8:
+			for p := range rows {
+				row := src[p*lds:][:full]
+				for j0 := 0; j0+8 <= len(row); j0 += 8 {
+					*(*[8]T)(dst[j0*rows+p*8:]) = *(*[8]T)(row[j0:])
+				}
+			}
+		case 4:
+			for p := range rows {
+				row := src[p*lds:][:full]
+				for j0 := 0; j0+4 <= len(row); j0 += 4 {
+					*(*[4]T)(dst[j0*rows+p*4:]) = *(*[4]T)(row[j0:])
+				}
+			}
+		default:
+			for p := range rows {
+				row := src[p*lds:][:full]
+				for j0 := 0; j0 < full; j0 += w {
+					copy(dst[j0*rows+p*w:][:w], row[j0:j0+w])
+				}
+			}
+		}
+	} else {
+		for p := range rows {
+			row := src[p*lds:][:full]
+			for j0 := 0; j0 < full; j0 += w {
+				d := dst[j0*rows+p*w:][:w]
+				for j, v := range row[j0 : j0+w] {
+					d[j] = alpha * v
+				}
+			}
+		}
+	}
+	if full == cols {
 		return
 	}
-	if n == 12 {
-		d, s := dst[:12:12], src[:12:12]
-		d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7] = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
-		d[8], d[9], d[10], d[11] = s[8], s[9], s[10], s[11]
-		return
+	// the last, partial panel
+	e := dst[full*rows:][:rows*w]
+	for p := range rows {
+		d := e[p*w : p*w+w]
+		for j, v := range src[p*lds+full : p*lds+cols] {
+			d[j] = alpha * v
+		}
+		clear(d[cols-full:])
 	}
-	switch n {
-	case 4:
-		*(*[4]T)(dst) = *(*[4]T)(src)
-	case 6:
-		*(*[6]T)(dst) = *(*[6]T)(src)
-	case 8:
-		*(*[8]T)(dst) = *(*[8]T)(src)
-	case 12:
-		*(*[12]T)(dst) = *(*[12]T)(src)
-	case 16:
-		*(*[16]T)(dst) = *(*[16]T)(src)
-	case 32:
-		*(*[32]T)(dst) = *(*[32]T)(src)
-	default:
-		copy(dst[:n], src[:n])
+}
+
+// packCols packs the transpose of a cols×rows block of a row-major
+// matrix (src, row stride lds) like packRows: source row j becomes
+// column j of the packed block, so each panel of w columns gathers w
+// source rows, four at a time (four sequential reads, four adjacent
+// writes per step).
+func packCols[T elem](dst, src []T, lds, rows, cols, w int, alpha T) {
+	for j0 := 0; j0 < cols; j0 += w {
+		nw := min(w, cols-j0)
+		d := dst[j0*rows : j0*rows+w*rows]
+		jj := 0
+		for ; jj+4 <= nw; jj += 4 {
+			r0 := src[(j0+jj)*lds:][:rows]
+			r1 := src[(j0+jj+1)*lds:][:rows]
+			r2 := src[(j0+jj+2)*lds:][:rows]
+			r3 := src[(j0+jj+3)*lds:][:rows]
+			if alpha == 1 {
+				for p := range r0 {
+					q := (*[4]T)(d[p*w+jj:])
+					q[0], q[1], q[2], q[3] = r0[p], r1[p], r2[p], r3[p]
+				}
+				continue
+			}
+			for p := range r0 {
+				q := (*[4]T)(d[p*w+jj:])
+				q[0], q[1], q[2], q[3] = alpha*r0[p], alpha*r1[p], alpha*r2[p], alpha*r3[p]
+			}
+		}
+		for ; jj < nw; jj++ {
+			for p, v := range src[(j0+jj)*lds:][:rows] {
+				d[p*w+jj] = alpha * v
+			}
+		}
+		if nw < w {
+			for p := range rows {
+				clear(d[p*w+nw : p*w+w])
+			}
+		}
 	}
 }
 
 // packB packs op(B)[pc:pc+kcur, jc:jc+ncur] into panels of nr columns,
-// kcur rows of nr values each, zero-padded. Rows of a stored B are read
-// whole, in order.
+// kcur rows of nr values each, zero-padded.
 func packB[T elem](dst []T, tB bool, b []T, ldb, pc, kcur, jc, ncur, nr int) {
 	if !tB {
-		full := ncur / nr * nr
-		for p := range kcur {
-			row := b[(pc+p)*ldb+jc:][:ncur]
-			for j0 := 0; j0 < full; j0 += nr {
-				copyN(dst[j0*kcur+p*nr:], row[j0:], nr)
-			}
-			if full < ncur {
-				dd := dst[full*kcur+p*nr : full*kcur+p*nr+nr]
-				copy(dd, row[full:])
-				clear(dd[ncur-full:])
-			}
-		}
+		packRows(dst, b[pc*ldb+jc:], ldb, kcur, ncur, nr, 1)
 		return
 	}
-	for j0 := 0; j0 < ncur; j0 += nr {
-		nw := min(nr, ncur-j0)
-		d := dst[j0*kcur : j0*kcur+nr*kcur]
-		for jj := range nw {
-			src := b[(jc+j0+jj)*ldb+pc:][:kcur]
-			for p, v := range src {
-				d[p*nr+jj] = v
-			}
-		}
-		if nw < nr {
-			for p := range kcur {
-				clear(d[p*nr+nw : p*nr+nr])
-			}
-		}
-	}
+	packCols(dst, b[jc*ldb+pc:], ldb, kcur, ncur, nr, 1)
 }
 
 // packA packs alpha·op(A)[ic:ic+mcur, pc:pc+kcur] into panels of mr
 // rows, kcur columns of mr values each, zero-padded.
 func packA[T elem](dst []T, tA bool, a []T, lda, ic, mcur, pc, kcur, mr int, alpha T) {
 	if tA {
-		full := mcur / mr * mr
-		for p := range kcur {
-			row := a[(pc+p)*lda+ic:][:mcur]
-			if alpha != 1 {
-				for i0 := 0; i0 < mcur; i0 += mr {
-					dd := dst[i0*kcur+p*mr : i0*kcur+p*mr+mr]
-					for i, v := range row[i0:min(mcur, i0+mr)] {
-						dd[i] = alpha * v
-					}
-				}
-			} else {
-				for i0 := 0; i0 < full; i0 += mr {
-					copyN(dst[i0*kcur+p*mr:], row[i0:], mr)
-				}
-				if full < mcur {
-					copy(dst[full*kcur+p*mr:], row[full:])
-				}
-			}
-			if full < mcur {
-				clear(dst[full*kcur+p*mr+mcur-full : full*kcur+p*mr+mr])
-			}
-		}
+		packRows(dst, a[pc*lda+ic:], lda, kcur, mcur, mr, alpha)
 		return
 	}
-	for i0 := 0; i0 < mcur; i0 += mr {
-		mh := min(mr, mcur-i0)
-		d := dst[i0*kcur : i0*kcur+mr*kcur]
-		if mh == mr && mr%4 == 0 {
-			// four rows at a time: four reads, four adjacent writes per step
-			for ii := 0; ii < mr; ii += 4 {
-				r0 := a[(ic+i0+ii)*lda+pc:][:kcur]
-				r1 := a[(ic+i0+ii+1)*lda+pc:][:kcur]
-				r2 := a[(ic+i0+ii+2)*lda+pc:][:kcur]
-				r3 := a[(ic+i0+ii+3)*lda+pc:][:kcur]
-				for p := range r0 {
-					q := d[p*mr+ii : p*mr+ii+4 : p*mr+ii+4]
-					q[0], q[1], q[2], q[3] = alpha*r0[p], alpha*r1[p], alpha*r2[p], alpha*r3[p]
-				}
-			}
-			continue
-		}
-		for ii := range mh {
-			src := a[(ic+i0+ii)*lda+pc:][:kcur]
-			if alpha == 1 {
-				for p, v := range src {
-					d[p*mr+ii] = v
-				}
-			} else {
-				for p, v := range src {
-					d[p*mr+ii] = alpha * v
-				}
-			}
-		}
-		if mh < mr {
-			for p := range kcur {
-				clear(d[p*mr+mh : p*mr+mr])
-			}
-		}
-	}
+	packCols(dst, a[ic*lda+pc:], lda, kcur, mcur, mr, alpha)
 }
