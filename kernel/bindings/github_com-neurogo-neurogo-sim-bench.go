@@ -17,6 +17,7 @@ func init() {
 		"AblationConfig":     reflect.ValueOf(bench.AblationConfig),
 		"AblationQuick":      reflect.ValueOf(bench.AblationQuick),
 		"Compare":            reflect.ValueOf(bench.Compare),
+		"CompareBeside":      reflect.ValueOf(bench.CompareBeside),
 		"CopyBandwidth":      reflect.ValueOf(bench.CopyBandwidth),
 		"CopyBytes":          reflect.ValueOf(constant.MakeFromLiteral("67108864", token.INT, 0)),
 		"Default":            reflect.ValueOf(bench.Default),
@@ -43,6 +44,7 @@ func init() {
 
 		// type definitions
 		"AblationResult": reflect.ValueOf((*bench.AblationResult)(nil)),
+		"Beside":         reflect.ValueOf((*bench.Beside)(nil)),
 		"Config":         reflect.ValueOf((*bench.Config)(nil)),
 		"NengoResult":    reflect.ValueOf((*bench.NengoResult)(nil)),
 		"Result":         reflect.ValueOf((*bench.Result)(nil)),
