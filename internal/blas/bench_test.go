@@ -37,6 +37,7 @@ func BenchmarkDecoderShapes(b *testing.B) {
 			if s.syrk {
 				flops /= 2
 			}
+			cpu0 := cpuSeconds()
 			for b.Loop() {
 				if s.syrk {
 					Float64{}.Dsyrk(blas.Upper, blas.Trans, s.n, s.k, 1, a, ca, 0, c, s.n)
@@ -44,6 +45,7 @@ func BenchmarkDecoderShapes(b *testing.B) {
 					Float64{}.Dgemm(s.tA, s.tB, s.m, s.n, s.k, 1, a, ca, bm, cb, 0, c, s.n)
 				}
 			}
+			b.ReportMetric((cpuSeconds()-cpu0)*1e3/float64(b.N), "cpu-ms/op")
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
 	}

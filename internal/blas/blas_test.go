@@ -94,7 +94,7 @@ func TestDgemmLarge(t *testing.T) {
 	}
 	forEachKernel(t, func(t *testing.T) {
 		rng := rand.New(rand.NewPCG(3, 4))
-		for _, s := range [][3]int{{300, 70, 530}, {37, 4200, 260}, {401, 385, 9}} {
+		for _, s := range [][3]int{{300, 70, 530}, {37, 4200, 260}, {401, 385, 9}, {210, 1100, 192}, {390, 600, 256}} {
 			for _, tA := range transposes {
 				for _, tB := range transposes {
 					checkDgemm(t, rng, tA, tB, s[0], s[1], s[2], 0.75, 0.5, Float64{Threads: 2})

@@ -172,18 +172,49 @@ const (
 	lowerTri
 )
 
+// aWholeMax is the largest m for which gemmTri, when k ≤ kcSize, packs
+// all of op(A) at once (at most 384×256 float64, 768 KiB, within L2) and
+// reuses it for every nc block of B, instead of packing it again for
+// each of them. (With more kc steps the jc-outer order stays: its C
+// block stays in L2 across the kc steps.)
+const aWholeMax = 2 * mcSize
+
 // gemmTri is gemmSerial restricted to the triangle tri of C (row i,
 // column j kept when i ≤ j+off for upperTri, i ≥ j+off for lowerTri):
 // micro-tiles outside it are skipped, tiles across its edge go through
-// the scratch tile. B is packed once for every row of C, as syrk needs.
+// the scratch tile. B is packed once for every row of C, as syrk needs;
+// A (when m ≤ aWholeMax and k ≤ kcSize) once for every column of C.
 func gemmTri[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int, tri, off int) {
 	mr, nr := kn.mr, kn.nr
 	nc := min(ncSize, (n+nr-1)/nr*nr)
 	mc := min(mcSize, (m+mr-1)/mr*mr)
 	kc := min(kcSize, k)
+	aWhole := m <= aWholeMax && k <= kcSize
+	if aWhole {
+		mc = (m + mr - 1) / mr * mr
+	}
 	ws := getWork[T](mc*kc, nc*kc)
 	defer putWork(ws)
 	tile := ws.tile[:mr*nr]
+	if aWhole {
+		for pc := 0; pc < k; pc += kcSize {
+			kcur := min(kcSize, k-pc)
+			packA(ws.a, tA, a, lda, 0, m, pc, kcur, mr, alpha)
+			bt := beta
+			if pc > 0 {
+				bt = 1
+			}
+			for jc := 0; jc < n; jc += ncSize {
+				ncur := min(ncSize, n-jc)
+				if (tri == upperTri && 0 > jc+ncur-1+off) || (tri == lowerTri && m-1 < jc+off) {
+					continue // the whole block lies outside the triangle
+				}
+				packB(ws.b, tB, b, ldb, pc, kcur, jc, ncur, nr)
+				macroTile(kn, ws.a, ws.b, tile, 0, m, jc, ncur, kcur, bt, c, ldc, tri, off)
+			}
+		}
+		return
+	}
 	for jc := 0; jc < n; jc += ncSize {
 		ncur := min(ncSize, n-jc)
 		for pc := 0; pc < k; pc += kcSize {
@@ -199,53 +230,61 @@ func gemmTri[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda
 					continue // the whole block lies outside the triangle
 				}
 				packA(ws.a, tA, a, lda, ic, mcur, pc, kcur, mr, alpha)
-				for jr := 0; jr < ncur; jr += nr {
-					nw := min(nr, ncur-jr)
-					bp := &ws.b[jr*kcur]
-					gj := jc + jr + off
-					for ir := 0; ir < mcur; ir += mr {
-						mh := min(mr, mcur-ir)
-						gi := ic + ir
-						whole := true
-						switch tri {
-						case upperTri:
-							if gi > gj+nw-1 {
-								continue
-							}
-							whole = gi+mh-1 <= gj
-						case lowerTri:
-							if gi+mh-1 < gj {
-								continue
-							}
-							whole = gi >= gj+nw-1
-						}
-						ap := &ws.a[ir*kcur]
-						ci := (ic+ir)*ldc + jc + jr
-						if whole && mh == mr && nw == nr {
-							kn.fn(kcur, ap, bp, &c[ci], ldc, bt)
-							continue
-						}
-						kn.fn(kcur, ap, bp, &tile[0], nr, 0)
-						for i := range mh {
-							row := c[ci+i*ldc : ci+i*ldc+nw]
-							t := tile[i*nr : i*nr+nw]
-							j0, j1 := 0, nw
-							if !whole {
-								if tri == upperTri {
-									j0 = min(nw, max(0, gi+i-gj)) // j+gj ≥ row
-								} else {
-									j1 = max(0, min(nw, gi+i-gj+1)) // j+gj ≤ row
-								}
-							}
-							if bt == 0 {
-								copy(row[j0:j1], t[j0:j1])
-								continue
-							}
-							for j := j0; j < j1; j++ {
-								row[j] = t[j] + bt*row[j]
-							}
-						}
+				macroTile(kn, ws.a, ws.b, tile, ic, mcur, jc, ncur, kcur, bt, c, ldc, tri, off)
+			}
+		}
+	}
+}
+
+// macroTile runs the micro-kernel over C[ic:ic+mcur, jc:jc+ncur] (within
+// the triangle tri) from the packed A block pa (rows ic.., kcur steps)
+// and the packed B panel pb (columns jc..), adding bt·C.
+func macroTile[T elem](kn kernel[T], pa, pb, tile []T, ic, mcur, jc, ncur, kcur int, bt T, c []T, ldc int, tri, off int) {
+	mr, nr := kn.mr, kn.nr
+	for jr := 0; jr < ncur; jr += nr {
+		nw := min(nr, ncur-jr)
+		bp := &pb[jr*kcur]
+		gj := jc + jr + off
+		for ir := 0; ir < mcur; ir += mr {
+			mh := min(mr, mcur-ir)
+			gi := ic + ir
+			whole := true
+			switch tri {
+			case upperTri:
+				if gi > gj+nw-1 {
+					continue
+				}
+				whole = gi+mh-1 <= gj
+			case lowerTri:
+				if gi+mh-1 < gj {
+					continue
+				}
+				whole = gi >= gj+nw-1
+			}
+			ap := &pa[ir*kcur]
+			ci := (ic+ir)*ldc + jc + jr
+			if whole && mh == mr && nw == nr {
+				kn.fn(kcur, ap, bp, &c[ci], ldc, bt)
+				continue
+			}
+			kn.fn(kcur, ap, bp, &tile[0], nr, 0)
+			for i := range mh {
+				row := c[ci+i*ldc : ci+i*ldc+nw]
+				t := tile[i*nr : i*nr+nw]
+				j0, j1 := 0, nw
+				if !whole {
+					if tri == upperTri {
+						j0 = min(nw, max(0, gi+i-gj)) // j+gj ≥ row
+					} else {
+						j1 = max(0, min(nw, gi+i-gj+1)) // j+gj ≤ row
 					}
+				}
+				if bt == 0 {
+					copy(row[j0:j1], t[j0:j1])
+					continue
+				}
+				for j := j0; j < j1; j++ {
+					row[j] = t[j] + bt*row[j]
 				}
 			}
 		}
@@ -260,7 +299,14 @@ func gemmTri[T elem](kn kernel[T], tA, tB bool, m, n, k int, alpha T, a []T, lda
 // arrays (moves the compiler keeps inline, no call per chunk).
 func packRows[T elem](dst, src []T, lds, rows, cols, w int, alpha T) {
 	full := cols / w * w
-	if alpha == 1 {
+	if alpha == 1 && packAsm && full > 0 && rows > 0 {
+		es := int(unsafe.Sizeof(alpha))
+		_ = src[(rows-1)*lds+full-1] // the last value read
+		_ = dst[full*rows-1]         // the last value written
+		for p := range rows {
+			packCopy(unsafe.Pointer(&dst[p*w]), unsafe.Pointer(&src[p*lds]), w*es, full/w, rows*w*es, w*es)
+		}
+	} else if alpha == 1 {
 		switch w {
 		case 16:
 			for p := range rows {
