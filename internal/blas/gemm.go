@@ -379,13 +379,30 @@ func packRows[T elem](dst, src []T, lds, rows, cols, w int, alpha T) {
 // packCols packs the transpose of a cols×rows block of a row-major
 // matrix (src, row stride lds) like packRows: source row j becomes
 // column j of the packed block, so each panel of w columns gathers w
-// source rows, four at a time (four sequential reads, four adjacent
-// writes per step).
+// source rows, eight (alpha = 1) or four at a time (sequential reads,
+// adjacent writes).
 func packCols[T elem](dst, src []T, lds, rows, cols, w int, alpha T) {
 	for j0 := 0; j0 < cols; j0 += w {
 		nw := min(w, cols-j0)
 		d := dst[j0*rows : j0*rows+w*rows]
 		jj := 0
+		if alpha == 1 {
+			for ; jj+8 <= nw; jj += 8 {
+				r0 := src[(j0+jj)*lds:][:rows]
+				r1 := src[(j0+jj+1)*lds:][:rows]
+				r2 := src[(j0+jj+2)*lds:][:rows]
+				r3 := src[(j0+jj+3)*lds:][:rows]
+				r4 := src[(j0+jj+4)*lds:][:rows]
+				r5 := src[(j0+jj+5)*lds:][:rows]
+				r6 := src[(j0+jj+6)*lds:][:rows]
+				r7 := src[(j0+jj+7)*lds:][:rows]
+				for p := range r0 {
+					q := (*[8]T)(d[p*w+jj:])
+					q[0], q[1], q[2], q[3] = r0[p], r1[p], r2[p], r3[p]
+					q[4], q[5], q[6], q[7] = r4[p], r5[p], r6[p], r7[p]
+				}
+			}
+		}
 		for ; jj+4 <= nw; jj += 4 {
 			r0 := src[(j0+jj)*lds:][:rows]
 			r1 := src[(j0+jj+1)*lds:][:rows]
