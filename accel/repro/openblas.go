@@ -9,11 +9,22 @@ package repro
 // callers split work across goroutines).
 
 // #cgo LDFLAGS: -lopenblas
+// char *openblas_get_corename(void);
 import "C"
 
 import (
 	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/netlib/blas/netlib"
+
+	nblas "github.com/neurogo/neurogo/internal/blas"
 )
 
-func init() { blas32.Use(netlib.Implementation{}) }
+// (internal/blas where OpenBLAS's kernels do not use the CPU's vectors,
+// see internal/blas.OpenBLASMismatch)
+func init() {
+	if nblas.OpenBLASMismatch(C.GoString(C.openblas_get_corename())) != "" {
+		blas32.Use(nblas.Float32{})
+		return
+	}
+	blas32.Use(netlib.Implementation{})
+}

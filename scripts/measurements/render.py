@@ -309,8 +309,9 @@ def render_builds(doc: dict[str, Any]) -> str:
     oc = doc.get("openblas_coretype")
     if oc:
         what += ["", f"OpenBLAS chose kernels for another CPU here (`{oc.get('chosen', '')}`: the library predates "
-                     "this CPU model); the run sets `OPENBLAS_CORETYPE=" + str(oc.get("forced")) + "` so that the plain "
-                     "build is compared with OpenBLAS's AVX-512 kernels, its fastest on this CPU."]
+                     "this CPU model, and the OpenBLAS build then runs on neurogo's BLAS); the run sets "
+                     "`OPENBLAS_CORETYPE=" + str(oc.get("forced")) + "` so that the plain build is compared with "
+                     "OpenBLAS's AVX-512 kernels, its fastest on this CPU."]
     out = header("Plain go build beside the OpenBLAS build", run, "builds.json", what)
     rows = sim_rows(sim)
     if rows:

@@ -14,6 +14,7 @@ package solvers
 int openblas_get_num_threads(void);
 void openblas_set_num_threads(int);
 char *openblas_get_config(void);
+char *openblas_get_corename(void);
 int dpotrf_(char *uplo, int *n, double *a, int *lda, int *info);
 int blas_thread_shutdown_(void);
 */
@@ -30,6 +31,7 @@ import (
 	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/netlib/blas/netlib"
 
+	nblas "github.com/neurogo/neurogo/internal/blas"
 	"github.com/neurogo/neurogo/internal/vec"
 )
 
@@ -39,11 +41,26 @@ import (
 // single-threaded and large products are split in row or column blocks
 // across goroutines (parallelBLAS); its factorisations get the cores back
 // for their duration (potrf).
+//
+// OpenBLAS picks its kernels from the CPU model when it is loaded; where
+// those do not use the CPU's vectors (a library older than the CPU: see
+// internal/blas.OpenBLASMismatch), the process runs on internal/blas
+// instead, and BLAS says why.
 func init() {
 	blasThreads = max(1, int(C.openblas_get_num_threads()))
 	C.openblas_set_num_threads(1)
+	if notUsed = nblas.OpenBLASMismatch(C.GoString(C.openblas_get_corename())); notUsed != "" {
+		blas64.Use(nblas.Float64{})
+		return
+	}
 	blas64.Use(parallelBLAS{})
 }
+
+// notUsed says why OpenBLAS is linked but not used ("" when it is used).
+var notUsed string
+
+// serial is internal/blas on the calling goroutine, where OpenBLAS is not used.
+var serial = nblas.Float64{Threads: 1}
 
 // blasThreads is how many threads OpenBLAS would have used (one per core,
 // or OPENBLAS_NUM_THREADS): the parallelism of parallelBLAS and potrf.
@@ -109,6 +126,9 @@ func BLAS() string {
 	if !strings.HasPrefix(cfg, "OpenBLAS") {
 		cfg = "OpenBLAS " + cfg
 	}
+	if notUsed != "" {
+		return fmt.Sprintf("%s; %s linked but not used: %s", nblas.Name(), cfg, notUsed)
+	}
 	return fmt.Sprintf("%s, single-threaded calls split across %d goroutines", cfg, blasThreads)
 }
 
@@ -116,7 +136,7 @@ func BLAS() string {
 // recursive) dpotrf, faster than gonum's blocked Dpotrf on top of
 // OpenBLAS's level 3. Row-major upper is column-major lower.
 func potrf(a blas64.Symmetric) (blas64.Triangular, bool) {
-	if a.Uplo != blas.Upper || a.N > math.MaxInt32 || a.Stride > math.MaxInt32 {
+	if notUsed != "" || a.Uplo != blas.Upper || a.N > math.MaxInt32 || a.Stride > math.MaxInt32 {
 		return lapack64.Potrf(a)
 	}
 	t := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: a.N, Stride: a.Stride, Data: a.Data}
@@ -144,12 +164,20 @@ func potrf(a blas64.Symmetric) (blas64.Triangular, bool) {
 // serialSyrk is c += aᵀa (upper triangle) in one single-threaded
 // OpenBLAS call (syrkPar runs several at once).
 func serialSyrk(a blas64.General, c blas64.Symmetric) {
+	if notUsed != "" {
+		serial.Dsyrk(c.Uplo, blas.Trans, c.N, a.Rows, 1, a.Data, a.Stride, 1, c.Data, c.Stride)
+		return
+	}
 	netlib.Implementation{}.Dsyrk(c.Uplo, blas.Trans, c.N, a.Rows, 1, a.Data, a.Stride, 1, c.Data, c.Stride)
 	vec.ClearUpper()
 }
 
 // serialGemmTN is c += aᵀb in one single-threaded OpenBLAS call.
 func serialGemmTN(a, b, c blas64.General) {
+	if notUsed != "" {
+		serial.Dgemm(blas.Trans, blas.NoTrans, a.Cols, b.Cols, a.Rows, 1, a.Data, a.Stride, b.Data, b.Stride, 1, c.Data, c.Stride)
+		return
+	}
 	netlib.Implementation{}.Dgemm(blas.Trans, blas.NoTrans, a.Cols, b.Cols, a.Rows, 1, a.Data, a.Stride, b.Data, b.Stride, 1, c.Data, c.Stride)
 	vec.ClearUpper()
 }
