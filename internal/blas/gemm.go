@@ -386,6 +386,19 @@ func packCols[T elem](dst, src []T, lds, rows, cols, w int, alpha T) {
 		nw := min(w, cols-j0)
 		d := dst[j0*rows : j0*rows+w*rows]
 		jj := 0
+		if alpha == 1 && packT && unsafe.Sizeof(alpha) == 8 && rows >= 8 && nw >= 8 {
+			kb := rows / 8
+			for ; jj+8 <= nw; jj += 8 {
+				_ = src[(j0+jj+7)*lds+rows-1] // the last value read
+				_ = d[(rows-1)*w+jj+7]        // the last value written
+				packT8x8((*float64)(unsafe.Pointer(&d[jj])), (*float64)(unsafe.Pointer(&src[(j0+jj)*lds])), w, lds, kb)
+				for i := range 8 {
+					for p, v := range src[(j0+jj+i)*lds+kb*8:][:rows-kb*8] {
+						d[(kb*8+p)*w+jj+i] = v
+					}
+				}
+			}
+		}
 		if alpha == 1 {
 			for ; jj+8 <= nw; jj += 8 {
 				r0 := src[(j0+jj)*lds:][:rows]

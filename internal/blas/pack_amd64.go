@@ -18,3 +18,14 @@ func packCopy(dst, src unsafe.Pointer, n, count, dstep, sstep int)
 // every non-portable amd64 kernel needs); tests switch it off to check
 // the Go loops.
 var packAsm = cpufeat.X86.HasAVX2
+
+// packT8x8 (pack_amd64.s) transposes kb blocks of 8×8 float64: block b
+// reads 8 values from each of the rows src+i·lds+8b (i = 0…7) and writes
+// them to the rows dst+(8b+p)·ldd (p = 0…7), strides in elements.
+//
+//go:noescape
+func packT8x8(dst, src *float64, ldd, lds, kb int)
+
+// packT reports whether packCols transposes float64 through packT8x8
+// (AVX-512F); tests switch it off to check the Go loops.
+var packT = cpufeat.X86.HasAVX512F

@@ -12,12 +12,12 @@ import (
 // Go loops, every panel width, partial panels and alpha ≠ 1.
 func TestPack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	asm := packAsm
-	defer func() { packAsm = asm }()
-	for _, useAsm := range []bool{false, asm} {
-		packAsm = useAsm
+	asm, tr := packAsm, packT
+	defer func() { packAsm, packT = asm, tr }()
+	for _, useAsm := range []bool{false, true} {
+		packAsm, packT = useAsm && asm, useAsm && tr
 		for _, w := range []int{4, 6, 8, 12, 16, 32} {
-			for _, rows := range []int{1, 3, 17} {
+			for _, rows := range []int{1, 3, 8, 17, 40} {
 				for _, cols := range []int{1, w - 1, w, w + 1, 3*w + 2} {
 					for _, alpha := range []float64{1, -0.5} {
 						checkPack[float64](t, rng, rows, cols, w, alpha)
@@ -66,6 +66,6 @@ func checkPack[T elem](t *testing.T, rng *rand.Rand, rows, cols, w int, alpha T)
 	}
 	packCols(got, tsrc, rows+2, rows, cols, w, alpha)
 	if !slices.Equal(got[:len(want)], want) {
-		t.Errorf("packCols(rows %d, cols %d, w %d, alpha %v) differs", rows, cols, w, alpha)
+		t.Errorf("packCols(rows %d, cols %d, w %d, alpha %v, asm %v) differs", rows, cols, w, alpha, packT)
 	}
 }
