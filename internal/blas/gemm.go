@@ -294,17 +294,19 @@ func macroTile[T elem](kn kernel[T], pa, pb, tile []T, ic, mcur, jc, ncur, kcur 
 // packRows packs a rows×cols block of a row-major matrix (src, row
 // stride lds) into panels of w columns, rows rows of w values each,
 // zero-padded, scaled by alpha: the layout of a B micro-panel for a
-// stored B, of an A micro-panel for a stored Aᵀ. Source rows are read
-// whole, in order; the panel widths of the micro-kernels copy whole
-// arrays (moves the compiler keeps inline, no call per chunk).
+// stored B, of an A micro-panel for a stored Aᵀ. With AVX (packAsm),
+// packCopy fills one panel after another, w values from each source row
+// in turn: sequential writes (row by row, the writes of one row land
+// rows·w values apart, often a multiple of 4 KiB, in the same L1 sets).
+// Otherwise Go loops copy a whole array per panel width.
 func packRows[T elem](dst, src []T, lds, rows, cols, w int, alpha T) {
 	full := cols / w * w
 	if alpha == 1 && packAsm && full > 0 && rows > 0 {
 		es := int(unsafe.Sizeof(alpha))
 		_ = src[(rows-1)*lds+full-1] // the last value read
 		_ = dst[full*rows-1]         // the last value written
-		for p := range rows {
-			packCopy(unsafe.Pointer(&dst[p*w]), unsafe.Pointer(&src[p*lds]), w*es, full/w, rows*w*es, w*es)
+		for j0 := 0; j0 < full; j0 += w {
+			packCopy(unsafe.Pointer(&dst[j0*rows]), unsafe.Pointer(&src[j0]), w*es, rows, w*es, lds*es)
 		}
 	} else if alpha == 1 {
 		switch w {
