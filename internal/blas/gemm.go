@@ -11,11 +11,13 @@ func unsafeSlice[T elem](p *T, n int) []T { return unsafe.Slice(p, n) }
 // Block sizes of the Goto/BLIS loops around the micro-kernel (the same
 // for every kernel; multiples of every mr and nr). A kc×nr micro-panel of
 // B (32 KiB of float64 at nr = 16) stays in L1 while the micro-kernel
-// runs down an mc×kc block of A (384 KiB, in L2); a kc×nc panel of B
-// (1 MiB) is packed once per kc step and stays in L2 beside it.
+// runs down an mc×kc block of A (768 KiB, in a 2 MiB L2; fewer B
+// micro-panel reloads than at mc = 192, and a 193-row op(A) in one
+// block rather than 192 + 1); a kc×nc panel of B (1 MiB) is packed once
+// per kc step.
 const (
 	kcSize = 256
-	mcSize = 192
+	mcSize = 384
 	ncSize = 512
 )
 
@@ -177,7 +179,7 @@ const (
 // reuses it for every nc block of B, instead of packing it again for
 // each of them. (With more kc steps the jc-outer order stays: its C
 // block stays in L2 across the kc steps.)
-const aWholeMax = 2 * mcSize
+const aWholeMax = 384
 
 // gemmTri is gemmSerial restricted to the triangle tri of C (row i,
 // column j kept when i ≤ j+off for upperTri, i ≥ j+off for lowerTri):
