@@ -32,7 +32,12 @@
 //	arm64 NEON     4×8 float64, 4×16 float32 (16 accumulators, FMLA)
 //	portable Go    4×4, on every architecture, and with the build tag purego
 //
-// Every amd64 kernel ends with VZEROUPPER. gonum's LAPACK (its blocked
+// On amd64 the packing runs in assembly too: rows of a stored matrix are
+// copied panel by panel with AVX moves, and float64 panels of a
+// transposed operand go through AVX-512 8×8 transposes (Go loops
+// elsewhere, and for float32 transposes). A small op(A) (m ≤ 384) with a
+// single kc step is packed once for all column blocks of C. Every amd64
+// kernel and pack routine ends with VZEROUPPER. gonum's LAPACK (its blocked
 // Dpotrf, used by the Cholesky decoder solves) runs on whatever blas64
 // holds, so with blas64.Use(blas.Float64{}) the factorisations run on
 // these kernels too.
