@@ -44,6 +44,11 @@ same protocol, and adds its µs/step and build time and the ratios this
 binary ÷ BIN to each row (above 1: this binary is slower); the run line
 records what BIN runs (inner loops, BLAS, build settings).
 
+--rounds N (with --beside) runs N rounds of the two binaries per cell,
+their order alternating, and reports for each side the round with the
+median µs/step: µs-scale cells on a shared machine vary more between
+minutes than between builds.
+
 --ablation runs the optimizer ablation (the NengoDL paper, Fig 8) on an
 SPA-style stress model built with the networks library (D=64: 100 800
 neurons in 1168 ensembles; --quick: D=32, 25 600 neurons in 296
@@ -71,6 +76,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "one JSON object per row on stdout")
 	compare := fs.String("compare", "", `"nengo": also run Nengo 4.1 on the same cells`)
 	besidePath := fs.String("beside", "", "another neurogo binary to run on the same cells in the same run")
+	rounds := fs.Int("rounds", 1, "with --beside: rounds of both binaries per cell, alternating; the median round is reported")
 	python := fs.String("python", "", "Python with nengo==4.1.0 (default <repo>/.cache/nengo-bench-venv/bin/python, else .cache/nengo-venv)")
 	optFlag := fs.String("opt", "all", "optimizer passes: all, none or a comma-separated list of simplify, merge, sort a planner (level, greedy, tree[:DEPTH], transitive) and a sorter (groups, metablock)")
 	ablation := fs.Bool("ablation", false, "run the optimizer ablation on the stress model")
@@ -101,7 +107,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 		cfg = bench.Quick()
 	}
 	if *ablation {
-		for _, f := range []string{"opt", "models", "dims", "batch", "compare", "python", "beside"} {
+		for _, f := range []string{"opt", "models", "dims", "batch", "compare", "python", "beside", "rounds"} {
 			if set[f] {
 				fmt.Fprintf(stderr, "neurogo bench sim: --ablation takes no --%s\n", f)
 				return 2
@@ -166,6 +172,10 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	}
 
 	var beside *besideBinary
+	if *rounds < 1 || (*rounds > 1 && *besidePath == "") {
+		fmt.Fprintf(stderr, "neurogo bench sim: --rounds %d: want 1, or more with --beside\n", *rounds)
+		return 2
+	}
 	if *besidePath != "" {
 		if beside, err = newBeside(*besidePath); err != nil {
 			fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
@@ -175,6 +185,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 	run := benchRun("sim", args, *quick, simProtocol(cfg, ms, ds, bs, *compare))
 	if beside != nil {
 		run.Protocol["beside"] = beside.describe()
+		run.Protocol["rounds"] = max(1, *rounds)
 	}
 	if py != "" {
 		v, err := nengoVersions(context.Background(), py, script)
@@ -204,28 +215,39 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 			n++
 			fmt.Fprintf(stderr, "[%d/%d] %s D=%d (%d neurons/D)\n", n, cells, m, d, bench.NeuronsPerD(d))
 			var cell, other []bench.Result
-			// the other binary first on every other cell, so that neither
-			// always runs on a machine the other has just warmed
-			if beside != nil && n%2 == 0 {
-				if other, err = besideCell(beside, m, d, bs, *optFlag, *quick, cfg, stderr); err != nil {
-					fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
-					return 1
+			// with --beside, rounds of (this binary, the other) with the
+			// order alternating, so that neither always runs on a machine
+			// the other has just warmed; each side's row is its round
+			// with the median µs/step
+			var cells, others [][]bench.Result
+			for round := range max(1, *rounds) {
+				if *rounds > 1 {
+					fmt.Fprintf(stderr, "  round %d/%d\n", round+1, *rounds)
 				}
-			}
-			for _, b := range bs {
-				r, err := bench.Run(m, d, b, cfg)
-				if err != nil {
-					fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
-					return 1
+				var c, o []bench.Result
+				if beside != nil && (n+round)%2 == 0 {
+					if o, err = besideCell(beside, m, d, bs, *optFlag, *quick, cfg, stderr); err != nil {
+						fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+						return 1
+					}
 				}
-				cell = append(cell, r)
-			}
-			if beside != nil && n%2 == 1 {
-				if other, err = besideCell(beside, m, d, bs, *optFlag, *quick, cfg, stderr); err != nil {
-					fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
-					return 1
+				for _, b := range bs {
+					r, err := bench.Run(m, d, b, cfg)
+					if err != nil {
+						fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+						return 1
+					}
+					c = append(c, r)
 				}
+				if beside != nil && (n+round)%2 == 1 {
+					if o, err = besideCell(beside, m, d, bs, *optFlag, *quick, cfg, stderr); err != nil {
+						fmt.Fprintf(stderr, "neurogo bench sim: %v\n", err)
+						return 1
+					}
+				}
+				cells, others = append(cells, c), append(others, o)
 			}
+			cell, other = bench.MedianRounds(cells), bench.MedianRounds(others)
 			if beside != nil {
 				if len(other) != len(cell) {
 					fmt.Fprintf(stderr, "neurogo bench sim: --beside: %d rows for %s D=%d, want %d\n", len(other), m, d, len(cell))

@@ -23,6 +23,8 @@ func TestBenchSimFlagErrors(t *testing.T) {
 		{[]string{"--ablation", "--opt", "none"}, "--ablation takes no --opt"},
 		{[]string{"--models", "nope"}, "must be one of"},
 		{[]string{"--compare", "brian"}, `only "nengo"`},
+		{[]string{"--rounds", "3"}, "more with --beside"},
+		{[]string{"--ablation", "--rounds", "3"}, "--ablation takes no --rounds"},
 	} {
 		var out, errb bytes.Buffer
 		if code := cmdBenchSim(tc.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {

@@ -320,7 +320,9 @@ def render_builds(doc: dict[str, Any]) -> str:
         out += ["## Simulator steps and model builds", "",
                 f"{' and '.join(f'`{c}`' for c in cmds)}: the models of `neurogo bench sim` "
                 f"({p.get('repeats')} × {num(p.get('seconds'))} s timed per cell, µs/step ± the half-width of "
-                "the 95 % interval).", ""]
+                "the 95 % interval" + (f"; the step cells in {p['rounds']} rounds of the two builds, their order alternating, "
+                                       "each side's median round shown" if (p.get("rounds") or 1) > 1 else "")
+                + ").", ""]
         body = []
         for r in rows:
             be = r.get("beside") or {}
