@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -247,7 +248,7 @@ func cmdBenchSim(args []string, stdout, stderr io.Writer) int {
 				}
 				cells, others = append(cells, c), append(others, o)
 			}
-			cell, other = bench.MedianRounds(cells), bench.MedianRounds(others)
+			cell, other = medianRounds(cells), medianRounds(others)
 			if beside != nil {
 				if len(other) != len(cell) {
 					fmt.Fprintf(stderr, "neurogo bench sim: --beside: %d rows for %s D=%d, want %d\n", len(other), m, d, len(cell))
@@ -442,4 +443,26 @@ func intList(flagName, s string) ([]int, error) {
 		return nil, fmt.Errorf("%s: empty list", flagName)
 	}
 	return out, nil
+}
+
+// medianRounds returns, for each batch position, the row with the median
+// µs/step over rounds (each round one cell's rows in the same batch
+// order; the upper median for an even count). Rounds of no rows (a side
+// that did not run) give nil.
+func medianRounds(rounds [][]bench.Result) []bench.Result {
+	if len(rounds) == 0 || len(rounds[0]) == 0 {
+		return nil
+	}
+	out := make([]bench.Result, len(rounds[0]))
+	for i := range out {
+		col := make([]bench.Result, 0, len(rounds))
+		for _, r := range rounds {
+			if i < len(r) {
+				col = append(col, r[i])
+			}
+		}
+		sort.SliceStable(col, func(a, b int) bool { return col[a].USPerStep < col[b].USPerStep })
+		out[i] = col[len(col)/2]
+	}
+	return out
 }

@@ -128,3 +128,19 @@ func TestBeside(t *testing.T) {
 		t.Error("a missing binary: no error")
 	}
 }
+
+// medianRounds keeps, per batch, the round with the median µs/step.
+func TestMedianRounds(t *testing.T) {
+	row := func(b int, us float64) bench.Result { return bench.Result{Batch: b, USPerStep: us} }
+	got := medianRounds([][]bench.Result{
+		{row(1, 5), row(10, 30)},
+		{row(1, 3), row(10, 10)},
+		{row(1, 4), row(10, 20)},
+	})
+	if len(got) != 2 || got[0].USPerStep != 4 || got[1].USPerStep != 20 || got[1].Batch != 10 {
+		t.Errorf("medianRounds = %+v, want µs/step 4 and 20", got)
+	}
+	if medianRounds(nil) != nil || medianRounds([][]bench.Result{nil, nil}) != nil {
+		t.Error("no rows: want nil")
+	}
+}

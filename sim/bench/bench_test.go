@@ -145,19 +145,3 @@ func TestSmoke(t *testing.T) {
 		})
 	}
 }
-
-// MedianRounds keeps, per batch, the round with the median µs/step.
-func TestMedianRounds(t *testing.T) {
-	row := func(b int, us float64) Result { return Result{Batch: b, USPerStep: us} }
-	got := MedianRounds([][]Result{
-		{row(1, 5), row(10, 30)},
-		{row(1, 3), row(10, 10)},
-		{row(1, 4), row(10, 20)},
-	})
-	if len(got) != 2 || got[0].USPerStep != 4 || got[1].USPerStep != 20 || got[1].Batch != 10 {
-		t.Errorf("MedianRounds = %+v, want µs/step 4 and 20", got)
-	}
-	if MedianRounds(nil) != nil || MedianRounds([][]Result{nil, nil}) != nil {
-		t.Error("no rows: want nil")
-	}
-}

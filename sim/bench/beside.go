@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"math"
-	"sort"
 )
 
 // Beside is another neurogo binary's figures for the same cell, measured
@@ -48,26 +47,4 @@ func CompareBeside(r *Result, o Result, binary, kernels, blas string) error {
 		}
 	}
 	return nil
-}
-
-// MedianRounds returns, for each batch position, the row with the median
-// µs/step over rounds (each round one cell's rows in the same batch
-// order; the upper median for an even count). Rounds of no rows (a side
-// that did not run) give nil.
-func MedianRounds(rounds [][]Result) []Result {
-	if len(rounds) == 0 || len(rounds[0]) == 0 {
-		return nil
-	}
-	out := make([]Result, len(rounds[0]))
-	for i := range out {
-		col := make([]Result, 0, len(rounds))
-		for _, r := range rounds {
-			if i < len(r) {
-				col = append(col, r[i])
-			}
-		}
-		sort.SliceStable(col, func(a, b int) bool { return col[a].USPerStep < col[b].USPerStep })
-		out[i] = col[len(col)/2]
-	}
-	return out
 }
