@@ -53,31 +53,6 @@ func (e *convExec) SetFloat32(on bool) {
 // gradient (fixed, so the sum does not depend on the number of cores).
 const sumRows = 256
 
-// to32Go rounds src to float32 into dst (to32 without vector
-// instructions).
-func to32Go(dst []float32, src []float64) {
-	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-// add32Go adds src to dst (add32 without vector instructions).
-func add32Go(dst []float64, src []float32) {
-	dst = dst[:len(src)]
-	for i, v := range src {
-		dst[i] += float64(v)
-	}
-}
-
-// biasAdd32Go sets dst = bias + src (biasAdd32 without vector instructions).
-func biasAdd32Go(dst, bias []float64, src []float32) {
-	dst, bias = dst[:len(src)], bias[:len(src)]
-	for i, v := range src {
-		dst[i] = bias[i] + float64(v)
-	}
-}
-
 // parSgemm is C = alpha·op(A)·op(B) + beta·C in float32, split in row
 // blocks of C (or column blocks when op(A) is transposed, C then being
 // small and the inner dimension large) across e's workers.

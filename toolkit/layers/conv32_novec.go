@@ -2,34 +2,16 @@ package layers
 
 import "github.com/neurogo/neurogo/internal/cvt32"
 
-// The float32 products' conversions: the Go loops for fewer than eight
-// values, else internal/cvt32's (AVX-512, AVX2 or NEON assembly where the
-// CPU has it; the same values as the Go loops). The assembly lives in
-// its own package because this one uses cgo with the openblas tag.
+// The float32 products' conversions: internal/cvt32's (AVX-512, AVX2 or
+// NEON assembly where the CPU has it, the Go loops for the rest; the same
+// values as the Go loops). The assembly lives in its own package because
+// this one uses cgo with the openblas tag.
 
 // to32 rounds src to float32 into dst.
-func to32(dst []float32, src []float64) {
-	if len(src) < 8 {
-		to32Go(dst, src)
-		return
-	}
-	cvt32.To32(dst, src)
-}
+func to32(dst []float32, src []float64) { cvt32.To32(dst, src) }
 
 // add32 adds src to dst.
-func add32(dst []float64, src []float32) {
-	if len(src) < 8 {
-		add32Go(dst, src)
-		return
-	}
-	cvt32.Add32(dst, src)
-}
+func add32(dst []float64, src []float32) { cvt32.Add32(dst, src) }
 
 // biasAdd32 sets dst = bias + src.
-func biasAdd32(dst, bias []float64, src []float32) {
-	if len(src) < 8 {
-		biasAdd32Go(dst, bias, src)
-		return
-	}
-	cvt32.BiasAdd32(dst, bias, src)
-}
+func biasAdd32(dst, bias []float64, src []float32) { cvt32.BiasAdd32(dst, bias, src) }

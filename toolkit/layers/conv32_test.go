@@ -121,7 +121,9 @@ func TestConvert32(t *testing.T) {
 		}
 		a, b := make([]float32, n), make([]float32, n)
 		to32(a, src)
-		to32Go(b, src)
+		for i, v := range src {
+			b[i] = float32(v)
+		}
 		for i := range a {
 			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
 				t.Fatalf("n %d: to32[%d] = %v, scalar %v", n, i, a[i], b[i])
@@ -130,10 +132,14 @@ func TestConvert32(t *testing.T) {
 		bias := randn(r, n)
 		d1, d2 := append([]float64(nil), bias...), append([]float64(nil), bias...)
 		add32(d1, a)
-		add32Go(d2, a)
+		for i, v := range a {
+			d2[i] += float64(v)
+		}
 		e1, e2 := make([]float64, n), make([]float64, n)
 		biasAdd32(e1, bias, a)
-		biasAdd32Go(e2, bias, a)
+		for i, v := range a {
+			e2[i] = bias[i] + float64(v)
+		}
 		for i := range d1 {
 			if d1[i] != d2[i] || e1[i] != e2[i] {
 				t.Fatalf("n %d: add32/biasAdd32[%d] = %v/%v, scalar %v/%v", n, i, d1[i], e1[i], d2[i], e2[i])
