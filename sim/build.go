@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/dists"
 	"github.com/neurogo/neurogo/toolkit/solvers"
@@ -152,7 +153,7 @@ type ProbeInfo struct {
 type Model struct {
 	Dt     float64
 	Net    *toolkit.Network
-	Ops    []*Op // in execution order
+	Ops    []ir.Op // in execution order
 	Probes []*ProbeInfo
 	Params Params // what was built (gains, biases, encoders, weights, …)
 	// CheckNaN is whether simulators stop on a NaN in a signal (option CheckNaN).
@@ -184,7 +185,7 @@ func (m *Model) Probe(label string) *ProbeInfo {
 type builder struct {
 	m        *Model
 	cfg      config
-	ops      []*Op
+	ops      []ir.Op
 	ens      map[*toolkit.Ensemble]*ensSigs
 	nodes    map[*toolkit.Node]*nodeSigs
 	conns    map[*toolkit.Connection]*connSigs
@@ -221,7 +222,7 @@ func (b *builder) sig(name, owner string, n int, init []float64) int {
 	return len(b.m.sigs) - 1
 }
 
-func (b *builder) add(op *Op) *Op {
+func (b *builder) add(op ir.Op) ir.Op {
 	b.ops = append(b.ops, op)
 	return op
 }
@@ -270,7 +271,7 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 	}
 	b.m.stepSig = b.sig("step", "", 1, nil)
 	b.m.timeSig = b.sig("time", "", 1, nil)
-	b.add(&Op{Kind: "TimeUpdate", Tag: "time", Sets: []int{b.m.stepSig, b.m.timeSig}, y: b.m.stepSig, x: b.m.timeSig, a: -1})
+	b.add(&ir.TimeUpdate{Base: ir.Base{Tag: "time", Sets: []int{b.m.stepSig, b.m.timeSig}}, Step: b.m.stepSig, Time: b.m.timeSig})
 	// the interrupt flag (package interrupt) is checked before every
 	// ensemble and connection (a decoder solve checks it inside too)
 	ensembles := net.AllEnsembles()
@@ -439,7 +440,7 @@ func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
 		es.in = b.sig(e.Label+".signal", o, e.Dims, nil)
 		es.out = es.in
 		b.ens[e] = es
-		b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{es.in}, y: es.in, a: -1})
+		b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{es.in}}, Y: es.in})
 		return nil
 	}
 	seed := b.seeds[e]
@@ -561,15 +562,14 @@ func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
 	b.m.sigs[es.bias].role, b.m.sigs[es.bias].key = "bias", b.ensKey[e]
 	b.m.sigs[es.enc].role, b.m.sigs[es.enc].key = "scaled_encoders", b.ensKey[e]
 	b.ens[e] = es
-	b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{es.in}, y: es.in, a: -1})
-	b.add(&Op{Kind: "Copy", Tag: o + " bias", Sets: []int{es.J}, Reads: []int{es.bias}, x: es.bias, y: es.J, a: -1})
-	b.add(&Op{Kind: "DotInc", Tag: o + " encoding", Incs: []int{es.J}, Reads: []int{es.enc, es.in}, a: es.enc, x: es.in, y: es.J})
+	b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{es.in}}, Y: es.in})
+	b.add(&ir.Copy{Base: ir.Base{Tag: o + " bias", Sets: []int{es.J}, Reads: []int{es.bias}}, X: es.bias, Y: es.J})
+	b.add(&ir.DotInc{Base: ir.Base{Tag: o + " encoding", Incs: []int{es.J}, Reads: []int{es.enc, es.in}}, A: es.enc, X: es.in, Y: es.J, Bias: ir.None})
 	if e.Noise != nil {
 		// noise is added to the neuron input current (Nengo's mode "inc")
-		b.add(&Op{Kind: "SimProcess", Tag: o + " noise", Incs: []int{es.J}, Reads: []int{b.m.timeSig}, x: -1, y: es.J, inc: true, proc: e.Noise, seed: seed ^ 0x4015e, a: -1})
+		b.add(&ir.SimProcess{Base: ir.Base{Tag: o + " noise", Incs: []int{es.J}, Reads: []int{b.m.timeSig}}, X: -1, Y: es.J, Inc: true, Process: e.Noise, Seed: seed ^ 0x4015e})
 	}
-	b.add(&Op{Kind: "SimNeurons", Tag: o, Reads: []int{es.J}, Sets: append([]int{es.out}, es.state...),
-		x: es.J, y: es.out, state: es.state, names: es.names, neuron: e.NeuronType, seed: seed, a: -1})
+	b.add(&ir.SimNeurons{Base: ir.Base{Tag: o, Sets: append([]int{es.out}, es.state...), Reads: []int{es.J}}, J: es.J, Out: es.out, State: es.state, StateNames: es.names, Neuron: e.NeuronType, Seed: seed})
 	return nil
 }
 
@@ -582,7 +582,7 @@ func (b *builder) buildNode(n *toolkit.Node) error {
 	}
 	if n.Output == nil && n.SizeIn > 0 {
 		ns.in = b.sig(n.Label+".in", o, n.SizeIn, nil)
-		b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{ns.in}, y: ns.in, a: -1})
+		b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{ns.in}}, Y: ns.in})
 	}
 	switch {
 	case n.Output != nil:
@@ -591,7 +591,7 @@ func (b *builder) buildNode(n *toolkit.Node) error {
 		b.m.nodeOut = append(b.m.nodeOut, nodeOut{n, ns.out})
 	case n.Process != nil:
 		ns.out = b.sig(n.Label+".out", o, n.SizeOut, nil)
-		op := &Op{Kind: "SimProcess", Tag: o, Sets: []int{ns.out}, Reads: []int{b.m.timeSig}, x: ns.in, y: ns.out, proc: n.Process, seed: b.seeds[n], a: -1, node: n}
+		op := &ir.SimProcess{Base: ir.Base{Tag: o, Sets: []int{ns.out}, Reads: []int{b.m.timeSig}}, X: ns.in, Y: ns.out, Process: n.Process, Seed: b.seeds[n], Node: n}
 		if ns.in >= 0 {
 			op.Reads = append(op.Reads, ns.in)
 		}
@@ -601,7 +601,7 @@ func (b *builder) buildNode(n *toolkit.Node) error {
 		if n.SizeOut > 0 {
 			ns.out = b.sig(n.Label+".out", o, n.SizeOut, nil)
 		}
-		op := &Op{Kind: "SimNodeFunc", Tag: o, Reads: []int{b.m.timeSig}, x: ns.in, y: ns.out, tfn: n.TimeFn, nfn: n.Fn, a: -1, node: n}
+		op := &ir.SimNodeFunc{Base: ir.Base{Tag: o, Reads: []int{b.m.timeSig}}, X: ns.in, Y: ns.out, TimeFn: n.TimeFn, NodeFn: n.Fn, Node: n}
 		if ns.in >= 0 {
 			op.Reads = append(op.Reads, ns.in)
 		}
@@ -626,13 +626,13 @@ func (b *builder) buildLayer(o string, n *toolkit.Node, ns *nodeSigs) error {
 		return objErr(o, "Label", n.Label, "must be unique among layer nodes (their parameters are keyed by label)", nil)
 	}
 	ns.in = b.sig(n.Label+".in", o, n.SizeIn, nil)
-	b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{ns.in}, y: ns.in, a: -1})
+	b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{ns.in}}, Y: ns.in})
 	ns.out = b.sig(n.Label+".out", o, n.SizeOut, nil)
 	var over map[string][]float64
 	if b.cfg.params != nil {
 		over = b.cfg.params.Layers[n.Label]
 	}
-	op := &Op{Kind: "SimLayer", Tag: o, Reads: []int{ns.in}, Sets: []int{ns.out}, x: ns.in, y: ns.out, layer: n.Layer, a: -1, seed: b.seeds[n]}
+	op := &ir.SimLayer{Base: ir.Base{Tag: o, Sets: []int{ns.out}, Reads: []int{ns.in}}, X: ns.in, Y: ns.out, Layer: n.Layer, Seed: b.seeds[n]}
 	lp := map[string][]float64{}
 	for _, p := range n.Layer.Params() {
 		v := p.Value
@@ -645,7 +645,7 @@ func (b *builder) buildLayer(o string, n *toolkit.Node, ns *nodeSigs) error {
 		sg := b.sig(n.Label+"."+p.Name, o, len(v), v)
 		b.m.sigs[sg].readonly = true
 		b.m.sigs[sg].role, b.m.sigs[sg].key = "layer", n.Label
-		op.aux = append(op.aux, sg)
+		op.Params = append(op.Params, sg)
 		op.Reads = append(op.Reads, sg)
 		lp[p.Name] = v
 	}
@@ -971,7 +971,7 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 				return nil, objErr(o, "Function", "[]", "must return at least one value", nil)
 			}
 			fs := b.sig(cn.label+".func", o, len(y), nil)
-			b.add(&Op{Kind: "SimNodeFunc", Tag: o + " function", Sets: []int{fs}, Reads: []int{preOut}, x: preOut, xIdx: preIdx, y: fs, cfn: fn, a: -1})
+			b.add(&ir.SimNodeFunc{Base: ir.Base{Tag: o + " function", Sets: []int{fs}, Reads: []int{preOut}}, X: preOut, XIdx: preIdx, Y: fs, Fn: fn})
 			inSig, inIdx, size = fs, nil, len(y)
 		}
 		switch {
@@ -1015,7 +1015,7 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 	// the input slice, if any, is gathered into its own signal
 	if inIdx != nil {
 		g := b.sig(cn.label+".sliced", o, len(inIdx), nil)
-		b.add(&Op{Kind: "Copy", Tag: o + " pre slice", Sets: []int{g}, Reads: []int{inSig}, x: inSig, xIdx: inIdx, y: g, a: -1})
+		b.add(&ir.Copy{Base: ir.Base{Tag: o + " pre slice", Sets: []int{g}, Reads: []int{inSig}}, X: inSig, XIdx: inIdx, Y: g})
 		inSig = g
 	}
 	outSize := cp.Rows
@@ -1034,15 +1034,10 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 		b.m.sigs[weights].role, b.m.sigs[weights].key = "weights", cn.label
 	}
 	weighted := b.sig(cn.label+".weighted", o, outSize, nil)
-	b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{weighted}, y: weighted, a: -1})
-	kind := "DotInc"
-	if elementwise {
-		kind = "ElementwiseInc"
-	}
+	b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{weighted}}, Y: weighted})
 	if sparse != nil {
 		b.m.sigs[weights].rows = 0 // nnz values, not a matrix
-		b.add(&Op{Kind: "SparseDotInc", Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig},
-			a: weights, x: inSig, y: weighted, csrPtr: sparse.ptr, csrCol: sparse.col})
+		b.add(&ir.SparseDotInc{Base: ir.Base{Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig}}, A: weights, X: inSig, Y: weighted, RowPtr: sparse.ptr, Col: sparse.col})
 	} else if f := b.factors; decoded && !fullWeights && rule == nil && f != nil && (over == nil || over.Weights == nil) &&
 		cp.Rows*cp.Cols > f.dmid*cp.Cols+cp.Rows*f.dmid {
 		// a low-rank decoded connection (e.g. a 1-D ensemble into a 64-D
@@ -1062,16 +1057,21 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 			b.m.sigs[tsig].role, b.m.sigs[tsig].key = "transform", cn.label
 		}
 		decSig := b.sig(cn.label+".decoded", o, f.dmid, nil)
-		b.add(&Op{Kind: "Reset", Tag: o + " decoded", Sets: []int{decSig}, y: decSig, a: -1})
-		b.add(&Op{Kind: "DotInc", Tag: o + " decoders", Incs: []int{decSig}, Reads: []int{decs, inSig}, a: decs, x: inSig, y: decSig})
-		b.add(&Op{Kind: "DotInc", Tag: o + " transform", Incs: []int{weighted}, Reads: []int{tsig, decSig}, a: tsig, x: decSig, y: weighted})
+		b.add(&ir.Reset{Base: ir.Base{Tag: o + " decoded", Sets: []int{decSig}}, Y: decSig})
+		b.add(&ir.DotInc{Base: ir.Base{Tag: o + " decoders", Incs: []int{decSig}, Reads: []int{decs, inSig}}, A: decs, X: inSig, Y: decSig, Bias: ir.None})
+		b.add(&ir.DotInc{Base: ir.Base{Tag: o + " transform", Incs: []int{weighted}, Reads: []int{tsig, decSig}}, A: tsig, X: decSig, Y: weighted, Bias: ir.None})
 	} else {
-		b.add(&Op{Kind: kind, Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig}, a: weights, x: inSig, y: weighted})
+		base := ir.Base{Tag: o + " weights", Incs: []int{weighted}, Reads: []int{weights, inSig}}
+		if elementwise {
+			b.add(&ir.ElementwiseInc{Base: base, A: weights, X: inSig, Y: weighted})
+		} else {
+			b.add(&ir.DotInc{Base: base, A: weights, X: inSig, Y: weighted, Bias: ir.None})
+		}
 	}
 	out := weighted
 	if syn != nil {
 		filtered := b.sig(cn.label+".filtered", o, outSize, nil)
-		b.add(&Op{Kind: "SimSynapse", Tag: o + " synapse", Reads: []int{weighted}, Updates: []int{filtered}, x: weighted, y: filtered, synapse: syn, a: -1})
+		b.add(&ir.SimSynapse{Base: ir.Base{Tag: o + " synapse", Reads: []int{weighted}, Updates: []int{filtered}}, X: weighted, Y: filtered, Synapse: syn})
 		out = filtered
 	}
 	cs.weighted = out
@@ -1094,15 +1094,15 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 			b.m.sigs[gs].role, b.m.sigs[gs].key = "gains", cn.label
 		}
 		if cn.postIdx == nil {
-			b.add(&Op{Kind: "ElementwiseInc", Tag: o + " gains", Incs: []int{cn.postSig}, Reads: []int{gs, out}, a: gs, x: out, y: cn.postSig})
+			b.add(&ir.ElementwiseInc{Base: ir.Base{Tag: o + " gains", Incs: []int{cn.postSig}, Reads: []int{gs, out}}, A: gs, X: out, Y: cn.postSig})
 		} else {
 			so := b.sig(cn.label+".sliced_out", o, len(g), nil)
-			b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{so}, y: so, a: -1})
-			b.add(&Op{Kind: "Copy", Tag: o + " out", Incs: []int{cn.postSig}, Reads: []int{so}, x: so, y: cn.postSig, yIdx: cn.postIdx, inc: true, a: -1})
-			b.add(&Op{Kind: "ElementwiseInc", Tag: o + " gains", Incs: []int{so}, Reads: []int{gs, out}, a: gs, x: out, y: so})
+			b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{so}}, Y: so})
+			b.add(&ir.Copy{Base: ir.Base{Tag: o + " out", Incs: []int{cn.postSig}, Reads: []int{so}}, X: so, Y: cn.postSig, YIdx: cn.postIdx, Inc: true})
+			b.add(&ir.ElementwiseInc{Base: ir.Base{Tag: o + " gains", Incs: []int{so}, Reads: []int{gs, out}}, A: gs, X: out, Y: so})
 		}
 	} else {
-		b.add(&Op{Kind: "Copy", Tag: o + " out", Incs: []int{cn.postSig}, Reads: []int{out}, x: out, y: cn.postSig, yIdx: cn.postIdx, inc: true, a: -1})
+		b.add(&ir.Copy{Base: ir.Base{Tag: o + " out", Incs: []int{cn.postSig}, Reads: []int{out}}, X: out, Y: cn.postSig, YIdx: cn.postIdx, Inc: true})
 	}
 	if pes != nil {
 		if err := b.buildPES(o, cn, pes, preOut, weights, elementwise); err != nil {
@@ -1131,7 +1131,7 @@ func (b *builder) filtered(o, name string, syn synapses.Synapse, sig int) int {
 		return sig
 	}
 	f := b.sig(name, o, b.m.sigs[sig].n, nil)
-	b.add(&Op{Kind: "SimSynapse", Tag: o + " " + name, Reads: []int{sig}, Sets: []int{f}, x: sig, y: f, synapse: syn, a: -1})
+	b.add(&ir.SimSynapse{Base: ir.Base{Tag: o + " " + name, Sets: []int{f}, Reads: []int{sig}}, X: sig, Y: f, Synapse: syn})
 	return f
 }
 
@@ -1153,18 +1153,18 @@ func (b *builder) buildHebbian(o string, cn conn, rule toolkit.LearningRule, wei
 	}
 	name := cn.label + "." + rule.Name()
 	delta := b.sig(name+".delta", o, b.m.sigs[weights].n, nil)
-	b.add(&Op{Kind: "Copy", Tag: o + " weights += delta", Incs: []int{weights}, Reads: []int{delta}, x: delta, y: weights, inc: true, a: -1})
+	b.add(&ir.Copy{Base: ir.Base{Tag: o + " weights += delta", Incs: []int{weights}, Reads: []int{delta}}, X: delta, Y: weights, Inc: true})
 	switch r := rule.(type) {
 	case *toolkit.BCM:
 		pf := b.filtered(o, name+".pre_filtered", r.PreSynapse, pre.out)
 		qf := b.filtered(o, name+".post_filtered", r.PostSynapse, post.out)
 		th := b.filtered(o, name+".theta", r.ThetaSynapse, post.out)
-		b.add(&Op{Kind: "SimBCM", Tag: o + " BCM", Reads: []int{pf, qf, th}, Updates: []int{delta}, x: pf, a: qf, constIdx: th, y: delta, value: r.LearningRate})
+		b.add(&ir.SimBCM{Base: ir.Base{Tag: o + " BCM", Reads: []int{pf, qf, th}, Updates: []int{delta}}, Pre: pf, Post: qf, Theta: th, Delta: delta, LearningRate: r.LearningRate})
 		b.ruleSigs[cn.c.Rule()] = map[string]int{"theta": th, "pre_filtered": pf, "post_filtered": qf, "delta": delta}
 	case *toolkit.Oja:
 		pf := b.filtered(o, name+".pre_filtered", r.PreSynapse, pre.out)
 		qf := b.filtered(o, name+".post_filtered", r.PostSynapse, post.out)
-		b.add(&Op{Kind: "SimOja", Tag: o + " Oja", Reads: []int{pf, qf, weights}, Updates: []int{delta}, x: pf, a: qf, constIdx: weights, y: delta, value: r.LearningRate, beta: r.Beta})
+		b.add(&ir.SimOja{Base: ir.Base{Tag: o + " Oja", Reads: []int{pf, qf, weights}, Updates: []int{delta}}, Pre: pf, Post: qf, Weights: weights, Delta: delta, LearningRate: r.LearningRate, Beta: r.Beta})
 		b.ruleSigs[cn.c.Rule()] = map[string]int{"pre_filtered": pf, "post_filtered": qf, "delta": delta}
 	}
 	return nil
@@ -1186,11 +1186,11 @@ func (b *builder) buildVoja(o string, cn conn, v *toolkit.Voja) error {
 	rule := cn.c.Rule()
 	name := cn.label + ".Voja"
 	learning := b.sig(name+".learning", o, 1, nil)
-	b.add(&Op{Kind: "Reset", Tag: o + " Voja learning", Sets: []int{learning}, y: learning, value: 1, a: -1})
+	b.add(&ir.Reset{Base: ir.Base{Tag: o + " Voja learning", Sets: []int{learning}}, Y: learning, Value: 1})
 	b.rules[rule] = learning
 	delta := b.sig(name+".delta", o, b.m.sigs[es.enc].n, nil)
 	b.m.sigs[es.enc].readonly = false
-	b.add(&Op{Kind: "Copy", Tag: o + " encoders += delta", Incs: []int{es.enc}, Reads: []int{delta}, x: delta, y: es.enc, inc: true, a: -1})
+	b.add(&ir.Copy{Base: ir.Base{Tag: o + " encoders += delta", Incs: []int{es.enc}, Reads: []int{delta}}, X: delta, Y: es.enc, Inc: true})
 	pf := b.filtered(o, name+".post_filtered", v.PostSynapse, es.out)
 	scale := make([]float64, post.N)
 	for i := range scale {
@@ -1198,8 +1198,7 @@ func (b *builder) buildVoja(o string, cn conn, v *toolkit.Voja) error {
 	}
 	ss := b.sig(name+".scale", o, post.N, scale)
 	b.m.sigs[ss].readonly = true
-	b.add(&Op{Kind: "SimVoja", Tag: o + " Voja", Reads: []int{es.in, pf, es.enc, learning, ss}, Updates: []int{delta},
-		x: es.in, a: pf, constIdx: es.enc, aux: []int{learning, ss}, y: delta, value: v.LearningRate})
+	b.add(&ir.SimVoja{Base: ir.Base{Tag: o + " Voja", Reads: []int{es.in, pf, es.enc, learning, ss}, Updates: []int{delta}}, X: es.in, Post: pf, Encoders: es.enc, Learning: learning, Scale: ss, Delta: delta, LearningRate: v.LearningRate})
 	b.ruleSigs[rule] = map[string]int{"scaled_encoders": es.enc, "post_filtered": pf, "delta": delta}
 	return nil
 }
@@ -1215,7 +1214,7 @@ func (b *builder) buildRLS(o string, cn conn, r *toolkit.RLS, preOut, weights in
 	name := cn.label + ".RLS"
 	errSize, _ := rule.Dimensions()
 	errSig := b.sig(name+".error", o, errSize, nil)
-	b.add(&Op{Kind: "Reset", Tag: o + " RLS error", Sets: []int{errSig}, y: errSig, a: -1})
+	b.add(&ir.Reset{Base: ir.Base{Tag: o + " RLS error", Sets: []int{errSig}}, Y: errSig})
 	b.rules[rule] = errSig
 	pf := b.filtered(o, name+".pre_filtered", r.PreSynapse, preOut)
 	n := b.m.sigs[pf].n
@@ -1229,8 +1228,8 @@ func (b *builder) buildRLS(o string, cn conn, r *toolkit.RLS, preOut, weights in
 	}
 	P := b.sig(name+".inv_gamma", o, n*n, p0)
 	delta := b.sig(name+".delta", o, b.m.sigs[weights].n, nil)
-	b.add(&Op{Kind: "Copy", Tag: o + " weights += delta", Incs: []int{weights}, Reads: []int{delta}, x: delta, y: weights, inc: true, a: -1})
-	b.add(&Op{Kind: "SimRLS", Tag: o + " RLS", Reads: []int{pf, errSig}, Updates: []int{delta, P}, x: pf, a: errSig, constIdx: P, y: delta})
+	b.add(&ir.Copy{Base: ir.Base{Tag: o + " weights += delta", Incs: []int{weights}, Reads: []int{delta}}, X: delta, Y: weights, Inc: true})
+	b.add(&ir.SimRLS{Base: ir.Base{Tag: o + " RLS", Reads: []int{pf, errSig}, Updates: []int{delta, P}}, Pre: pf, Error: errSig, P: P, Delta: delta})
 	b.ruleSigs[rule] = map[string]int{"error": errSig, "pre_filtered": pf, "delta": delta}
 	return nil
 }
@@ -1255,20 +1254,20 @@ func (b *builder) buildPES(o string, cn conn, pes *toolkit.PES, preOut, weights 
 	rule := cn.c.Rule()
 	errSize, _ := rule.Dimensions()
 	errSig := b.sig(rule.Name()+".error", o, errSize, nil)
-	b.add(&Op{Kind: "Reset", Tag: o + " PES error", Sets: []int{errSig}, y: errSig, a: -1})
+	b.add(&ir.Reset{Base: ir.Base{Tag: o + " PES error", Sets: []int{errSig}}, Y: errSig})
 	b.rules[rule] = errSig
 	delta := b.sig(rule.Name()+".delta", o, b.m.sigs[weights].n, nil)
-	b.add(&Op{Kind: "Copy", Tag: o + " weights += delta", Incs: []int{weights}, Reads: []int{delta}, x: delta, y: weights, inc: true, a: -1})
+	b.add(&ir.Copy{Base: ir.Base{Tag: o + " weights += delta", Incs: []int{weights}, Reads: []int{delta}}, X: delta, Y: weights, Inc: true})
 	acts := preOut
 	if _, ok := cn.pre.Obj().(*toolkit.Neurons); ok && cn.pre.Indices() != nil {
 		g := b.sig(rule.Name()+".pre_sliced", o, len(cn.pre.Indices()), nil)
-		b.add(&Op{Kind: "Copy", Tag: o + " PES pre slice", Sets: []int{g}, Reads: []int{preOut}, x: preOut, xIdx: cn.pre.Indices(), y: g, a: -1})
+		b.add(&ir.Copy{Base: ir.Base{Tag: o + " PES pre slice", Sets: []int{g}, Reads: []int{preOut}}, X: preOut, XIdx: cn.pre.Indices(), Y: g})
 		acts = g
 	}
 	if pes.PreSynapse != nil {
 		f := b.sig(rule.Name()+".activities", o, b.m.sigs[acts].n, nil)
 		// Nengo builds the pre synapse in "set" mode: no extra delay
-		b.add(&Op{Kind: "SimSynapse", Tag: o + " PES pre synapse", Reads: []int{acts}, Sets: []int{f}, x: acts, y: f, synapse: pes.PreSynapse, a: -1})
+		b.add(&ir.SimSynapse{Base: ir.Base{Tag: o + " PES pre synapse", Sets: []int{f}, Reads: []int{acts}}, X: acts, Y: f, Synapse: pes.PreSynapse})
 		acts = f
 	}
 	local := errSig
@@ -1289,13 +1288,13 @@ func (b *builder) buildPES(o string, cn conn, pes *toolkit.PES, preOut, weights 
 		}
 		es2 := b.sig(rule.Name()+".encoders", o, len(enc), enc)
 		local = b.sig(rule.Name()+".local_error", o, len(rows), nil)
-		b.add(&Op{Kind: "Reset", Tag: o + " PES local error", Sets: []int{local}, y: local, a: -1})
-		b.add(&Op{Kind: "DotInc", Tag: o + " PES encode", Incs: []int{local}, Reads: []int{es2, errSig}, a: es2, x: errSig, y: local})
+		b.add(&ir.Reset{Base: ir.Base{Tag: o + " PES local error", Sets: []int{local}}, Y: local})
+		b.add(&ir.DotInc{Base: ir.Base{Tag: o + " PES encode", Incs: []int{local}, Reads: []int{es2, errSig}}, A: es2, X: errSig, Y: local, Bias: ir.None})
 	}
 	if b.m.sigs[local].n*b.m.sigs[acts].n != b.m.sigs[weights].n {
 		return objErr(o, "LearningRule", "PES", fmt.Sprintf("error size %d × pre size %d does not match the weights (%d)", b.m.sigs[local].n, b.m.sigs[acts].n, b.m.sigs[weights].n), nil)
 	}
-	b.add(&Op{Kind: "SimPES", Tag: o + " PES", Reads: []int{acts, local}, Updates: []int{delta}, x: acts, a: local, y: delta, value: pes.LearningRate})
+	b.add(&ir.SimPES{Base: ir.Base{Tag: o + " PES", Reads: []int{acts, local}, Updates: []int{delta}}, Acts: acts, Error: local, Delta: delta, LearningRate: pes.LearningRate})
 	b.ruleSigs[rule] = map[string]int{"error": errSig, "activities": acts, "delta": delta}
 	return nil
 }
@@ -1310,7 +1309,7 @@ func (b *builder) buildProbe(p *toolkit.Probe) error {
 	if _, ok := obj.(*toolkit.Ensemble); ok && p.Attr == toolkit.AttrDecoded {
 		size := toolkit.TargetSize(p.Target, false)
 		in := b.sig(p.Label, o, size, nil)
-		b.add(&Op{Kind: "Reset", Tag: o, Sets: []int{in}, y: in, a: -1})
+		b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{in}}, Y: in})
 		if _, err := b.connect(conn{label: p.Label + ".conn", pre: p.Target, postSig: in, postSize: size},
 			nil, toolkit.Scalar(1), p.Solver, p.Synapse, b.seeds[p]); err != nil {
 			return err
@@ -1389,12 +1388,12 @@ func (b *builder) buildProbe(p *toolkit.Probe) error {
 		g := sig
 		if info.idx != nil {
 			g = b.sig(p.Label+".sliced", o, size, nil)
-			b.add(&Op{Kind: "Copy", Tag: o + " slice", Sets: []int{g}, Reads: []int{sig}, x: sig, xIdx: info.idx, y: g, a: -1})
+			b.add(&ir.Copy{Base: ir.Base{Tag: o + " slice", Sets: []int{g}, Reads: []int{sig}}, X: sig, XIdx: info.idx, Y: g})
 		}
 		f := b.sig(p.Label+".filtered", o, size, nil)
-		b.add(&Op{Kind: "SimSynapse", Tag: o + " synapse", Reads: []int{g}, Updates: []int{f}, x: g, y: f, synapse: p.Synapse, a: -1})
+		b.add(&ir.SimSynapse{Base: ir.Base{Tag: o + " synapse", Reads: []int{g}, Updates: []int{f}}, X: g, Y: f, Synapse: p.Synapse})
 		in := b.sig(p.Label, o, size, nil)
-		b.add(&Op{Kind: "Copy", Tag: o, Sets: []int{in}, Reads: []int{f}, x: f, y: in, a: -1})
+		b.add(&ir.Copy{Base: ir.Base{Tag: o, Sets: []int{in}, Reads: []int{f}}, X: f, Y: in})
 		sig, info.idx = in, nil
 	}
 	info.sig = sig
@@ -1420,26 +1419,26 @@ func (h *opHeap) Pop() any {
 // the op that sets it runs before those that increment it, which run
 // before those that read it, which run before the op that updates it.
 // Ties keep creation order. A cycle (an unfiltered loop) is an error.
-func (b *builder) sort() ([]*Op, error) {
+func (b *builder) sort() ([]ir.Op, error) {
 	nsig := len(b.m.sigs)
 	sets := make([][]int, nsig)
 	incs := make([][]int, nsig)
 	reads := make([][]int, nsig)
 	ups := make([][]int, nsig)
 	for i, op := range b.ops {
-		for _, s := range op.Sets {
+		for _, s := range op.Info().Sets {
 			if len(sets[s]) > 0 {
 				return nil, fmt.Errorf("sim: signal %q is set by both %s and %s", b.m.sigs[s].name, b.ops[sets[s][0]], op)
 			}
 			sets[s] = append(sets[s], i)
 		}
-		for _, s := range op.Incs {
+		for _, s := range op.Info().Incs {
 			incs[s] = append(incs[s], i)
 		}
-		for _, s := range op.Reads {
+		for _, s := range op.Info().Reads {
 			reads[s] = append(reads[s], i)
 		}
-		for _, s := range op.Updates {
+		for _, s := range op.Info().Updates {
 			if len(ups[s]) > 0 {
 				return nil, fmt.Errorf("sim: signal %q is updated by both %s and %s", b.m.sigs[s].name, b.ops[ups[s][0]], op)
 			}
@@ -1488,7 +1487,7 @@ func (b *builder) sort() ([]*Op, error) {
 			heap.Push(h, i)
 		}
 	}
-	order := make([]*Op, 0, n)
+	order := make([]ir.Op, 0, n)
 	for h.Len() > 0 {
 		i := heap.Pop(h).(int)
 		order = append(order, b.ops[i])
@@ -1503,9 +1502,9 @@ func (b *builder) sort() ([]*Op, error) {
 		var cyc []string
 		seen := map[string]bool{}
 		for i := range n {
-			if indeg[i] > 0 && !seen[b.ops[i].Tag] {
-				seen[b.ops[i].Tag] = true
-				cyc = append(cyc, b.ops[i].Tag)
+			if indeg[i] > 0 && !seen[b.ops[i].Info().Tag] {
+				seen[b.ops[i].Info().Tag] = true
+				cyc = append(cyc, b.ops[i].Info().Tag)
 			}
 		}
 		sort.Strings(cyc)
@@ -1525,7 +1524,7 @@ func (m *Model) String() string {
 	}
 	kinds := map[string]int{}
 	for _, op := range m.Ops {
-		kinds[op.Kind]++
+		kinds[op.Kind()]++
 	}
 	names := make([]string, 0, len(kinds))
 	for k := range kinds {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/synapses"
 )
@@ -136,8 +137,9 @@ func ExampleOption() {
 	// Output: 2 50 0.1
 }
 
-// The operators of a built model, in execution order.
-func ExampleOp() {
+// The operators of a built model, in execution order: values of package
+// ir's types.
+func ExampleModel_operators() {
 	net := toolkit.New("ops", 0)
 	u := net.Const("u", 1)
 	v := net.Passthrough("v", 1)
@@ -147,11 +149,16 @@ func ExampleOp() {
 		fmt.Println(err)
 		return
 	}
-	kinds := map[string]int{}
+	times, synapses := 0, 0
 	for _, op := range m.Ops {
-		kinds[op.Kind]++
+		switch op.(type) {
+		case *ir.TimeUpdate:
+			times++
+		case *ir.SimSynapse:
+			synapses++
+		}
 	}
-	fmt.Println(len(m.Ops) > 0, kinds["TimeUpdate"], kinds["SimSynapse"])
+	fmt.Println(len(m.Ops) > 0, times, synapses)
 	// Output: true 1 1
 }
 

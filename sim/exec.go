@@ -2,12 +2,9 @@ package sim
 
 import (
 	"fmt"
-	"math/rand/v2"
-	"runtime"
 
 	"github.com/neurogo/neurogo/internal/vec"
-	"github.com/neurogo/neurogo/toolkit/neurons"
-	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/sim/ir"
 )
 
 // The merged-operator kernels of the optimizer's plan (opt.go). Every
@@ -20,9 +17,34 @@ import (
 // weight a[a+i·aStep] for products), i < n.
 type run struct{ a, aStep, s, d, n int }
 
-// elems lists, for member k of a copy or element-wise group, the absolute
-// store offsets of every element it touches, in the operator's order.
-func (m *Model) elems(op *Op, visit func(a, x, y int)) {
+// gather is the element map of a copy or an element-wise product:
+// Y[YIdx[k]] op= (A[AIdx[k]] ·) X[XIdx[k]], nil lists meaning all
+// elements in order (a = -1: no weights; scalarA: A broadcasts).
+type gather struct {
+	a, x, y          int
+	aIdx, xIdx, yIdx []int
+}
+
+func copyGathers(ops []*ir.Copy) []gather {
+	gs := make([]gather, len(ops))
+	for i, o := range ops {
+		gs[i] = gather{a: ir.None, x: o.X, y: o.Y, xIdx: o.XIdx, yIdx: o.YIdx}
+	}
+	return gs
+}
+
+func ewGathers(ops []*ir.ElementwiseInc) []gather {
+	gs := make([]gather, len(ops))
+	for i, o := range ops {
+		gs[i] = gather{a: o.A, x: o.X, y: o.Y, aIdx: o.AIdx, xIdx: o.XIdx, yIdx: o.YIdx}
+	}
+	return gs
+}
+
+// elems lists, for a member of a copy or element-wise group, the
+// absolute store offsets of every element it touches, in the operator's
+// order.
+func (m *Model) elems(op gather, visit func(a, x, y int)) {
 	ys, xs := m.sigs[op.y], m.sigs[op.x]
 	k := ys.n
 	if op.yIdx != nil {
@@ -30,7 +52,7 @@ func (m *Model) elems(op *Op, visit func(a, x, y int)) {
 	}
 	scalarA := false
 	aoff := 0
-	if op.Kind == "ElementwiseInc" {
+	if op.a >= 0 {
 		as := m.sigs[op.a]
 		aoff = as.off
 		scalarA = as.n == 1
@@ -54,7 +76,7 @@ func (m *Model) elems(op *Op, visit func(a, x, y int)) {
 }
 
 // runs compresses a group's elements into runs.
-func (m *Model) runs(ops []*Op, withA bool) []run {
+func (m *Model) runs(ops []gather, withA bool) []run {
 	var rs []run
 	for _, op := range ops {
 		m.elems(op, func(a, x, y int) {
@@ -109,351 +131,13 @@ func (b block) withPairs() block {
 	return b
 }
 
-// compileGroup makes a group executable on one lane.
-func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
-	m := s.model
-	d := ln.data
-	switch g.kind {
-	case "Reset":
-		var rs []run
-		for _, op := range g.ops {
-			sg := m.sigs[op.y]
-			if n := len(rs); n > 0 && rs[n-1].d+rs[n-1].n == sg.off {
-				rs[n-1].n += sg.n
-				continue
-			}
-			rs = append(rs, run{d: sg.off, n: sg.n})
-		}
-		v := g.ops[0].value
-		return runner{step: func() {
-			for _, r := range rs {
-				y := d[r.d : r.d+r.n]
-				if v == 0 {
-					clear(y)
-					continue
-				}
-				for i := range y {
-					y[i] = v
-				}
-			}
-		}}, nil
-	case "Copy":
-		rs := m.runs(g.ops, false)
-		if g.ops[0].inc {
-			return runner{step: func() {
-				for _, r := range rs {
-					vec.Add(d[r.d:r.d+r.n], d[r.s:r.s+r.n])
-				}
-			}}, nil
-		}
-		return runner{step: func() {
-			for _, r := range rs {
-				copy(d[r.d:r.d+r.n], d[r.s:r.s+r.n])
-			}
-		}}, nil
-	case "ElementwiseInc":
-		rs := m.runs(g.ops, true)
-		if g.ops[0].set {
-			return runner{step: func() {
-				for _, r := range rs {
-					y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
-					if r.aStep == 0 {
-						vec.Scale(y, x, d[r.a])
-						continue
-					}
-					a := d[r.a : r.a+r.n]
-					for i := range y {
-						y[i] = a[i] * x[i]
-					}
-				}
-			}}, nil
-		}
-		return runner{step: func() {
-			for _, r := range rs {
-				y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
-				if r.aStep == 0 {
-					vec.Axpy(y, x, d[r.a])
-					continue
-				}
-				vec.MulInc(y, d[r.a:r.a+r.n], x)
-			}
-		}}, nil
-	case "DotInc":
-		bs := make([]block, len(g.ops))
-		for i, op := range g.ops {
-			as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
-			if as.n != xs.n*ys.n {
-				return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
-			}
-			bs[i] = block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
-			if op.hasBias {
-				bs[i].b = m.sigs[op.bias].off
-			}
-			bs[i] = bs[i].withPairs()
-		}
-		if s.mm != nil {
-			r, ok, err := g.hookedDot(s, ln, bs)
-			if err != nil || ok {
-				return r, err
-			}
-		}
-		set := g.ops[0].set
-		var ws []int
-		for _, op := range g.ops {
-			ws = append(ws, op.a)
-		}
-		w := s.weights(ln, ws...)
-		macs := 0
-		for _, b := range bs {
-			macs += b.nx * b.ny
-		}
-		readonly := true
-		for _, id := range ws {
-			readonly = readonly && m.sigs[id].readonly
-		}
-		dedup := func(part []block) []block {
-			out := make([]block, len(part))
-			for i, b := range part {
-				out[i] = s.withAligned(s.withDedup(b, readonly), readonly)
-				if out[i].dedup == nil && b.pairs && b.nx >= 16 && b.ny >= 2 {
-					out[i].sums = make([]float64, b.ny)
-				}
-			}
-			return out
-		}
-		dotChunks := func(k int) []func() {
-			var chunks []func()
-			for _, part := range splitBlocks(bs, k) {
-				if len(part) > 0 {
-					part = dedup(part)
-					chunks = append(chunks, func() { dotBlocks(d, w, part, set) })
-				}
-			}
-			return chunks
-		}
-		whole := dedup(bs)
-		macs = 0 // the multiply-adds left after duplicate rows
-		for _, b := range whole {
-			if b.dedup != nil {
-				macs += b.nx * len(b.dedup.uniq)
-			} else {
-				macs += b.nx * b.ny
-			}
-		}
-		if macs >= splitMACs && s.canSplit() {
-			// one chunk per core: claimed from both ends, each core keeps
-			// its rows (and their weights in its cache) step after step;
-			// finer chunks cost cconv D=192 7 % (24.7 → 23.0 µs/step)
-			k := min(runtime.GOMAXPROCS(0), chunkCount(macs, splitMACs/2))
-			return runner{step: newSplitter(dotChunks(max(k, 2))...).run}, nil
-		}
-		// no lockstep chunks for products: a lane's rows in one pass over
-		// the aligned weights was faster than chunks run lane by lane
-		// (cconv D=192 batch 5 on one core: 168 → 148 µs/step), the
-		// weights staying in L2 for the next lane either way
-		return runner{step: func() { dotBlocks(d, w, whole, set) }, dot: &dotRun{d: d, w: w, bs: whole, set: set}}, nil
-	case "DotIncPES":
-		op := g.ops[0]
-		b, acts, e, alpha, err := m.pesLayout(op)
-		if err != nil {
-			return runner{}, err
-		}
-		set := op.set
-		rows := func(r0, r1 int) {
-			y, x := d[b.y:b.y+b.ny], d[b.x:b.x+b.nx]
-			a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
-			for i := r0; i < r1; i++ {
-				row := d[b.a+i*b.nx : b.a+(i+1)*b.nx]
-				acc := vec.Dot(row, x)
-				switch {
-				case b.b >= 0:
-					y[i] = d[b.b+i] + acc
-				case set:
-					y[i] = acc
-				default:
-					y[i] += acc
-				}
-				vec.Axpy(row, a, alpha*ev[i])
-			}
-		}
-		if b.nx*b.ny >= splitMACs && b.ny > 1 && s.canSplit() {
-			var chunks []func()
-			for _, r := range ranges(b.ny, min(b.ny, chunkCount(b.nx*b.ny, splitMACs/2))) {
-				chunks = append(chunks, func() { rows(r[0], r[1]) })
-			}
-			return runner{step: newSplitter(chunks...).run}, nil
-		}
-		return runner{step: func() { rows(0, b.ny) }}, nil
-	case "EnsembleReLU":
-		if s.mm != nil {
-			r, ok, err := g.hookedEnsembles(s, ln)
-			if err != nil || ok {
-				return r, err
-			}
-		}
-		ms, maxN, err := m.ensMembers(g)
-		if err != nil {
-			return runner{}, err
-		}
-		amp := g.ops[0].value
-		var ws []int
-		for _, op := range g.ops {
-			ws = append(ws, op.a, op.bias)
-			for _, dop := range op.fused {
-				ws = append(ws, dop.a)
-			}
-		}
-		w := s.weights(ln, ws...)
-		pw, maxPad := s.packEnsembles(g, ms, amp)
-		maxN = max(maxN, maxPad)
-		var parts []*ensPart
-		run := func(ms []ensMember) func() {
-			octs, rest := octetsOf(ms)
-			p := &ensPart{d: d, w: w, pw: pw, octs: octs, rest: rest, scratch: make([]float64, maxN), amp: amp}
-			parts = append(parts, p)
-			return p.run
-		}
-		neuronsTotal := 0
-		for _, mb := range ms {
-			neuronsTotal += mb.n
-		}
-		if len(ms) > 1 && neuronsTotal >= splitNeurons && s.canSplit() {
-			// ensembles write disjoint outputs (fuseEnsembles): two
-			// halves of about equal work, two cores
-			var chunks []func()
-			for _, part := range splitEnsembles(ms, min(len(ms), chunkCount(neuronsTotal, splitNeurons/2))) {
-				chunks = append(chunks, run(part))
-			}
-			return runner{step: newSplitter(chunks...).run}, nil
-		}
-		bytes := 0
-		for _, mb := range ms {
-			bytes += 8 * (ensWork(mb) + mb.n)
-		}
-		if k := min(len(ms), s.lockChunks(bytes)); k > 1 {
-			var chunks []func()
-			for _, part := range splitEnsembles(ms, k) {
-				chunks = append(chunks, run(part))
-			}
-			r := lockRunner(chunks)
-			r.ens = parts
-			return r, nil
-		}
-		return runner{step: run(ms), ens: parts}, nil
-	case "SimNeurons":
-		if len(g.ops) == 1 || !m.contiguousSlots(g) {
-			return g.each(s, ln)
-		}
-		first, last := g.ops[0], g.ops[len(g.ops)-1]
-		span := func(k int) []float64 {
-			a, b := m.sigs[slots(first)[k]], m.sigs[slots(last)[k]]
-			return d[a.off : b.off+b.n : b.off+b.n]
-		}
-		J, out := span(0), span(1)
-		st := neurons.State{Names: first.names, Vars: make([][]float64, len(first.state))}
-		for i := range first.state {
-			st.Vars[i] = span(2 + i)
-		}
-		seed := uint64(first.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
-		rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
-		nt, dt, tag := first.neuron, m.Dt, g.tag()
-		lockK := s.lockChunks(8 * len(J) * (2 + len(st.Vars)))
-		if (len(J) >= splitNeurons && s.canSplit()) || (lockK > 1 && len(g.ops) > 1) {
-			// neurons are independent: chunks on two cores, or chunks
-			// stepped lane after lane (only deterministic types merge,
-			// so the rng is not drawn from)
-			half := func(lo, hi int) func() {
-				st2 := neurons.State{Names: st.Names, Vars: make([][]float64, len(st.Vars))}
-				for i, v := range st.Vars {
-					st2.Vars[i] = v[lo:hi:hi]
-				}
-				j2, o2 := J[lo:hi:hi], out[lo:hi:hi]
-				return func() {
-					if err := nt.Step(dt, j2, o2, st2, rng); err != nil {
-						s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-					}
-				}
-			}
-			k := lockK
-			if s.canSplit() {
-				k = chunkCount(len(J), splitNeurons/2)
-			}
-			var chunks []func()
-			for _, r := range ranges(len(J), k) {
-				chunks = append(chunks, half(r[0], r[1]))
-			}
-			if !s.canSplit() {
-				return lockRunner(chunks), nil
-			}
-			return runner{step: newSplitter(chunks...).run}, nil
-		}
-		return runner{step: func() {
-			if err := nt.Step(dt, J, out, st, rng); err != nil {
-				s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-			}
-		}}, nil
-	case "SimSynapse":
-		if len(g.ops) == 1 || !m.contiguousSlots(g) {
-			return g.each(s, ln)
-		}
-		first, last := g.ops[0], g.ops[len(g.ops)-1]
-		x0, x1 := m.sigs[first.x], m.sigs[last.x]
-		y0, y1 := m.sigs[first.y], m.sigs[last.y]
-		x, y := d[x0.off:x1.off+x1.n], d[y0.off:y1.off+y1.n]
-		var f synapses.Filter
-		f, err := first.synapse.Filter(m.Dt, len(x))
-		if err != nil {
-			return runner{}, fmt.Errorf("sim: %s: %w", g.tag(), err)
-		}
-		tag := g.tag()
-		return runner{
-			step: func() {
-				if err := f.Step(y, x); err != nil {
-					s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-				}
-			},
-			reset: f.Reset,
-		}, nil
-	}
-	return g.each(s, ln)
-}
-
-// each runs the group's operators one after the other.
-func (g *group) each(s *Simulator, ln *lane) (runner, error) {
-	if len(g.ops) == 1 {
-		return g.ops[0].compile(s, ln)
-	}
-	rs := make([]runner, len(g.ops))
-	for i, op := range g.ops {
-		r, err := op.compile(s, ln)
-		if err != nil {
-			return runner{}, err
-		}
-		rs[i] = r
-	}
-	return runner{
-		step: func() {
-			for _, r := range rs {
-				r.step()
-			}
-		},
-		reset: func() {
-			for _, r := range rs {
-				if r.reset != nil {
-					r.reset()
-				}
-			}
-		},
-	}, nil
-}
-
 // tag names a group in error messages: its first operator and how many
 // are merged with it.
 func (g *group) tag() string {
 	if len(g.ops) == 1 {
-		return g.ops[0].Tag
+		return g.ops[0].Info().Tag
 	}
-	return fmt.Sprintf("%s (and %d merged %s operators)", g.ops[0].Tag, len(g.ops)-1, g.kind)
+	return fmt.Sprintf("%s (and %d merged %s operators)", g.ops[0].Info().Tag, len(g.ops)-1, g.ops[0].Kind())
 }
 
 // dotRun is one lane's merged DotInc: its store, the weights' store,
@@ -578,17 +262,17 @@ func dotBlocks(d, w []float64, bs []block, set bool) {
 
 // pesLayout returns a DotIncPES operator's decoder block, the PES
 // activities and error signals, and the learning step α = −κ·dt/n.
-func (m *Model) pesLayout(op *Op) (block, signal, signal, float64, error) {
-	as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
-	acts, e := m.sigs[op.aux[0]], m.sigs[op.aux[1]]
+func (m *Model) pesLayout(op *ir.DotIncPES) (block, signal, signal, float64, error) {
+	as, xs, ys := m.sigs[op.A], m.sigs[op.X], m.sigs[op.Y]
+	acts, e := m.sigs[op.Acts], m.sigs[op.Error]
 	if as.n != xs.n*ys.n || as.n != e.n*acts.n {
 		return block{}, acts, e, 0, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
 	}
 	b := block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
-	if op.hasBias {
-		b.b = m.sigs[op.bias].off
+	if op.Bias >= 0 {
+		b.b = m.sigs[op.Bias].off
 	}
-	return b, acts, e, -op.value * m.Dt / float64(acts.n), nil
+	return b, acts, e, -op.LearningRate * m.Dt / float64(acts.n), nil
 }
 
 // ensMember is one ensemble of a merged EnsembleReLU group: its input x
@@ -615,26 +299,26 @@ type ensMember struct {
 
 // ensMembers lays out an EnsembleReLU group's members and returns the
 // largest ensemble (the scratch size).
-func (m *Model) ensMembers(g *group) ([]ensMember, int, error) {
+func (m *Model) ensMembers(ops []*ir.EnsembleReLU) ([]ensMember, int, error) {
 	var ms []ensMember
 	maxN := 0
-	for _, op := range g.ops {
-		xs, bs := m.sigs[op.x], m.sigs[op.bias]
-		mb := ensMember{x: xs.off, nx: xs.n, enc: m.sigs[op.a].off, n: bs.n, bias: bs.off}
-		if m.sigs[op.a].n != xs.n*bs.n {
-			return nil, 0, fmt.Errorf("sim: %s: encoders have %d values, want %d×%d", op.Tag, m.sigs[op.a].n, bs.n, xs.n)
+	for _, op := range ops {
+		xs, bs := m.sigs[op.X], m.sigs[op.Bias]
+		mb := ensMember{x: xs.off, nx: xs.n, enc: m.sigs[op.A].off, n: bs.n, bias: bs.off}
+		if m.sigs[op.A].n != xs.n*bs.n {
+			return nil, 0, fmt.Errorf("sim: %s: encoders have %d values, want %d×%d", op.Tag, m.sigs[op.A].n, bs.n, xs.n)
 		}
-		for _, dop := range op.fused {
-			as, ys := m.sigs[dop.a], m.sigs[dop.y]
+		for _, dop := range op.Decoders {
+			as, ys := m.sigs[dop.A], m.sigs[dop.Y]
 			if as.n != ys.n*bs.n {
 				return nil, 0, fmt.Errorf("sim: %s: decoders have %d values, want %d×%d", dop.Tag, as.n, ys.n, bs.n)
 			}
 			bl := block{a: as.off, nx: bs.n, y: ys.off, ny: ys.n, b: -1}
-			if dop.hasBias {
-				bl.b = m.sigs[dop.bias].off
+			if dop.Bias >= 0 {
+				bl.b = m.sigs[dop.Bias].off
 			}
 			mb.decs = append(mb.decs, bl)
-			mb.set = append(mb.set, dop.set)
+			mb.set = append(mb.set, dop.Set)
 		}
 		if mb.nx == 1 && mb.n >= 2 {
 			for k, bl := range mb.decs {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit/neurons"
 )
 
@@ -34,16 +35,17 @@ type sigSpan struct{ off, n int }
 // the signals it reads are widened into the lane's float64 shadow store;
 // after, the signals it writes are rounded back (except the float64-only
 // step and time signals).
-func (s *Simulator) bridge(ln *lane, r runner, ops []*Op) runner {
+func (s *Simulator) bridge(ln *lane, r runner, ops []ir.Op) runner {
 	m := s.model
 	in, out := map[int]bool{}, map[int]bool{}
 	for _, op := range ops {
-		for _, l := range [][]int{op.Reads, op.Sets, op.Incs, op.Updates} {
+		b := op.Info()
+		for _, l := range [][]int{b.Reads, b.Sets, b.Incs, b.Updates} {
 			for _, id := range l {
 				in[id] = true
 			}
 		}
-		for _, l := range [][]int{op.Sets, op.Incs, op.Updates} {
+		for _, l := range [][]int{b.Sets, b.Incs, b.Updates} {
 			for _, id := range l {
 				out[id] = true
 			}
@@ -84,199 +86,271 @@ func (s *Simulator) bridge(ln *lane, r runner, ops []*Op) runner {
 	}
 }
 
-// compile32 makes a group executable on a float32 lane: copies,
-// element-wise products, dot products and resets natively in float32,
-// every other kind through the float64 bridge.
+// cpu32 lowers a group onto a float32 lane (ir.Lowerer): copies,
+// element-wise products, dot products, resets, rectified-linear neurons,
+// fused ensembles and PES natively in float32, every other type through
+// the float64 bridge.
+type cpu32 struct {
+	s  *Simulator
+	ln *lane
+	g  *group
+	r  runner
+}
+
+// compile32 makes a group executable on a float32 lane.
 func (g *group) compile32(s *Simulator, ln *lane) (runner, error) {
-	m := s.model
-	d := ln.d32
-	switch g.kind {
-	case "Reset":
-		v := float32(g.ops[0].value)
-		var rs []run
-		for _, op := range g.ops {
-			if op.y == m.stepSig || op.y == m.timeSig {
-				return g.bridged(s, ln)
-			}
-			sg := m.sigs[op.y]
-			rs = append(rs, run{d: sg.off, n: sg.n})
-		}
-		return runner{step: func() {
-			for _, r := range rs {
-				y := d[r.d : r.d+r.n]
-				for i := range y {
-					y[i] = v
-				}
-			}
-		}}, nil
-	case "Copy":
-		for _, op := range g.ops {
-			if op.x == m.stepSig || op.x == m.timeSig || op.y == m.stepSig || op.y == m.timeSig {
-				return g.bridged(s, ln)
-			}
-		}
-		rs := m.runs(g.ops, false)
-		inc := g.ops[0].inc
-		return runner{step: func() {
-			for _, r := range rs {
-				y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
-				if inc {
-					for i := range y {
-						y[i] += x[i]
-					}
-				} else {
-					copy(y, x)
-				}
-			}
-		}}, nil
-	case "ElementwiseInc":
-		rs := m.runs(g.ops, true)
-		set := g.ops[0].set
-		return runner{step: func() {
-			for _, r := range rs {
-				y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
-				for i := range y {
-					av := d[r.a+i*r.aStep]
-					if set {
-						y[i] = av * x[i]
-					} else {
-						y[i] += float32(av * x[i])
-					}
-				}
-			}
-		}}, nil
-	case "DotInc":
-		bs := make([]block, len(g.ops))
-		for i, op := range g.ops {
-			as, xs, ys := m.sigs[op.a], m.sigs[op.x], m.sigs[op.y]
-			if as.n != xs.n*ys.n {
-				return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
-			}
-			bs[i] = block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
-			if op.hasBias {
-				bs[i].b = m.sigs[op.bias].off
-			}
-		}
-		set := g.ops[0].set
-		return runner{step: func() { dotBlocks32(d, bs, set) }}, nil
-	case "SimNeurons":
-		// rectified linear neurons natively (the benchmark models' type);
-		// every other type through the bridge
-		relu, ok := g.ops[0].neuron.(neurons.RectifiedLinear)
-		if !ok || relu.Validate() != nil {
-			break
-		}
-		var spans [][2]sigSpan
-		for _, op := range g.ops {
-			if r, ok := op.neuron.(neurons.RectifiedLinear); !ok || r != relu {
-				return g.bridged(s, ln)
-			}
-			J, out := m.sigs[op.x], m.sigs[op.y]
-			spans = append(spans, [2]sigSpan{{J.off, J.n}, {out.off, out.n}})
-		}
-		amp := float32(relu.Amplitude)
-		return runner{step: func() {
-			for _, sp := range spans {
-				J, out := d[sp[0].off:sp[0].off+sp[0].n], d[sp[1].off:sp[1].off+sp[1].n]
-				for i, j := range J {
-					out[i] = amp * max(j, 0)
-				}
-			}
-		}}, nil
-	case "EnsembleReLU":
-		// as the float64 kernel: J = bias + E·x, a = amp·max(J, 0) in a
-		// scratch buffer, then the decoder blocks from it
-		ms, maxN, err := m.ensMembers(g)
-		if err != nil {
-			return runner{}, err
-		}
-		amp := float32(g.ops[0].value)
-		scratch := make([]float32, maxN)
-		return runner{step: func() {
-			for _, mb := range ms {
-				a := scratch[:mb.n]
-				x := d[mb.x : mb.x+mb.nx]
-				enc, bias := d[mb.enc:mb.enc+mb.n*mb.nx], d[mb.bias:mb.bias+mb.n]
-				for i := range a {
-					var acc float32
-					for j, xv := range x {
-						acc += float32(enc[i*mb.nx+j] * xv)
-					}
-					a[i] = amp * max(bias[i]+acc, 0)
-				}
-				for k, bl := range mb.decs {
-					y := d[bl.y : bl.y+bl.ny]
-					for i := range y {
-						row := d[bl.a+i*bl.nx : bl.a+(i+1)*bl.nx]
-						var acc float32
-						for j, v := range row {
-							acc += float32(v * a[j])
-						}
-						switch {
-						case bl.b >= 0:
-							y[i] = d[bl.b+i] + acc
-						case mb.set[k]:
-							y[i] = acc
-						default:
-							y[i] += acc
-						}
-					}
-				}
-			}
-		}}, nil
-	case "DotIncPES":
-		op := g.ops[0]
-		b, acts, e, alpha64, err := m.pesLayout(op)
-		if err != nil {
-			return runner{}, err
-		}
-		bs, alpha, set := []block{b}, float32(alpha64), op.set
-		return runner{step: func() {
-			dotBlocks32(d, bs, set)
-			a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
-			for i, ei := range ev {
-				ae := alpha * ei
-				row := d[b.a+i*acts.n : b.a+(i+1)*acts.n]
-				for j, v := range a {
-					row[j] += float32(ae * v)
-				}
-			}
-		}}, nil
-	case "SimPES":
-		if len(g.ops) != 1 {
-			break
-		}
-		op := g.ops[0]
-		acts, e, delta := m.sigs[op.x], m.sigs[op.a], m.sigs[op.y]
-		alpha := float32(-op.value * m.Dt / float64(acts.n))
-		return runner{step: func() {
-			a := d[acts.off : acts.off+acts.n]
-			for i, ei := range d[e.off : e.off+e.n] {
-				ae := alpha * ei
-				row := d[delta.off+i*acts.n : delta.off+(i+1)*acts.n]
-				if op.inc { // delta is the weights (fused update)
-					for j, v := range a {
-						row[j] += float32(ae * v)
-					}
-					continue
-				}
-				for j, v := range a {
-					row[j] = float32(ae * v)
-				}
-			}
-		}}, nil
-	}
-	return g.bridged(s, ln)
+	c := &cpu32{s: s, ln: ln, g: g}
+	err := ir.Lower(c, g.ops...)
+	return c.r, err
+}
+
+func (c *cpu32) set(r runner, err error) error {
+	c.r = r
+	return err
 }
 
 // bridged compiles the group on the float64 shadow store behind a bridge.
-func (g *group) bridged(s *Simulator, ln *lane) (runner, error) {
-	r, err := g.compile(s, ln)
+func (c *cpu32) bridged() (runner, error) {
+	r, err := c.g.compile(c.s, c.ln)
 	if err != nil {
 		return runner{}, err
 	}
-	return s.bridge(ln, r, g.ops), nil
+	return c.s.bridge(c.ln, r, c.g.ops), nil
 }
+
+func (c *cpu32) Reset(ops []*ir.Reset) error { return c.set(c.reset32(ops)) }
+
+func (c *cpu32) reset32(ops []*ir.Reset) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	v := float32(ops[0].Value)
+	var rs []run
+	for _, op := range ops {
+		if op.Y == m.stepSig || op.Y == m.timeSig {
+			return c.bridged()
+		}
+		sg := m.sigs[op.Y]
+		rs = append(rs, run{d: sg.off, n: sg.n})
+	}
+	return runner{step: func() {
+		for _, r := range rs {
+			y := d[r.d : r.d+r.n]
+			for i := range y {
+				y[i] = v
+			}
+		}
+	}}, nil
+}
+
+func (c *cpu32) Copy(ops []*ir.Copy) error { return c.set(c.copy32(ops)) }
+
+func (c *cpu32) copy32(ops []*ir.Copy) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	for _, op := range ops {
+		if op.X == m.stepSig || op.X == m.timeSig || op.Y == m.stepSig || op.Y == m.timeSig {
+			return c.bridged()
+		}
+	}
+	rs := m.runs(copyGathers(ops), false)
+	inc := ops[0].Inc
+	return runner{step: func() {
+		for _, r := range rs {
+			y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
+			if inc {
+				for i := range y {
+					y[i] += x[i]
+				}
+			} else {
+				copy(y, x)
+			}
+		}
+	}}, nil
+}
+
+func (c *cpu32) ElementwiseInc(ops []*ir.ElementwiseInc) error { return c.set(c.elementwiseInc32(ops)) }
+
+func (c *cpu32) elementwiseInc32(ops []*ir.ElementwiseInc) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	rs := m.runs(ewGathers(ops), true)
+	set := ops[0].Set
+	return runner{step: func() {
+		for _, r := range rs {
+			y, x := d[r.d:r.d+r.n], d[r.s:r.s+r.n]
+			for i := range y {
+				av := d[r.a+i*r.aStep]
+				if set {
+					y[i] = av * x[i]
+				} else {
+					y[i] += float32(av * x[i])
+				}
+			}
+		}
+	}}, nil
+}
+
+func (c *cpu32) DotInc(ops []*ir.DotInc) error { return c.set(c.dotInc32(ops)) }
+
+func (c *cpu32) dotInc32(ops []*ir.DotInc) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	bs := make([]block, len(ops))
+	for i, op := range ops {
+		as, xs, ys := m.sigs[op.A], m.sigs[op.X], m.sigs[op.Y]
+		if as.n != xs.n*ys.n {
+			return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
+		}
+		bs[i] = block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
+		if op.Bias >= 0 {
+			bs[i].b = m.sigs[op.Bias].off
+		}
+	}
+	set := ops[0].Set
+	return runner{step: func() { dotBlocks32(d, bs, set) }}, nil
+}
+
+func (c *cpu32) SimNeurons(ops []*ir.SimNeurons) error { return c.set(c.simNeurons32(ops)) }
+
+func (c *cpu32) simNeurons32(ops []*ir.SimNeurons) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	// rectified linear neurons natively (the benchmark models' type);
+	// every other type through the bridge
+	relu, ok := ops[0].Neuron.(neurons.RectifiedLinear)
+	if !ok || relu.Validate() != nil {
+		return c.bridged()
+	}
+	var spans [][2]sigSpan
+	for _, op := range ops {
+		if r, ok := op.Neuron.(neurons.RectifiedLinear); !ok || r != relu {
+			return c.bridged()
+		}
+		J, out := m.sigs[op.J], m.sigs[op.Out]
+		spans = append(spans, [2]sigSpan{{J.off, J.n}, {out.off, out.n}})
+	}
+	amp := float32(relu.Amplitude)
+	return runner{step: func() {
+		for _, sp := range spans {
+			J, out := d[sp[0].off:sp[0].off+sp[0].n], d[sp[1].off:sp[1].off+sp[1].n]
+			for i, j := range J {
+				out[i] = amp * max(j, 0)
+			}
+		}
+	}}, nil
+}
+
+func (c *cpu32) EnsembleReLU(ops []*ir.EnsembleReLU) error { return c.set(c.ensembleReLU32(ops)) }
+
+func (c *cpu32) ensembleReLU32(ops []*ir.EnsembleReLU) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	// as the float64 kernel: J = bias + E·x, a = amp·max(J, 0) in a
+	// scratch buffer, then the decoder blocks from it
+	ms, maxN, err := m.ensMembers(ops)
+	if err != nil {
+		return runner{}, err
+	}
+	amp := float32(ops[0].Amplitude)
+	scratch := make([]float32, maxN)
+	return runner{step: func() {
+		for _, mb := range ms {
+			a := scratch[:mb.n]
+			x := d[mb.x : mb.x+mb.nx]
+			enc, bias := d[mb.enc:mb.enc+mb.n*mb.nx], d[mb.bias:mb.bias+mb.n]
+			for i := range a {
+				var acc float32
+				for j, xv := range x {
+					acc += float32(enc[i*mb.nx+j] * xv)
+				}
+				a[i] = amp * max(bias[i]+acc, 0)
+			}
+			for k, bl := range mb.decs {
+				y := d[bl.y : bl.y+bl.ny]
+				for i := range y {
+					row := d[bl.a+i*bl.nx : bl.a+(i+1)*bl.nx]
+					var acc float32
+					for j, v := range row {
+						acc += float32(v * a[j])
+					}
+					switch {
+					case bl.b >= 0:
+						y[i] = d[bl.b+i] + acc
+					case mb.set[k]:
+						y[i] = acc
+					default:
+						y[i] += acc
+					}
+				}
+			}
+		}
+	}}, nil
+}
+
+func (c *cpu32) DotIncPES(ops []*ir.DotIncPES) error { return c.set(c.dotIncPES32(ops)) }
+
+func (c *cpu32) dotIncPES32(ops []*ir.DotIncPES) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	op := ops[0]
+	b, acts, e, alpha64, err := m.pesLayout(op)
+	if err != nil {
+		return runner{}, err
+	}
+	bs, alpha, set := []block{b}, float32(alpha64), op.Set
+	return runner{step: func() {
+		dotBlocks32(d, bs, set)
+		a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
+		for i, ei := range ev {
+			ae := alpha * ei
+			row := d[b.a+i*acts.n : b.a+(i+1)*acts.n]
+			for j, v := range a {
+				row[j] += float32(ae * v)
+			}
+		}
+	}}, nil
+}
+
+func (c *cpu32) SimPES(ops []*ir.SimPES) error { return c.set(c.simPES32(ops)) }
+
+func (c *cpu32) simPES32(ops []*ir.SimPES) (runner, error) {
+	m, d := c.s.model, c.ln.d32
+	if len(ops) != 1 {
+		return c.bridged()
+	}
+	op := ops[0]
+	acts, e, delta := m.sigs[op.Acts], m.sigs[op.Error], m.sigs[op.Delta]
+	alpha := float32(-op.LearningRate * m.Dt / float64(acts.n))
+	return runner{step: func() {
+		a := d[acts.off : acts.off+acts.n]
+		for i, ei := range d[e.off : e.off+e.n] {
+			ae := alpha * ei
+			row := d[delta.off+i*acts.n : delta.off+(i+1)*acts.n]
+			if op.InPlace { // delta is the weights (fused update)
+				for j, v := range a {
+					row[j] += float32(ae * v)
+				}
+				continue
+			}
+			for j, v := range a {
+				row[j] = float32(ae * v)
+			}
+		}
+	}}, nil
+}
+
+func (c *cpu32) SparseDotInc([]*ir.SparseDotInc) error { return c.set(c.bridged()) }
+
+func (c *cpu32) TimeUpdate([]*ir.TimeUpdate) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimSynapse([]*ir.SimSynapse) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimProcess([]*ir.SimProcess) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimNodeFunc([]*ir.SimNodeFunc) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimLayer([]*ir.SimLayer) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimBCM([]*ir.SimBCM) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimOja([]*ir.SimOja) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimVoja([]*ir.SimVoja) error { return c.set(c.bridged()) }
+
+func (c *cpu32) SimRLS([]*ir.SimRLS) error { return c.set(c.bridged()) }
 
 // dotBlocks32 is dotBlocks in float32: four partial sums, as Dot.
 func dotBlocks32(d []float32, bs []block, set bool) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit/layers"
 )
 
@@ -50,12 +51,12 @@ func Hooks(mm MatMulHook, layer LayerHook) Option {
 
 // hookedDot compiles a DotInc group whose products a MatMulHook may take;
 // ok is false when the hook took none.
-func (g *group) hookedDot(s *Simulator, ln *lane, bs []block) (runner, bool, error) {
+func (s *Simulator) hookedDot(ln *lane, ops []*ir.DotInc, bs []block) (runner, bool, error) {
 	m := s.model
 	fs := make([]MatMulFunc, len(bs))
 	used := false
-	for i, op := range g.ops {
-		f, err := s.hook(m, op, op.a, bs[i].ny, bs[i].nx, ln)
+	for i, op := range ops {
+		f, err := s.hook(m, op.Tag, op.A, bs[i].ny, bs[i].nx, ln)
 		if err != nil {
 			return runner{}, false, err
 		}
@@ -66,14 +67,14 @@ func (g *group) hookedDot(s *Simulator, ln *lane, bs []block) (runner, bool, err
 		return runner{}, false, nil
 	}
 	d := ln.data
-	set := g.ops[0].set
+	set := ops[0].Set
 	maxRows := 0
 	for _, b := range bs {
 		maxRows = max(maxRows, b.ny)
 	}
 	tmp := make([]float64, maxRows)
 	tags := make([]string, len(bs))
-	for i, op := range g.ops {
+	for i, op := range ops {
 		tags[i] = op.Tag
 	}
 	return runner{step: func() {
@@ -112,23 +113,23 @@ func callProduct(d []float64, b block, x []float64, set bool, f MatMulFunc, tmp 
 	return nil
 }
 
-func (s *Simulator) hook(m *Model, op *Op, a, rows, cols int, ln *lane) (MatMulFunc, error) {
+func (s *Simulator) hook(m *Model, tag string, a, rows, cols int, ln *lane) (MatMulFunc, error) {
 	if s.mm == nil {
 		return nil, nil
 	}
 	sg := m.sigs[a]
-	f, err := s.mm(DenseProduct{Tag: op.Tag, Role: sg.role, Key: sg.key, Rows: rows, Cols: cols, Fixed: sg.readonly}, ln.index)
+	f, err := s.mm(DenseProduct{Tag: tag, Role: sg.role, Key: sg.key, Rows: rows, Cols: cols, Fixed: sg.readonly}, ln.index)
 	if err != nil {
-		return nil, fmt.Errorf("sim: %s: %w", op.Tag, err)
+		return nil, fmt.Errorf("sim: %s: %w", tag, err)
 	}
 	return f, nil
 }
 
 // hookedEnsembles compiles a merged rectified-linear ensemble group
 // whose encoder or decoder products a MatMulHook may take.
-func (g *group) hookedEnsembles(s *Simulator, ln *lane) (runner, bool, error) {
+func (s *Simulator) hookedEnsembles(ln *lane, g *group, ops []*ir.EnsembleReLU) (runner, bool, error) {
 	m := s.model
-	ms, maxN, err := m.ensMembers(g)
+	ms, maxN, err := m.ensMembers(ops)
 	if err != nil {
 		return runner{}, false, err
 	}
@@ -136,18 +137,18 @@ func (g *group) hookedEnsembles(s *Simulator, ln *lane) (runner, bool, error) {
 		enc  MatMulFunc
 		decs []MatMulFunc
 	}
-	hs := make([]hooked, len(g.ops))
+	hs := make([]hooked, len(ops))
 	used := false
 	maxRows := maxN
-	for i, op := range g.ops {
-		f, err := s.hook(m, op, op.a, ms[i].n, ms[i].nx, ln)
+	for i, op := range ops {
+		f, err := s.hook(m, op.Tag, op.A, ms[i].n, ms[i].nx, ln)
 		if err != nil {
 			return runner{}, false, err
 		}
 		hs[i].enc = f
 		used = used || f != nil
-		for k, dop := range op.fused {
-			f, err := s.hook(m, dop, dop.a, ms[i].decs[k].ny, ms[i].n, ln)
+		for k, dop := range op.Decoders {
+			f, err := s.hook(m, dop.Tag, dop.A, ms[i].decs[k].ny, ms[i].n, ln)
 			if err != nil {
 				return runner{}, false, err
 			}
@@ -160,7 +161,7 @@ func (g *group) hookedEnsembles(s *Simulator, ln *lane) (runner, bool, error) {
 		return runner{}, false, nil
 	}
 	d := ln.data
-	amp := g.ops[0].value
+	amp := ops[0].Amplitude
 	acts := make([]float64, maxN)
 	tmp := make([]float64, maxRows)
 	tag := g.tag()

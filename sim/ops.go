@@ -3,12 +3,12 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 
 	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
-	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/toolkit/neurons"
-	"github.com/neurogo/neurogo/toolkit/synapses"
 )
 
 // signal is a contiguous block of the model's float64 store (Nengo's
@@ -30,53 +30,6 @@ type signal struct {
 	// connection key of Params.
 	role, key string
 }
-
-// Op is one operator of a built model (Nengo's Operator): what it sets,
-// increments, reads and updates decides its place in the step order
-// (set → increment → read → update for every signal).
-type Op struct {
-	Kind    string // "Reset", "Copy", "ElementwiseInc", "DotInc", "SparseDotInc", "TimeUpdate", "SimNodeFunc", "SimNeurons", "SimSynapse"
-	Tag     string // the object it belongs to
-	Sets    []int
-	Incs    []int
-	Reads   []int
-	Updates []int
-
-	// operator data
-	value    float64 // Reset
-	a        int     // matrix or scalar weights signal (-1: none)
-	x, y     int     // source and destination signals
-	xIdx     []int   // source indices (nil: all)
-	yIdx     []int   // destination indices (nil: all)
-	inc      bool    // Copy: y += x instead of y = x
-	tfn      toolkit.TimeFunc
-	nfn      toolkit.NodeFunc
-	cfn      toolkit.Function
-	neuron   neurons.Type
-	state    []int // state variable signals (SimNeurons)
-	names    []string
-	seed     int64
-	synapse  synapses.Synapse
-	node     *toolkit.Node // SimNodeFunc of a node (for data feeds)
-	proc     toolkit.Process
-	constIdx int     // third signal (BCM theta, Oja weights, Voja encoders, RLS P)
-	aux      []int   // further signals (Voja learning signal and scale)
-	beta     float64 // Oja
-	csrPtr   []int   // SparseDotInc: row pointers (rows+1) into the weights signal
-	csrCol   []int   // SparseDotInc: column of each stored weight
-
-	// set by the optimizer (opt.go) on its copies of the operators
-	order int   // position in the builder's order (for increments, of the write it replaced)
-	set   bool  // ElementwiseInc, DotInc: y = … instead of y += …
-	aIdx  []int // ElementwiseInc: weight indices (nil: k, or 0 for a scalar)
-	// DotInc with hasBias (and set): y = bias + A·x, a bias copy fused in
-	hasBias bool
-	bias    int
-	fused   []*Op        // EnsembleReLU: the decoder products
-	layer   layers.Layer // SimLayer (parameter signals in aux)
-}
-
-func (o *Op) String() string { return fmt.Sprintf("%s(%s)", o.Kind, o.Tag) }
 
 // runner is an operator made executable on a simulator's store.
 type runner struct {
@@ -107,328 +60,390 @@ func lockRunner(chunks []func()) runner {
 	}, chunks: chunks}
 }
 
-// compile turns op into closures over the simulator's store. The closures
-// allocate nothing per step (except a connection Function on a Node,
-// which may return a new slice).
-func (op *Op) compile(s *Simulator, ln *lane) (runner, error) {
-	m := s.model
-	view := func(id int) []float64 {
-		g := m.sigs[id]
-		return ln.data[g.off : g.off+g.n : g.off+g.n]
-	}
-	switch op.Kind {
-	case "Reset":
-		y, v := view(op.y), op.value
-		return runner{step: func() {
-			for i := range y {
-				y[i] = v
+// view returns signal id of lane ln as a slice of its store (capacity
+// clipped, so appends cannot reach the next signal).
+func (s *Simulator) view(ln *lane, id int) []float64 {
+	g := s.model.sigs[id]
+	return ln.data[g.off : g.off+g.n : g.off+g.n]
+}
+
+// The single-operator kernels: each turns one operator into closures over
+// a lane's store. The closures allocate nothing per step (except a
+// connection Function on a Node, which may return a new slice).
+
+func (s *Simulator) resetOp(ln *lane, o *ir.Reset) (runner, error) {
+	y, v := s.view(ln, o.Y), o.Value
+	return runner{step: func() {
+		for i := range y {
+			y[i] = v
+		}
+	}}, nil
+}
+
+func (s *Simulator) copyOp(ln *lane, o *ir.Copy) (runner, error) {
+	x, y := s.view(ln, o.X), s.view(ln, o.Y)
+	xi, yi, inc := o.XIdx, o.YIdx, o.Inc
+	return runner{step: func() {
+		n := len(y)
+		if yi != nil {
+			n = len(yi)
+		}
+		for k := range n {
+			sk, dk := k, k
+			if xi != nil {
+				sk = xi[k]
 			}
-		}}, nil
-	case "Copy":
-		x, y := view(op.x), view(op.y)
-		xi, yi, inc := op.xIdx, op.yIdx, op.inc
-		return runner{step: func() {
-			n := len(y)
 			if yi != nil {
-				n = len(yi)
+				dk = yi[k]
 			}
-			for k := range n {
-				sk, dk := k, k
-				if xi != nil {
-					sk = xi[k]
-				}
-				if yi != nil {
-					dk = yi[k]
-				}
-				if inc {
-					y[dk] += x[sk]
-				} else {
-					y[dk] = x[sk]
-				}
+			if inc {
+				y[dk] += x[sk]
+			} else {
+				y[dk] = x[sk]
 			}
-		}}, nil
-	case "ElementwiseInc":
-		a, x, y := view(op.a), view(op.x), view(op.y)
+		}
+	}}, nil
+}
+
+func (s *Simulator) elementwiseOp(ln *lane, o *ir.ElementwiseInc) (runner, error) {
+	a, x, y := s.view(ln, o.A), s.view(ln, o.X), s.view(ln, o.Y)
+	return runner{step: func() {
+		if len(a) == 1 {
+			av := a[0]
+			for i := range y {
+				y[i] += float64(av * x[i])
+			}
+			return
+		}
+		for i := range y {
+			y[i] += float64(a[i] * x[i])
+		}
+	}}, nil
+}
+
+func (s *Simulator) sparseOp(ln *lane, o *ir.SparseDotInc) (runner, error) {
+	// y += A·x with A in compressed sparse row form (Nengo's SparseDotInc,
+	// which applies a scipy.sparse.csr_matrix)
+	a, x, y := s.view(ln, o.A), s.view(ln, o.X), s.view(ln, o.Y)
+	ptr, col := o.RowPtr, o.Col
+	if len(ptr) != len(y)+1 || len(col) != len(a) || ptr[len(ptr)-1] != len(a) {
+		panic(fmt.Sprintf("sim: %s: SparseDotInc with %d row pointers, %d columns and %d weights for %d rows", o.Tag, len(ptr), len(col), len(a), len(y)))
+	}
+	return runner{step: func() {
+		for i := range y {
+			lo, hi := ptr[i], ptr[i+1]
+			var acc float64
+			for k, v := range a[lo:hi] {
+				acc += float64(v * x[col[lo+k]])
+			}
+			y[i] += acc
+		}
+	}}, nil
+}
+
+func (s *Simulator) timeOp(ln *lane, o *ir.TimeUpdate) (runner, error) {
+	st, tt := s.view(ln, o.Step), s.view(ln, o.Time)
+	dt := s.model.Dt
+	return runner{step: func() {
+		st[0]++
+		tt[0] = st[0] * dt
+	}}, nil
+}
+
+func (s *Simulator) nodeFuncOpRun(ln *lane, o *ir.SimNodeFunc) (runner, error) {
+	tt := s.view(ln, s.model.timeSig)
+	var out, x []float64
+	if o.Y >= 0 {
+		out = s.view(ln, o.Y)
+	}
+	if o.X >= 0 {
+		x = s.view(ln, o.X)
+	}
+	tag := o.Tag
+	switch {
+	case o.TimeFn != nil:
+		f := o.TimeFn
+		return runner{step: func() { f(tt[0], out) }}, nil
+	case o.NodeFn != nil:
+		f := o.NodeFn
+		return runner{step: func() { f(tt[0], x, out) }}, nil
+	case o.Fn != nil:
+		f := o.Fn
+		xi := o.XIdx
+		var buf []float64
+		if xi != nil {
+			buf = make([]float64, len(xi))
+		}
 		return runner{step: func() {
-			if len(a) == 1 {
-				av := a[0]
-				for i := range y {
-					y[i] += float64(av * x[i])
+			in := x
+			if xi != nil {
+				for k, i := range xi {
+					buf[k] = x[i]
 				}
+				in = buf
+			}
+			r := f(in)
+			if len(r) != len(out) {
+				s.fail(fmt.Errorf("sim: %s: Function returned %d values, want %d", tag, len(r), len(out)))
 				return
 			}
-			for i := range y {
-				y[i] += float64(a[i] * x[i])
-			}
+			copy(out, r)
 		}}, nil
-	case "DotInc":
-		a, x, y := view(op.a), view(op.x), view(op.y)
-		cols := len(x)
-		return runner{step: func() {
-			for i := range y {
-				y[i] += vec.Dot(a[i*cols:(i+1)*cols], x)
+	}
+	panic(fmt.Sprintf("sim: %s: node operator without a function", o.Tag))
+}
+
+// nodeFuncOp, processOp and layerOp run user code (a node's function,
+// a process, a layer), whose panics become errors (guarded).
+func (s *Simulator) nodeFuncOp(ln *lane, o *ir.SimNodeFunc) (runner, error) {
+	r, err := s.nodeFuncOpRun(ln, o)
+	return s.guarded(ln, o.Tag, r), err
+}
+
+func (s *Simulator) processOp(ln *lane, o *ir.SimProcess) (runner, error) {
+	r, err := s.processOpRun(ln, o)
+	return s.guarded(ln, o.Tag, r), err
+}
+
+func (s *Simulator) layerOp(ln *lane, o *ir.SimLayer) (runner, error) {
+	r, err := s.layerOpRun(ln, o)
+	return s.guarded(ln, o.Tag, r), err
+}
+
+// guarded makes r recover a panic of the user code it calls: the
+// simulator fails with a *PanicError naming the object and the step, and
+// the run stops after that step without recording it (see Run).
+func (s *Simulator) guarded(ln *lane, obj string, r runner) runner {
+	if r.step == nil {
+		return r
+	}
+	step := r.step
+	stepOff := s.model.sigs[s.model.stepSig].off
+	r.step = func() {
+		defer func() {
+			if v := recover(); v != nil {
+				s.fail(&PanicError{Object: obj, Step: int(ln.data[stepOff]), Time: float64(int(ln.data[stepOff])) * s.model.Dt, Value: v, Stack: debug.Stack()})
 			}
-		}}, nil
-	case "SparseDotInc":
-		// y += A·x with A in compressed sparse row form: the weights signal
-		// holds the nonzeros row by row, csrCol their columns (Nengo's
-		// SparseDotInc, which applies a scipy.sparse.csr_matrix).
-		a, x, y := view(op.a), view(op.x), view(op.y)
-		ptr, col := op.csrPtr, op.csrCol
-		if len(ptr) != len(y)+1 || len(col) != len(a) || ptr[len(ptr)-1] != len(a) {
-			return runner{}, fmt.Errorf("sim: %s: SparseDotInc with %d row pointers, %d columns and %d weights for %d rows", op.Tag, len(ptr), len(col), len(a), len(y))
-		}
-		return runner{step: func() {
-			for i := range y {
-				lo, hi := ptr[i], ptr[i+1]
-				var acc float64
-				for k, v := range a[lo:hi] {
-					acc += float64(v * x[col[lo+k]])
-				}
-				y[i] += acc
-			}
-		}}, nil
-	case "TimeUpdate":
-		st, tt := view(op.y), view(op.x)
-		dt := m.Dt
-		return runner{step: func() {
-			st[0]++
-			tt[0] = st[0] * dt
-		}}, nil
-	case "SimNodeFunc":
-		tt := view(m.timeSig)
-		var out, x []float64
-		if op.y >= 0 {
-			out = view(op.y)
-		}
-		if op.x >= 0 {
-			x = view(op.x)
-		}
-		switch {
-		case op.tfn != nil:
-			f := op.tfn
-			return runner{step: func() { f(tt[0], out) }}, nil
-		case op.nfn != nil:
-			f := op.nfn
-			return runner{step: func() { f(tt[0], x, out) }}, nil
-		case op.cfn != nil:
-			f := op.cfn
-			xi := op.xIdx
-			var buf []float64
-			if xi != nil {
-				buf = make([]float64, len(xi))
-			}
-			tag := op.Tag
-			return runner{step: func() {
-				in := x
-				if xi != nil {
-					for k, i := range xi {
-						buf[k] = x[i]
-					}
-					in = buf
-				}
-				r := f(in)
-				if len(r) != len(out) {
-					s.fail(fmt.Errorf("sim: %s: Function returned %d values, want %d", tag, len(r), len(out)))
-					return
-				}
-				copy(out, r)
-			}}, nil
-		}
-		return runner{}, fmt.Errorf("sim: %s: node operator without a function", op.Tag)
-	case "SimNeurons":
-		J, out := view(op.x), view(op.y)
-		st := neurons.State{Names: op.names, Vars: make([][]float64, len(op.state))}
-		for i, id := range op.state {
-			st.Vars[i] = view(id)
-		}
-		seed := uint64(op.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
-		rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
-		nt, dt, tag := op.neuron, m.Dt, op.Tag
-		return runner{
-			step: func() {
-				if err := nt.Step(dt, J, out, st, rng); err != nil {
-					s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-				}
-			},
-			reset: func() { *rng = *rand.New(rand.NewPCG(seed, seed^0x5eed)) },
-		}, nil
-	case "SimProcess":
-		// a process writes (inc false) or adds (inc true) its output; its
-		// random source and state restart on Reset
-		tt := view(m.timeSig)
-		y := view(op.y)
-		var x []float64
-		if op.x >= 0 {
-			x = view(op.x)
-		}
-		seed := uint64(op.seed) + uint64(ln.index)*0x9e3779b97f4a7c15
-		sizeIn := 0
-		if x != nil {
-			sizeIn = len(x)
-		}
-		mk := func() (toolkit.NodeFunc, error) {
-			return op.proc.Step(sizeIn, len(y), m.Dt, rand.New(rand.NewPCG(seed, 0x9e0c)))
-		}
-		f, err := mk()
-		if err != nil {
-			return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
-		}
-		if !op.inc {
-			return runner{step: func() { f(tt[0], x, y) }, reset: func() { f, _ = mk() }}, nil
-		}
-		buf := make([]float64, len(y))
-		return runner{step: func() {
-			f(tt[0], x, buf)
-			for i, v := range buf {
-				y[i] += v
-			}
-		}, reset: func() { f, _ = mk() }}, nil
-	case "SimBCM":
-		pre, post, theta, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
-		alpha := op.value * m.Dt
-		return runner{step: func() {
-			n := len(pre)
-			for j, q := range post {
-				c := float64(alpha*q) * (q - theta[j])
-				row := delta[j*n : (j+1)*n]
-				for i, p := range pre {
-					row[i] = float64(c * p)
-				}
-			}
-		}}, nil
-	case "SimOja":
-		pre, post, w, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
-		alpha, beta := op.value*m.Dt, op.beta
-		return runner{step: func() {
-			n := len(pre)
-			for j, q := range post {
-				sq := float64(alpha*q) * q
-				aq := alpha * q
-				row, wr := delta[j*n:(j+1)*n], w[j*n:(j+1)*n]
-				for i, p := range pre {
-					row[i] = float64(-beta*wr[i]) * sq
-					row[i] += float64(aq * p)
-				}
-			}
-		}}, nil
-	case "SimVoja":
-		x, post, enc, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
-		learning, scale := view(op.aux[0]), view(op.aux[1])
-		alpha := op.value * m.Dt
-		return runner{step: func() {
-			d := len(x)
-			c := alpha * learning[0]
-			for i, a := range post {
-				si := scale[i]
-				row, er := delta[i*d:(i+1)*d], enc[i*d:(i+1)*d]
-				for j, xj := range x {
-					row[j] = c * (float64(si*float64(a*xj)) - float64(a*er[j]))
-				}
-			}
-		}}, nil
-	case "SimRLS":
-		r, e, P, delta := view(op.x), view(op.a), view(op.constIdx), view(op.y)
-		n := len(r)
-		Pr := make([]float64, n)
-		return runner{step: func() {
-			// Pr = P·r; P -= Pr Prᵀ/(1 + r·Pr); delta = -e ⊗ Pr/(1 + r·Pr)
-			for i := range n {
-				var acc float64
-				row := P[i*n : (i+1)*n]
-				for j, v := range row {
-					acc += float64(v * r[j])
-				}
-				Pr[i] = acc
-			}
-			var rPr float64
-			for i, v := range r {
-				rPr += float64(v * Pr[i])
-			}
-			rPr1 := 1 / (1 + rPr)
-			for i := range n {
-				row := P[i*n : (i+1)*n]
-				for j := range n {
-					row[j] -= float64(Pr[i] * float64(Pr[j]*rPr1))
-				}
-			}
-			for i, ei := range e {
-				row := delta[i*n : (i+1)*n]
-				for j := range n {
-					row[j] = float64(ei * float64(-rPr1*Pr[j]))
-				}
-			}
-		}}, nil
-	case "SimPES":
-		acts, e, delta := view(op.x), view(op.a), view(op.y)
-		alpha := -op.value * m.Dt / float64(len(acts))
-		if op.inc {
-			// fused by the optimizer: weights += outer(alpha·error, acts)
-			// in one pass, instead of writing delta and adding it next step
-			return runner{step: func() {
-				n := len(acts)
-				for i, ei := range e {
-					vec.Axpy(delta[i*n:(i+1)*n], acts, alpha*ei)
-				}
-			}}, nil
-		}
-		return runner{step: func() {
-			// delta = outer(alpha·error, acts)
-			n := len(acts)
-			for i, ei := range e {
-				ae := alpha * ei
-				row := delta[i*n : (i+1)*n]
-				for j, a := range acts {
-					row[j] = float64(ae * a)
-				}
-			}
-		}}, nil
-	case "SimLayer":
-		// a deep-learning layer on this lane's example (batch 1, inference
-		// mode: Dropout off, BatchNorm with its moving statistics)
-		x, y := view(op.x), view(op.y)
-		ps := make([][]float64, len(op.aux))
-		for i, id := range op.aux {
-			ps[i] = view(id)
-		}
-		l := op.layer
-		if s.layerHook != nil {
-			l2, err := s.layerHook(op.Tag, l, ln.index)
-			if err != nil {
-				return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
-			}
-			if l2 != nil {
-				if !sameShapes(l, l2) {
-					return runner{}, fmt.Errorf("sim: %s: LayerHook: replacement %s has other shapes or parameters than %s", op.Tag, l2.Kind(), l.Kind())
-				}
-				l = l2
-			}
-		}
-		ex, err := l.NewExec(1, uint64(op.seed)+uint64(ln.index))
-		if err != nil {
-			return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
-		}
-		tag := op.Tag
-		return runner{step: func() {
-			if err := ex.Forward(ps, x, y, 1, false); err != nil {
+		}()
+		step()
+	}
+	return r
+}
+
+// laneSeed is the seed of lane ln's copy of a random stream.
+func laneSeed(seed int64, ln *lane) uint64 {
+	return uint64(seed) + uint64(ln.index)*0x9e3779b97f4a7c15
+}
+
+func (s *Simulator) neuronsOp(ln *lane, o *ir.SimNeurons) (runner, error) {
+	J, out := s.view(ln, o.J), s.view(ln, o.Out)
+	st := neurons.State{Names: o.StateNames, Vars: make([][]float64, len(o.State))}
+	for i, id := range o.State {
+		st.Vars[i] = s.view(ln, id)
+	}
+	seed := laneSeed(o.Seed, ln)
+	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
+	nt, dt, tag := o.Neuron, s.model.Dt, o.Tag
+	return runner{
+		step: func() {
+			if err := nt.Step(dt, J, out, st, rng); err != nil {
 				s.fail(fmt.Errorf("sim: %s: %w", tag, err))
 			}
-		}}, nil
-	case "SimSynapse":
-		x, y := view(op.x), view(op.y)
-		f, err := op.synapse.Filter(m.Dt, len(x))
-		if err != nil {
-			return runner{}, fmt.Errorf("sim: %s: %w", op.Tag, err)
-		}
-		tag := op.Tag
-		return runner{
-			step: func() {
-				if err := f.Step(y, x); err != nil {
-					s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-				}
-			},
-			reset: f.Reset,
-		}, nil
+		},
+		reset: func() { *rng = *rand.New(rand.NewPCG(seed, seed^0x5eed)) },
+	}, nil
+}
+
+func (s *Simulator) processOpRun(ln *lane, o *ir.SimProcess) (runner, error) {
+	// a process writes (Inc false) or adds (Inc true) its output; its
+	// random source and state restart on Reset
+	m := s.model
+	tt := s.view(ln, m.timeSig)
+	y := s.view(ln, o.Y)
+	var x []float64
+	if o.X >= 0 {
+		x = s.view(ln, o.X)
 	}
-	return runner{}, fmt.Errorf("sim: unknown operator %q", op.Kind)
+	seed := laneSeed(o.Seed, ln)
+	sizeIn := 0
+	if x != nil {
+		sizeIn = len(x)
+	}
+	proc := o.Process
+	mk := func() (toolkit.NodeFunc, error) {
+		return proc.Step(sizeIn, len(y), m.Dt, rand.New(rand.NewPCG(seed, 0x9e0c)))
+	}
+	f, err := mk()
+	if err != nil {
+		return runner{}, fmt.Errorf("sim: %s: %w", o.Tag, err)
+	}
+	if !o.Inc {
+		return runner{step: func() { f(tt[0], x, y) }, reset: func() { f, _ = mk() }}, nil
+	}
+	buf := make([]float64, len(y))
+	return runner{step: func() {
+		f(tt[0], x, buf)
+		for i, v := range buf {
+			y[i] += v
+		}
+	}, reset: func() { f, _ = mk() }}, nil
+}
+
+func (s *Simulator) bcmOp(ln *lane, o *ir.SimBCM) (runner, error) {
+	pre, post, theta, delta := s.view(ln, o.Pre), s.view(ln, o.Post), s.view(ln, o.Theta), s.view(ln, o.Delta)
+	alpha := o.LearningRate * s.model.Dt
+	return runner{step: func() {
+		n := len(pre)
+		for j, q := range post {
+			c := float64(alpha*q) * (q - theta[j])
+			row := delta[j*n : (j+1)*n]
+			for i, p := range pre {
+				row[i] = float64(c * p)
+			}
+		}
+	}}, nil
+}
+
+func (s *Simulator) ojaOp(ln *lane, o *ir.SimOja) (runner, error) {
+	pre, post, w, delta := s.view(ln, o.Pre), s.view(ln, o.Post), s.view(ln, o.Weights), s.view(ln, o.Delta)
+	alpha, beta := o.LearningRate*s.model.Dt, o.Beta
+	return runner{step: func() {
+		n := len(pre)
+		for j, q := range post {
+			sq := float64(alpha*q) * q
+			aq := alpha * q
+			row, wr := delta[j*n:(j+1)*n], w[j*n:(j+1)*n]
+			for i, p := range pre {
+				row[i] = float64(-beta*wr[i]) * sq
+				row[i] += float64(aq * p)
+			}
+		}
+	}}, nil
+}
+
+func (s *Simulator) vojaOp(ln *lane, o *ir.SimVoja) (runner, error) {
+	x, post, enc, delta := s.view(ln, o.X), s.view(ln, o.Post), s.view(ln, o.Encoders), s.view(ln, o.Delta)
+	learning, scale := s.view(ln, o.Learning), s.view(ln, o.Scale)
+	alpha := o.LearningRate * s.model.Dt
+	return runner{step: func() {
+		d := len(x)
+		c := alpha * learning[0]
+		for i, a := range post {
+			si := scale[i]
+			row, er := delta[i*d:(i+1)*d], enc[i*d:(i+1)*d]
+			for j, xj := range x {
+				row[j] = c * (float64(si*float64(a*xj)) - float64(a*er[j]))
+			}
+		}
+	}}, nil
+}
+
+func (s *Simulator) rlsOp(ln *lane, o *ir.SimRLS) (runner, error) {
+	r, e, P, delta := s.view(ln, o.Pre), s.view(ln, o.Error), s.view(ln, o.P), s.view(ln, o.Delta)
+	n := len(r)
+	Pr := make([]float64, n)
+	return runner{step: func() {
+		// Pr = P·r; P -= Pr Prᵀ/(1 + r·Pr); delta = -e ⊗ Pr/(1 + r·Pr)
+		for i := range n {
+			var acc float64
+			row := P[i*n : (i+1)*n]
+			for j, v := range row {
+				acc += float64(v * r[j])
+			}
+			Pr[i] = acc
+		}
+		var rPr float64
+		for i, v := range r {
+			rPr += float64(v * Pr[i])
+		}
+		rPr1 := 1 / (1 + rPr)
+		for i := range n {
+			row := P[i*n : (i+1)*n]
+			for j := range n {
+				row[j] -= float64(Pr[i] * float64(Pr[j]*rPr1))
+			}
+		}
+		for i, ei := range e {
+			row := delta[i*n : (i+1)*n]
+			for j := range n {
+				row[j] = float64(ei * float64(-rPr1*Pr[j]))
+			}
+		}
+	}}, nil
+}
+
+func (s *Simulator) pesOp(ln *lane, o *ir.SimPES) (runner, error) {
+	acts, e, delta := s.view(ln, o.Acts), s.view(ln, o.Error), s.view(ln, o.Delta)
+	alpha := -o.LearningRate * s.model.Dt / float64(len(acts))
+	if o.InPlace {
+		// fused by the optimizer: weights += outer(alpha·error, acts)
+		// in one pass, instead of writing delta and adding it next step
+		return runner{step: func() {
+			n := len(acts)
+			for i, ei := range e {
+				vec.Axpy(delta[i*n:(i+1)*n], acts, alpha*ei)
+			}
+		}}, nil
+	}
+	return runner{step: func() {
+		// delta = outer(alpha·error, acts)
+		n := len(acts)
+		for i, ei := range e {
+			ae := alpha * ei
+			row := delta[i*n : (i+1)*n]
+			for j, a := range acts {
+				row[j] = float64(ae * a)
+			}
+		}
+	}}, nil
+}
+
+func (s *Simulator) layerOpRun(ln *lane, o *ir.SimLayer) (runner, error) {
+	// a deep-learning layer on this lane's example (batch 1, inference
+	// mode: Dropout off, BatchNorm with its moving statistics)
+	x, y := s.view(ln, o.X), s.view(ln, o.Y)
+	ps := make([][]float64, len(o.Params))
+	for i, id := range o.Params {
+		ps[i] = s.view(ln, id)
+	}
+	l := o.Layer
+	if s.layerHook != nil {
+		l2, err := s.layerHook(o.Tag, l, ln.index)
+		if err != nil {
+			return runner{}, fmt.Errorf("sim: %s: %w", o.Tag, err)
+		}
+		if l2 != nil {
+			if !sameShapes(l, l2) {
+				return runner{}, fmt.Errorf("sim: %s: LayerHook: replacement %s has other shapes or parameters than %s", o.Tag, l2.Kind(), l.Kind())
+			}
+			l = l2
+		}
+	}
+	ex, err := l.NewExec(1, uint64(o.Seed)+uint64(ln.index))
+	if err != nil {
+		return runner{}, fmt.Errorf("sim: %s: %w", o.Tag, err)
+	}
+	tag := o.Tag
+	return runner{step: func() {
+		if err := ex.Forward(ps, x, y, 1, false); err != nil {
+			s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+		}
+	}}, nil
+}
+
+func (s *Simulator) synapseOp(ln *lane, o *ir.SimSynapse) (runner, error) {
+	x, y := s.view(ln, o.X), s.view(ln, o.Y)
+	f, err := o.Synapse.Filter(s.model.Dt, len(x))
+	if err != nil {
+		return runner{}, fmt.Errorf("sim: %s: %w", o.Tag, err)
+	}
+	tag := o.Tag
+	return runner{
+		step: func() {
+			if err := f.Step(y, x); err != nil {
+				s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+			}
+		},
+		reset: f.Reset,
+	}, nil
 }

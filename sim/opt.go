@@ -2,10 +2,12 @@ package sim
 
 import (
 	"fmt"
-	"github.com/neurogo/neurogo/toolkit/neurons"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/neurogo/neurogo/sim/ir"
+	"github.com/neurogo/neurogo/toolkit/neurons"
 )
 
 // Optimizations selects the passes of the graph optimizer that runs
@@ -145,8 +147,7 @@ func Optimize(o Optimizations) Option {
 // group is a set of operators of one kind, independent of each other,
 // that run as one step (a merged operator).
 type group struct {
-	kind string
-	ops  []*Op
+	ops []ir.Op
 }
 
 // Plan describes what the optimizer made of a model.
@@ -187,15 +188,13 @@ func (m *Model) Plan() Plan { return m.plan }
 // optimize plans m.Ops into m.groups and, with Sort, lays the signals out
 // anew. m.Ops itself stays the builder's operator list.
 func (m *Model) optimize(o Optimizations) error {
-	ops := make([]*Op, len(m.Ops))
+	ops := make([]ir.Op, len(m.Ops))
 	for i, op := range m.Ops {
-		c := *op
-		c.order = i
-		// the passes rewrite index lists in place: the copies own theirs,
-		// so m.Ops (and Graph) keep the builder's operators
-		c.Sets, c.Incs, c.Reads, c.Updates = slices.Clone(op.Sets), slices.Clone(op.Incs), slices.Clone(op.Reads), slices.Clone(op.Updates)
-		c.xIdx, c.yIdx, c.aux = slices.Clone(op.xIdx), slices.Clone(op.yIdx), slices.Clone(op.aux)
-		ops[i] = &c
+		// the passes rewrite operators in place: the copies own their
+		// index lists, so m.Ops (and Graph) keep the builder's operators
+		c := op.Clone()
+		c.Info().Order = i
+		ops[i] = c
 	}
 	m.plan = Plan{Optimizations: o, Operators: len(ops)}
 	if o.Simplify {
@@ -222,7 +221,7 @@ func (m *Model) optimize(o Optimizations) error {
 		}
 	} else {
 		for _, op := range ops {
-			groups = append(groups, &group{kind: op.Kind, ops: []*Op{op}})
+			groups = append(groups, &group{ops: []ir.Op{op}})
 		}
 	}
 	if o.Sort {
@@ -239,7 +238,8 @@ func (m *Model) optimize(o Optimizations) error {
 	m.plan.Groups = len(groups)
 	touched := make([]bool, len(m.sigs))
 	for _, op := range ops {
-		for _, l := range [][]int{op.Reads, op.Sets, op.Incs, op.Updates} {
+		b := op.Info()
+		for _, l := range [][]int{b.Reads, b.Sets, b.Incs, b.Updates} {
 			for _, s := range l {
 				if !touched[s] {
 					touched[s] = true
@@ -278,7 +278,7 @@ func (m *Model) optimize(o Optimizations) error {
 		}
 	}
 	for _, g := range groups {
-		if len(g.ops) < 2 || (g.kind != "SimNeurons" && g.kind != "SimSynapse") {
+		if len(g.ops) < 2 || !neuronsOrSynapses(g) {
 			continue
 		}
 		if m.contiguousSlots(g) {
@@ -298,7 +298,7 @@ func (m *Model) execGroups() []*group {
 	}
 	gs := make([]*group, len(m.Ops))
 	for i, op := range m.Ops {
-		gs[i] = &group{kind: op.Kind, ops: []*Op{op}}
+		gs[i] = &group{ops: []ir.Op{op}}
 	}
 	return gs
 }
@@ -319,18 +319,44 @@ func identityIdx(idx []int, n int) bool {
 	return true
 }
 
-// writes returns the element indices of signal y that op writes (nil: all).
-func writesIdx(op *Op) []int {
-	switch op.Kind {
-	case "Copy", "ElementwiseInc":
-		return op.yIdx
+// neuronsOrSynapses reports whether g merges neurons or synapses.
+func neuronsOrSynapses(g *group) bool {
+	switch g.ops[0].(type) {
+	case *ir.SimNeurons, *ir.SimSynapse:
+		return true
+	}
+	return false
+}
+
+// writesIdx returns the element indices of its output that op writes
+// (nil: all).
+func writesIdx(op ir.Op) []int {
+	if f, ok := fieldsOf(op); ok {
+		return *f.yIdx
 	}
 	return nil
 }
 
+// fields points at the operands of a copy or an element-wise product,
+// which the simplifications rewrite alike (a is nil for a copy).
+type fields struct {
+	x, y, a          *int
+	xIdx, yIdx, aIdx *[]int
+}
+
+func fieldsOf(op ir.Op) (fields, bool) {
+	switch o := op.(type) {
+	case *ir.Copy:
+		return fields{x: &o.X, y: &o.Y, xIdx: &o.XIdx, yIdx: &o.YIdx}, true
+	case *ir.ElementwiseInc:
+		return fields{x: &o.X, y: &o.Y, a: &o.A, xIdx: &o.XIdx, yIdx: &o.YIdx, aIdx: &o.AIdx}, true
+	}
+	return fields{}, false
+}
+
 // simplify applies the simplifications of Optimizations.Simplify until
 // none applies.
-func (m *Model) simplify(ops []*Op) []*Op {
+func (m *Model) simplify(ops []ir.Op) []ir.Op {
 	observed := map[int]bool{m.timeSig: true, m.stepSig: true}
 	for _, p := range m.Probes {
 		observed[p.sig] = true
@@ -346,35 +372,36 @@ func (m *Model) simplify(ops []*Op) []*Op {
 		}
 		// constant multiplications by one: ElementwiseInc by a constant
 		// scalar 1 is a copy (1·x == x exactly)
-		for _, op := range ops {
-			if op.Kind == "ElementwiseInc" && op.aIdx == nil && m.sigs[op.a].n == 1 && constant(op.a) &&
-				m.sigs[op.a].init != nil && m.sigs[op.a].init[0] == 1 {
-				op.Kind, op.inc = "Copy", !op.set
-				op.Reads = []int{op.x}
-				op.a = -1
-				op.set = false
+		for i, op := range ops {
+			e, ok := op.(*ir.ElementwiseInc)
+			if ok && e.AIdx == nil && m.sigs[e.A].n == 1 && constant(e.A) &&
+				m.sigs[e.A].init != nil && m.sigs[e.A].init[0] == 1 {
+				c := &ir.Copy{Base: e.Base, X: e.X, Y: e.Y, XIdx: e.XIdx, YIdx: e.YIdx, Inc: !e.Set}
+				c.Reads = []int{e.X}
+				ops[i] = c
 				changed = true
 			}
 		}
 		idx = signalUsers(len(m.sigs), ops)
 		// Reset(0) followed by one increment that writes all of the
 		// signal: the increment sets it (0 + v == v)
-		drop := map[*Op]bool{}
-		for _, r := range ops {
-			if r.Kind != "Reset" || r.value != 0 || drop[r] {
+		drop := map[ir.Op]bool{}
+		for _, op := range ops {
+			r, ok := op.(*ir.Reset)
+			if !ok || r.Value != 0 || drop[r] {
 				continue
 			}
-			y := r.y
+			y := r.Y
 			if observed[y] || len(idx.sets[y]) != 1 || len(idx.incs[y]) == 0 || len(idx.ups[y]) != 0 {
 				continue
 			}
 			first := idx.incs[y][0]
 			for _, c := range idx.incs[y] {
-				if c.order < first.order {
+				if c.Info().Order < first.Info().Order {
 					first = c
 				}
 			}
-			if !canSet(first) || writesIdx(first) != nil || len(first.Incs) != 1 {
+			if !canSet(first) || writesIdx(first) != nil || len(first.Info().Incs) != 1 {
 				continue
 			}
 			drop[r] = true
@@ -382,24 +409,25 @@ func (m *Model) simplify(ops []*Op) []*Op {
 			changed = true
 		}
 		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
 			idx = signalUsers(len(m.sigs), ops)
 		}
 		// a temporary t set by P and only read by a whole copy C into y:
 		// P writes y directly, in C's mode
-		for _, c := range ops {
-			if c.Kind != "Copy" || drop[c] {
+		for _, op := range ops {
+			c, ok := op.(*ir.Copy)
+			if !ok || drop[c] {
 				continue
 			}
-			t := c.x
+			t := c.X
 			if observed[t] || len(idx.sets[t]) != 1 || len(idx.incs[t]) != 0 || len(idx.reads[t]) != 1 || len(idx.ups[t]) != 0 {
 				continue
 			}
 			p := idx.sets[t][0]
-			if drop[p] || len(p.Sets) != 1 || len(p.Incs) != 0 || p == c {
+			if drop[p] || len(p.Info().Sets) != 1 || len(p.Info().Incs) != 0 || p == ir.Op(c) {
 				continue
 			}
-			sets, incs := p.Sets, p.Incs
+			sets, incs := p.Info().Sets, p.Info().Incs
 			if !fuseInto(m, p, c) {
 				continue
 			}
@@ -412,32 +440,33 @@ func (m *Model) simplify(ops []*Op) []*Op {
 			idx.move(p, sets, incs)
 		}
 		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
 			idx = signalUsers(len(m.sigs), ops)
 		}
 		// a constant copied into y (J = bias) that one dot product then
 		// increments (J += E·x): the product sets y = bias + E·x
-		for _, c := range ops {
-			if c.Kind != "Copy" || c.inc || c.xIdx != nil || c.yIdx != nil || drop[c] || !constant(c.x) {
+		for _, op := range ops {
+			c, ok := op.(*ir.Copy)
+			if !ok || c.Inc || c.XIdx != nil || c.YIdx != nil || drop[c] || !constant(c.X) {
 				continue
 			}
-			y := c.y
-			if len(idx.incs[y]) != 1 || len(idx.ups[y]) != 0 || len(idx.sets[y]) != 1 || m.sigs[c.x].n != m.sigs[y].n {
+			y := c.Y
+			if len(idx.incs[y]) != 1 || len(idx.ups[y]) != 0 || len(idx.sets[y]) != 1 || m.sigs[c.X].n != m.sigs[y].n {
 				continue
 			}
-			dd := idx.incs[y][0]
-			if dd.Kind != "DotInc" || dd.set || dd.hasBias || len(dd.Incs) != 1 || drop[dd] {
+			dd, ok := idx.incs[y][0].(*ir.DotInc)
+			if !ok || dd.Set || dd.Bias >= 0 || len(dd.Incs) != 1 || drop[dd] {
 				continue
 			}
-			dd.hasBias, dd.bias, dd.set = true, c.x, true
+			dd.Bias, dd.Set = c.X, true
 			dd.Sets, dd.Incs = []int{y}, nil
-			dd.Reads = append(slices.Clone(dd.Reads), c.x)
+			dd.Reads = append(slices.Clone(dd.Reads), c.X)
 			dd.Tag = c.Tag + " + " + dd.Tag
 			drop[c] = true
 			changed = true
 		}
 		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
 			idx = signalUsers(len(m.sigs), ops)
 		}
 		// PES's delta only added to the weights by a copy (next step):
@@ -446,39 +475,45 @@ func (m *Model) simplify(ops []*Op) []*Op {
 		// decoder before the update either way, so every output is the
 		// same; not when the weights or delta are probed, whose values
 		// would be a step ahead)
-		for _, p := range ops {
-			if p.Kind != "SimPES" || p.inc || drop[p] || observed[p.y] || len(idx.reads[p.y]) != 1 {
+		for _, op := range ops {
+			p, ok := op.(*ir.SimPES)
+			if !ok || p.InPlace || drop[p] || observed[p.Delta] || len(idx.reads[p.Delta]) != 1 {
 				continue
 			}
-			c := idx.reads[p.y][0]
-			w := c.y
-			if c.Kind != "Copy" || !c.inc || c.xIdx != nil || c.yIdx != nil || drop[c] || observed[w] ||
-				len(idx.incs[w]) != 1 || len(idx.sets[w]) != 0 || len(idx.ups[w]) != 0 || m.sigs[w].n != m.sigs[p.y].n {
+			c, ok := idx.reads[p.Delta][0].(*ir.Copy)
+			if !ok {
 				continue
 			}
-			p.y, p.inc = w, true
+			w := c.Y
+			if !c.Inc || c.XIdx != nil || c.YIdx != nil || drop[c] || observed[w] ||
+				len(idx.incs[w]) != 1 || len(idx.sets[w]) != 0 || len(idx.ups[w]) != 0 || m.sigs[w].n != m.sigs[p.Delta].n {
+				continue
+			}
+			p.Delta, p.InPlace = w, true
 			p.Updates = []int{w}
 			p.Tag += " (weights updated in place)"
 			drop[c] = true
 			changed = true
 		}
 		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
 			idx = signalUsers(len(m.sigs), ops)
 		}
 		// a temporary t gathered by a copy P (t = x[px]) and read only as
 		// the source of one copy or element-wise product C: C gathers from
 		// x directly
-		for _, p := range ops {
-			if p.Kind != "Copy" || p.inc || p.yIdx != nil || drop[p] {
+		for _, op := range ops {
+			p, ok := op.(*ir.Copy)
+			if !ok || p.Inc || p.YIdx != nil || drop[p] {
 				continue
 			}
-			t := p.y
+			t := p.Y
 			if observed[t] || len(idx.sets[t]) != 1 || len(idx.incs[t]) != 0 || len(idx.reads[t]) != 1 || len(idx.ups[t]) != 0 {
 				continue
 			}
 			c := idx.reads[t][0]
-			if drop[c] || c == p || (c.Kind != "Copy" && c.Kind != "ElementwiseInc") || c.x != t || (c.Kind == "ElementwiseInc" && c.a == t) {
+			cf, ok := fieldsOf(c)
+			if drop[c] || c == ir.Op(p) || !ok || *cf.x != t || (cf.a != nil && *cf.a == t) {
 				continue
 			}
 			gatherFrom(m, p, c)
@@ -486,7 +521,7 @@ func (m *Model) simplify(ops []*Op) []*Op {
 			changed = true
 		}
 		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
 			idx = signalUsers(len(m.sigs), ops)
 		}
 		// dead code: a reset, copy or product whose every output is read
@@ -498,16 +533,17 @@ func (m *Model) simplify(ops []*Op) []*Op {
 		// Removing the last reader of a signal makes its producers dead
 		// in the next round.
 		for _, op := range ops {
-			switch op.Kind {
-			case "Reset", "Copy", "DotInc", "ElementwiseInc":
+			switch op.(type) {
+			case *ir.Reset, *ir.Copy, *ir.DotInc, *ir.ElementwiseInc:
 			default:
 				continue
 			}
-			if len(op.Updates) > 0 || len(op.Sets)+len(op.Incs) == 0 {
+			b := op.Info()
+			if len(b.Updates) > 0 || len(b.Sets)+len(b.Incs) == 0 {
 				continue
 			}
 			dead := true
-			for _, w := range [][]int{op.Sets, op.Incs} {
+			for _, w := range [][]int{b.Sets, b.Incs} {
 				for _, s := range w {
 					if s == m.timeSig || s == m.stepSig || m.probed(s) || len(idx.reads[s]) > 0 || len(idx.ups[s]) > 0 {
 						dead = false
@@ -521,7 +557,7 @@ func (m *Model) simplify(ops []*Op) []*Op {
 			}
 		}
 		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op *Op) bool { return drop[op] })
+			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
 		}
 	}
 	return ops
@@ -539,28 +575,30 @@ func (m *Model) probed(s int) bool {
 
 // gatherFrom makes c read p's source directly: c read t[cx[k]] where p set
 // t[i] = x[px[i]].
-func gatherFrom(m *Model, p, c *Op) {
-	t := c.x
-	k := m.sigs[c.y].n // elements c writes
-	if c.yIdx != nil {
-		k = len(c.yIdx)
+func gatherFrom(m *Model, p *ir.Copy, c ir.Op) {
+	cf, _ := fieldsOf(c)
+	t := *cf.x
+	k := m.sigs[*cf.y].n // elements c writes
+	if *cf.yIdx != nil {
+		k = len(*cf.yIdx)
 	}
 	cx := make([]int, k)
 	for j := range k {
 		ti := j
-		if c.xIdx != nil {
-			ti = c.xIdx[j]
+		if *cf.xIdx != nil {
+			ti = (*cf.xIdx)[j]
 		}
 		cx[j] = ti
-		if p.xIdx != nil {
-			cx[j] = p.xIdx[ti]
+		if p.XIdx != nil {
+			cx[j] = p.XIdx[ti]
 		}
 	}
-	c.xIdx = cx
-	c.x = p.x
-	for i, r := range c.Reads {
+	*cf.xIdx = cx
+	*cf.x = p.X
+	reads := c.Info().Reads
+	for i, r := range reads {
 		if r == t {
-			c.Reads[i] = p.x
+			reads[i] = p.X
 		}
 	}
 }
@@ -573,31 +611,29 @@ func gatherFrom(m *Model, p, c *Op) {
 // are identical. The planner rejects the fusion (and the caller plans
 // without it) when P's inputs depend on D's output within the step. The
 // ops are copied, ops itself is unchanged.
-func (m *Model) fuseDecodeLearn(ops []*Op) []*Op {
+func (m *Model) fuseDecodeLearn(ops []ir.Op) []ir.Op {
 	idx := signalUsers(len(m.sigs), ops)
-	var out []*Op
-	drop := map[*Op]bool{}
-	repl := map[*Op]*Op{}
-	for _, p := range ops {
-		if p.Kind != "SimPES" || !p.inc {
+	var out []ir.Op
+	drop := map[ir.Op]bool{}
+	repl := map[ir.Op]ir.Op{}
+	for _, op := range ops {
+		p, ok := op.(*ir.SimPES)
+		if !ok || !p.InPlace {
 			continue
 		}
-		w := p.y
+		w := p.Delta
 		if len(idx.reads[w]) != 1 || len(idx.incs[w]) != 0 || len(idx.sets[w]) != 0 || len(idx.ups[w]) != 1 {
 			continue
 		}
-		d := idx.reads[w][0]
-		if d.Kind != "DotInc" || d.a != w || d.x == w || m.sigs[d.y].n != m.sigs[p.a].n || m.sigs[d.x].n != m.sigs[p.x].n {
+		d, ok := idx.reads[w][0].(*ir.DotInc)
+		if !ok || d.A != w || d.X == w || m.sigs[d.Y].n != m.sigs[p.Error].n || m.sigs[d.X].n != m.sigs[p.Acts].n {
 			continue
 		}
-		f := *d
-		f.Kind = "DotIncPES"
+		f := &ir.DotIncPES{DotInc: *d.Clone().(*ir.DotInc), Acts: p.Acts, Error: p.Error, LearningRate: p.LearningRate}
 		f.Tag = d.Tag + " + " + p.Tag
-		f.Reads = append(slices.Clone(d.Reads), p.x, p.a)
+		f.Reads = append(slices.Clone(d.Reads), p.Acts, p.Error)
 		f.Updates = []int{w}
-		f.aux = []int{p.x, p.a} // PES activities and error
-		f.value = p.value
-		repl[d] = &f
+		repl[d] = f
 		drop[p] = true
 	}
 	if len(drop) == 0 {
@@ -623,51 +659,56 @@ func (m *Model) fuseDecodeLearn(ops []*Op) []*Op {
 // live in a scratch buffer in cache instead of two signals, and three
 // merged groups become one. The arithmetic is the same, in the same
 // order, so outputs are identical. Returns copies; ops is unchanged.
-func (m *Model) fuseEnsembles(ops []*Op) []*Op {
+func (m *Model) fuseEnsembles(ops []ir.Op) []ir.Op {
 	observed := map[int]bool{}
 	for _, p := range m.Probes {
 		observed[p.sig] = true
 	}
 	idx := signalUsers(len(m.sigs), ops)
-	drop := map[*Op]bool{}
-	repl := map[*Op]*Op{}
-	for _, e := range ops {
-		if e.Kind != "DotInc" || !e.hasBias || !e.set || drop[e] {
+	drop := map[ir.Op]bool{}
+	repl := map[ir.Op]ir.Op{}
+	for _, op := range ops {
+		e, ok := op.(*ir.DotInc)
+		if !ok || e.Bias < 0 || !e.Set || drop[e] {
 			continue
 		}
-		J := e.y
+		J := e.Y
 		if observed[J] || len(idx.reads[J]) != 1 || len(idx.incs[J]) != 0 || len(idx.ups[J]) != 0 || len(idx.sets[J]) != 1 {
 			continue
 		}
-		n := idx.reads[J][0]
-		relu, ok := n.neuron.(neurons.RectifiedLinear)
-		if n.Kind != "SimNeurons" || !ok || len(n.state) != 0 || n.x != J || relu.Validate() != nil || drop[n] {
+		n, ok := idx.reads[J][0].(*ir.SimNeurons)
+		if !ok {
 			continue
 		}
-		out := n.y
+		relu, ok := n.Neuron.(neurons.RectifiedLinear)
+		if !ok || len(n.State) != 0 || n.J != J || relu.Validate() != nil || drop[n] {
+			continue
+		}
+		out := n.Out
 		if observed[out] || len(idx.sets[out]) != 1 || len(idx.incs[out]) != 0 || len(idx.ups[out]) != 0 || len(idx.reads[out]) == 0 {
 			continue
 		}
-		decs := idx.reads[out]
+		var decs []*ir.DotInc
 		okDec := true
-		for _, d := range decs {
+		for _, dop := range idx.reads[out] {
 			// each decoder must be the only writer of its output, so the
 			// fused operator cannot reorder a sum
-			if d.Kind != "DotInc" || d.x != out || d.a == out || drop[d] || repl[d] != nil ||
-				len(idx.sets[d.y])+len(idx.incs[d.y]) != 1 || len(idx.ups[d.y]) != 0 {
+			d, ok := dop.(*ir.DotInc)
+			if !ok || d.X != out || d.A == out || drop[d] || repl[d] != nil ||
+				len(idx.sets[d.Y])+len(idx.incs[d.Y]) != 1 || len(idx.ups[d.Y]) != 0 {
 				okDec = false
 				break
 			}
+			decs = append(decs, d)
 		}
 		if !okDec {
 			continue
 		}
-		f := &Op{Kind: "EnsembleReLU", Tag: n.Tag + " (encoders, neurons, decoders fused)", a: e.a, x: e.x, y: -1,
-			hasBias: true, bias: e.bias, value: relu.Amplitude, order: e.order, neuron: n.neuron}
+		f := &ir.EnsembleReLU{Base: ir.Base{Tag: n.Tag + " (encoders, neurons, decoders fused)", Order: e.Order},
+			A: e.A, X: e.X, Bias: e.Bias, Amplitude: relu.Amplitude, Neuron: n.Neuron}
 		f.Reads = append(f.Reads, e.Reads...)
 		for _, d := range decs {
-			dc := *d
-			f.fused = append(f.fused, &dc)
+			f.Decoders = append(f.Decoders, d.Clone().(*ir.DotInc))
 			for _, r := range d.Reads {
 				if r != out {
 					f.Reads = append(f.Reads, r)
@@ -683,7 +724,7 @@ func (m *Model) fuseEnsembles(ops []*Op) []*Op {
 	if len(repl) == 0 {
 		return ops
 	}
-	var res []*Op
+	var res []ir.Op
 	for _, op := range ops {
 		if f := repl[op]; f != nil {
 			res = append(res, f)
@@ -697,36 +738,49 @@ func (m *Model) fuseEnsembles(ops []*Op) []*Op {
 }
 
 // canSet reports whether op can write its output instead of adding to it.
-func canSet(op *Op) bool {
-	switch op.Kind {
-	case "Copy", "ElementwiseInc", "DotInc":
+func canSet(op ir.Op) bool {
+	switch op.(type) {
+	case *ir.Copy, *ir.ElementwiseInc, *ir.DotInc:
 		return true
 	}
 	return false
 }
 
 // toSet turns an increment into a set.
-func toSet(op *Op) {
-	op.Sets, op.Incs = op.Incs, nil
-	if op.Kind == "Copy" {
-		op.inc = false
-	} else {
-		op.set = true
+func toSet(op ir.Op) {
+	b := op.Info()
+	b.Sets, b.Incs = b.Incs, nil
+	setMode(op, true)
+}
+
+// setMode makes a copy, element-wise or dense product write its output
+// (set) or add to it.
+func setMode(op ir.Op, set bool) {
+	switch o := op.(type) {
+	case *ir.Copy:
+		o.Inc = !set
+	case *ir.ElementwiseInc:
+		o.Set = set
+	case *ir.DotInc:
+		o.Set = set
+	default:
+		panic(fmt.Sprintf("sim: optimizer: setMode of %s", op))
 	}
 }
 
 // fuseInto makes p (which sets the temporary c.x) write c's destination
 // directly and reports whether it could.
-func fuseInto(m *Model, p, c *Op) bool {
-	t := c.x
+func fuseInto(m *Model, p ir.Op, c *ir.Copy) bool {
+	t := c.X
 	n := m.sigs[t].n
-	switch p.Kind {
-	case "DotInc":
-		if c.xIdx != nil || c.yIdx != nil || m.sigs[c.y].n != n {
+	pf, gathers := fieldsOf(p)
+	switch p.(type) {
+	case *ir.DotInc:
+		if c.XIdx != nil || c.YIdx != nil || m.sigs[c.Y].n != n {
 			return false
 		}
-	case "Copy", "ElementwiseInc":
-		if p.yIdx != nil {
+	case *ir.Copy, *ir.ElementwiseInc:
+		if *pf.yIdx != nil {
 			return false
 		}
 	default:
@@ -734,37 +788,37 @@ func fuseInto(m *Model, p, c *Op) bool {
 	}
 	// compose the index maps: c writes y[cy[k]] from t[cx[k]], and p
 	// wrote t[i] from x[px[i]] (and a[pa[i]])
-	k := m.sigs[c.y].n
-	if c.yIdx != nil {
-		k = len(c.yIdx)
+	k := m.sigs[c.Y].n
+	if c.YIdx != nil {
+		k = len(c.YIdx)
 	}
-	if p.Kind != "DotInc" {
+	if gathers {
 		var px, pa, yi []int
-		need := c.xIdx != nil || c.yIdx != nil || p.xIdx != nil || p.aIdx != nil
+		need := c.XIdx != nil || c.YIdx != nil || *pf.xIdx != nil || (pf.aIdx != nil && *pf.aIdx != nil)
 		if need {
 			px = make([]int, k)
 			yi = make([]int, k)
-			if p.Kind == "ElementwiseInc" {
+			if pf.a != nil {
 				pa = make([]int, k)
 			}
 			for j := range k {
 				ti := j
-				if c.xIdx != nil {
-					ti = c.xIdx[j]
+				if c.XIdx != nil {
+					ti = c.XIdx[j]
 				}
 				yi[j] = j
-				if c.yIdx != nil {
-					yi[j] = c.yIdx[j]
+				if c.YIdx != nil {
+					yi[j] = c.YIdx[j]
 				}
 				px[j] = ti
-				if p.xIdx != nil {
-					px[j] = p.xIdx[ti]
+				if *pf.xIdx != nil {
+					px[j] = (*pf.xIdx)[ti]
 				}
 				if pa != nil {
 					switch {
-					case p.aIdx != nil:
-						pa[j] = p.aIdx[ti]
-					case m.sigs[p.a].n == 1:
+					case *pf.aIdx != nil:
+						pa[j] = (*pf.aIdx)[ti]
+					case m.sigs[*pf.a].n == 1:
 						pa[j] = 0
 					default:
 						pa[j] = ti
@@ -774,86 +828,89 @@ func fuseInto(m *Model, p, c *Op) bool {
 			// maps that list every element in order are dropped: the
 			// whole signal (a fused one-dimensional y[[0]]) can then take
 			// part in the gather rule (the integrator's input copies)
-			if identityIdx(px, m.sigs[p.x].n) {
+			if identityIdx(px, m.sigs[*pf.x].n) {
 				px = nil
 			}
-			if identityIdx(yi, m.sigs[c.y].n) {
+			if identityIdx(yi, m.sigs[c.Y].n) {
 				yi = nil
 			}
-			if pa != nil && identityIdx(pa, m.sigs[p.a].n) {
+			if pa != nil && identityIdx(pa, m.sigs[*pf.a].n) {
 				pa = nil
 			}
-			p.xIdx, p.yIdx, p.aIdx = px, yi, pa
+			*pf.xIdx, *pf.yIdx = px, yi
+			if pf.aIdx != nil {
+				*pf.aIdx = pa
+			}
 		}
 	}
-	p.y = c.y
-	p.order = c.order // its writes to y take c's place among y's writers
-	if c.Kind == "Copy" && c.inc {
-		p.Sets, p.Incs = nil, []int{c.y}
-		if p.Kind == "Copy" {
-			p.inc = true
-		} else {
-			p.set = false
-		}
+	switch o := p.(type) {
+	case *ir.DotInc:
+		o.Y = c.Y
+	default:
+		*pf.y = c.Y
+	}
+	b := p.Info()
+	b.Order = c.Order // its writes to y take c's place among y's writers
+	if c.Inc {
+		b.Sets, b.Incs = nil, []int{c.Y}
+		setMode(p, false)
 	} else {
-		p.Sets, p.Incs = []int{c.y}, nil
-		if p.Kind == "Copy" {
-			p.inc = false
-		} else {
-			p.set = true
-		}
+		b.Sets, b.Incs = []int{c.Y}, nil
+		setMode(p, true)
 	}
-	p.Tag = p.Tag + " → " + c.Tag
+	b.Tag = b.Tag + " → " + c.Tag
 	return true
 }
 
 type users struct {
-	sets, incs, reads, ups [][]*Op
+	sets, incs, reads, ups [][]ir.Op
 }
 
 // drop removes op from every list of u.
-func (u users) drop(op *Op) {
-	del := func(ls [][]*Op, sigs []int) {
+func (u users) drop(op ir.Op) {
+	del := func(ls [][]ir.Op, sigs []int) {
 		for _, s := range sigs {
-			ls[s] = slices.DeleteFunc(ls[s], func(o *Op) bool { return o == op })
+			ls[s] = slices.DeleteFunc(ls[s], func(o ir.Op) bool { return o == op })
 		}
 	}
-	del(u.sets, op.Sets)
-	del(u.incs, op.Incs)
-	del(u.reads, op.Reads)
-	del(u.ups, op.Updates)
+	b := op.Info()
+	del(u.sets, b.Sets)
+	del(u.incs, b.Incs)
+	del(u.reads, b.Reads)
+	del(u.ups, b.Updates)
 }
 
 // move updates u after op's writes changed from sets and incs to op.Sets
 // and op.Incs (its reads and updates unchanged).
-func (u users) move(op *Op, sets, incs []int) {
+func (u users) move(op ir.Op, sets, incs []int) {
 	for _, s := range sets {
-		u.sets[s] = slices.DeleteFunc(u.sets[s], func(o *Op) bool { return o == op })
+		u.sets[s] = slices.DeleteFunc(u.sets[s], func(o ir.Op) bool { return o == op })
 	}
 	for _, s := range incs {
-		u.incs[s] = slices.DeleteFunc(u.incs[s], func(o *Op) bool { return o == op })
+		u.incs[s] = slices.DeleteFunc(u.incs[s], func(o ir.Op) bool { return o == op })
 	}
-	for _, s := range op.Sets {
+	for _, s := range op.Info().Sets {
 		u.sets[s] = append(u.sets[s], op)
 	}
-	for _, s := range op.Incs {
+	for _, s := range op.Info().Incs {
 		u.incs[s] = append(u.incs[s], op)
 	}
 }
 
-func signalUsers(nsig int, ops []*Op) users {
-	u := users{make([][]*Op, nsig), make([][]*Op, nsig), make([][]*Op, nsig), make([][]*Op, nsig)}
+func signalUsers(nsig int, ops []ir.Op) users {
+	u := users{make([][]ir.Op, nsig), make([][]ir.Op, nsig), make([][]ir.Op, nsig), make([][]ir.Op, nsig)}
 	for _, op := range ops {
-		for _, s := range op.Sets {
+		b := op.Info()
+		for _, s := range b.Sets {
 			u.sets[s] = append(u.sets[s], op)
 		}
-		for _, s := range op.Incs {
+		for _, s := range b.Incs {
 			u.incs[s] = append(u.incs[s], op)
 		}
-		for _, s := range op.Reads {
+		for _, s := range b.Reads {
 			u.reads[s] = append(u.reads[s], op)
 		}
-		for _, s := range op.Updates {
+		for _, s := range b.Updates {
 			u.ups[s] = append(u.ups[s], op)
 		}
 	}
@@ -864,27 +921,27 @@ func signalUsers(nsig int, ops []*Op) users {
 
 // mergeKey returns the key under which op can merge with others ("" if
 // it runs alone).
-func mergeKey(op *Op) string {
-	switch op.Kind {
-	case "Reset":
-		return fmt.Sprintf("Reset/%v", op.value)
-	case "Copy":
-		return fmt.Sprintf("Copy/%v", op.inc)
-	case "ElementwiseInc":
-		return fmt.Sprintf("%s/%v", op.Kind, op.set)
-	case "DotInc":
-		return fmt.Sprintf("%s/%v/%v", op.Kind, op.set, op.hasBias)
-	case "EnsembleReLU":
-		return fmt.Sprintf("EnsembleReLU/%v", op.value)
-	case "SimNeurons":
-		name := op.neuron.Name()
+func mergeKey(op ir.Op) string {
+	switch o := op.(type) {
+	case *ir.Reset:
+		return fmt.Sprintf("Reset/%v", o.Value)
+	case *ir.Copy:
+		return fmt.Sprintf("Copy/%v", o.Inc)
+	case *ir.ElementwiseInc:
+		return fmt.Sprintf("ElementwiseInc/%v", o.Set)
+	case *ir.DotInc:
+		return fmt.Sprintf("DotInc/%v/%v", o.Set, o.Bias >= 0)
+	case *ir.EnsembleReLU:
+		return fmt.Sprintf("EnsembleReLU/%v", o.Amplitude)
+	case *ir.SimNeurons:
+		name := o.Neuron.Name()
 		if strings.Contains(name, "Poisson") || strings.Contains(name, "Stochastic") {
 			return "" // draws from its own random stream
 		}
-		return fmt.Sprintf("SimNeurons/%s/%#v/%s", name, op.neuron, strings.Join(op.names, ","))
-	case "SimSynapse":
-		upd := len(op.Updates) > 0
-		return fmt.Sprintf("SimSynapse/%v/%T/%#v", upd, op.synapse, op.synapse)
+		return fmt.Sprintf("SimNeurons/%s/%#v/%s", name, o.Neuron, strings.Join(o.StateNames, ","))
+	case *ir.SimSynapse:
+		upd := len(o.Updates) > 0
+		return fmt.Sprintf("SimSynapse/%v/%T/%#v", upd, o.Synapse, o.Synapse)
 	}
 	return ""
 }
@@ -893,9 +950,9 @@ func mergeKey(op *Op) string {
 // an order between increments of the same elements, which keeps every
 // sum's order) and groups, level by level, all ready operators of one
 // merge key (Nengo's greedy planner).
-func (m *Model) planGroups(ops []*Op, planner string, depth int) ([]*group, error) {
+func (m *Model) planGroups(ops []ir.Op, planner string, depth int) ([]*group, error) {
 	n := len(ops)
-	pos := map[*Op]int{}
+	pos := map[ir.Op]int{}
 	for i, op := range ops {
 		pos[op] = i
 	}
@@ -903,7 +960,7 @@ func (m *Model) planGroups(ops []*Op, planner string, depth int) ([]*group, erro
 	succ := make([][]int, n)
 	indeg := make([]int, n)
 	seen := map[[2]int]bool{}
-	edge := func(a, c *Op) {
+	edge := func(a, c ir.Op) {
 		i, j := pos[a], pos[c]
 		if i == j || seen[[2]int{i, j}] {
 			return
@@ -940,8 +997,8 @@ func (m *Model) planGroups(ops []*Op, planner string, depth int) ([]*group, erro
 		// increments of the same element keep their order
 		if len(u.incs[s]) > 1 {
 			incs := slices.Clone(u.incs[s])
-			sort.SliceStable(incs, func(i, j int) bool { return incs[i].order < incs[j].order })
-			last := make([]*Op, m.sigs[s].n)
+			sort.SliceStable(incs, func(i, j int) bool { return incs[i].Info().Order < incs[j].Info().Order })
+			last := make([]ir.Op, m.sigs[s].n)
 			for _, op := range incs {
 				w := writesIdx(op)
 				if w == nil {
@@ -987,7 +1044,7 @@ func (m *Model) planGroups(ops []*Op, planner string, depth int) ([]*group, erro
 
 // levelPlan schedules, level by level, all ready operators, one group
 // per merge key.
-func levelPlan(ops []*Op, succ [][]int, indeg []int) ([]*group, int) {
+func levelPlan(ops []ir.Op, succ [][]int, indeg []int) ([]*group, int) {
 	n := len(ops)
 	var ready []int
 	for i := range n {
@@ -1010,7 +1067,7 @@ func levelPlan(ops []*Op, succ [][]int, indeg []int) ([]*group, int) {
 					continue
 				}
 			}
-			g := &group{kind: op.Kind, ops: []*Op{op}}
+			g := &group{ops: []ir.Op{op}}
 			if k != "" {
 				byKey[k] = g
 			}
@@ -1036,23 +1093,23 @@ func levelPlan(ops []*Op, succ [][]int, indeg []int) ([]*group, int) {
 
 // slots returns the signals a group member reads or writes that should be
 // adjacent across members, in the group's preferred order.
-func slots(op *Op) []int {
-	switch op.Kind {
-	case "SimNeurons":
-		return append([]int{op.x, op.y}, op.state...)
-	case "SimSynapse":
-		return []int{op.x, op.y}
-	case "DotInc":
-		if op.hasBias {
-			return []int{op.y, op.x, op.a, op.bias}
+func slots(op ir.Op) []int {
+	switch o := op.(type) {
+	case *ir.SimNeurons:
+		return append([]int{o.J, o.Out}, o.State...)
+	case *ir.SimSynapse:
+		return []int{o.X, o.Y}
+	case *ir.DotInc:
+		if o.Bias >= 0 {
+			return []int{o.Y, o.X, o.A, o.Bias}
 		}
-		return []int{op.y, op.x, op.a}
-	case "ElementwiseInc":
-		return []int{op.y, op.x, op.a}
-	case "Copy":
-		return []int{op.y, op.x}
-	case "Reset":
-		return []int{op.y}
+		return []int{o.Y, o.X, o.A}
+	case *ir.ElementwiseInc:
+		return []int{o.Y, o.X, o.A}
+	case *ir.Copy:
+		return []int{o.Y, o.X}
+	case *ir.Reset:
+		return []int{o.Y}
 	}
 	return nil
 }
@@ -1079,14 +1136,14 @@ func (m *Model) layout(groups []*group) {
 	place(m.timeSig)
 	prio := func(g *group) int {
 		w := 0
-		switch g.kind {
-		case "SimNeurons":
+		switch g.ops[0].(type) {
+		case *ir.SimNeurons:
 			w = 4
-		case "SimSynapse":
+		case *ir.SimSynapse:
 			w = 3
-		case "DotInc":
+		case *ir.DotInc:
 			w = 2
-		case "ElementwiseInc", "Copy":
+		case *ir.ElementwiseInc, *ir.Copy:
 			w = 1
 		}
 		return w

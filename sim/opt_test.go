@@ -325,7 +325,7 @@ func TestLowRankDecodedConnection(t *testing.T) {
 	}
 	factored := 0
 	for _, op := range m1.Ops {
-		if strings.HasSuffix(op.Tag, " transform") {
+		if strings.HasSuffix(op.Info().Tag, " transform") {
 			factored++
 		}
 	}

@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/neurogo/neurogo/internal/vec"
+import (
+	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/sim/ir"
+)
 
 // Packed ensemble weights. A fused rectified-linear group (EnsembleReLU)
 // of one-dimensional ensembles reads, per ensemble, its biases, encoders
@@ -45,13 +48,13 @@ type packed struct {
 // amp is positive, records each member's place (pk, pad) in ms, and
 // returns the buffer and the largest padded length; nil when nothing was
 // packed.
-func (s *Simulator) packEnsembles(g *group, ms []ensMember, amp float64) ([]float64, int) {
+func (s *Simulator) packEnsembles(g *group, ops []*ir.EnsembleReLU, ms []ensMember, amp float64) ([]float64, int) {
 	if !(amp > 0) || len(ms) == 0 || !packOn {
 		return nil, 0
 	}
 	p, ok := s.packs[g]
 	if !ok {
-		p = s.pack(g, ms)
+		p = s.pack(ops, ms)
 		if s.packs == nil {
 			s.packs = map[*group]*packed{}
 		}
@@ -67,11 +70,11 @@ func (s *Simulator) packEnsembles(g *group, ms []ensMember, amp float64) ([]floa
 	return p.buf, p.maxPad
 }
 
-func (s *Simulator) pack(g *group, ms []ensMember) *packed {
-	for _, op := range g.ops {
-		ids := []int{op.a, op.bias}
-		for _, dop := range op.fused {
-			ids = append(ids, dop.a)
+func (s *Simulator) pack(ops []*ir.EnsembleReLU, ms []ensMember) *packed {
+	for _, op := range ops {
+		ids := []int{op.A, op.Bias}
+		for _, dop := range op.Decoders {
+			ids = append(ids, dop.A)
 		}
 		for _, id := range ids {
 			if !s.model.sigs[id].readonly {

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"sort"
+
+	"github.com/neurogo/neurogo/sim/ir"
 )
 
 // The greedy, tree and transitive planners (Optimizations.Planner; the
@@ -12,7 +14,7 @@ import (
 
 // planKey is an operator's merge key, or a key of its own when it runs
 // alone.
-func planKey(ops []*Op, i int) string {
+func planKey(ops []ir.Op, i int) string {
 	if k := mergeKey(ops[i]); k != "" {
 		return k
 	}
@@ -22,7 +24,7 @@ func planKey(ops []*Op, i int) string {
 // treeState is the ready set of a planner that schedules one group at a
 // time, with undo for the search.
 type treeState struct {
-	ops   []*Op
+	ops   []ir.Op
 	succ  [][]int
 	indeg []int
 	keys  []string         // planKey of every operator
@@ -109,7 +111,7 @@ func (t *treeState) best(depth int) int {
 // treePlan schedules one group at a time: the first group of the plan of
 // depth groups that schedules the most operators (depth 1: the largest
 // ready group, NengoDL's greedy planner).
-func treePlan(ops []*Op, succ [][]int, indeg []int, depth int) ([]*group, int) {
+func treePlan(ops []ir.Op, succ [][]int, indeg []int, depth int) ([]*group, int) {
 	t := &treeState{ops: ops, succ: succ, indeg: indeg, keys: make([]string, len(ops)), ready: map[string][]int{}}
 	for i := range ops {
 		t.keys[i] = planKey(ops, i)
@@ -134,7 +136,7 @@ func treePlan(ops []*Op, succ [][]int, indeg []int, depth int) ([]*group, int) {
 		}
 		g := append([]int(nil), t.schedule(pick)...)
 		sort.Ints(g)
-		grp := &group{kind: ops[g[0]].Kind}
+		grp := &group{}
 		for _, i := range g {
 			grp.ops = append(grp.ops, ops[i])
 		}
@@ -151,7 +153,7 @@ func treePlan(ops []*Op, succ [][]int, indeg []int, depth int) ([]*group, int) {
 // or, if there is none, a new group inserted right after the last of
 // them. No group then holds an ancestor of one of its members, and every
 // group follows its members' ancestors.
-func transitivePlan(ops []*Op, succ [][]int, indeg []int) ([]*group, int) {
+func transitivePlan(ops []ir.Op, succ [][]int, indeg []int) ([]*group, int) {
 	n := len(ops)
 	pred := make([][]int, n)
 	for i, ss := range succ {
@@ -192,7 +194,7 @@ func transitivePlan(ops []*Op, succ [][]int, indeg []int) ([]*group, int) {
 			}
 		}
 		if join == nil {
-			join = &tgroup{g: &group{kind: ops[i].Kind}, pos: minPos}
+			join = &tgroup{g: &group{}, pos: minPos}
 			order = append(order, nil)
 			copy(order[minPos+1:], order[minPos:])
 			order[minPos] = join

@@ -12,6 +12,7 @@ import (
 
 	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
 )
 
@@ -130,14 +131,14 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 			if cfg.f32 {
 				for _, no := range m.nodeOut {
 					if no.node == node {
-						r = s.bridge(ln, r, []*Op{{Sets: []int{no.sig}}})
+						r = s.bridge(ln, r, []ir.Op{&ir.Reset{Base: ir.Base{Sets: []int{no.sig}}}})
 					}
 				}
 			}
 			ln.runners = append(ln.runners, r)
 		}
 		for _, g := range m.execGroups() {
-			if len(g.ops) == 1 && g.ops[0].node != nil && fed[g.ops[0].node] {
+			if n := nodeOf(g.ops[0]); len(g.ops) == 1 && n != nil && fed[n] {
 				continue
 			}
 			var r runner
@@ -160,7 +161,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	}
 	for _, g := range m.execGroups() {
 		for _, op := range g.ops {
-			if op.Kind == "SimNodeFunc" && !(op.node != nil && fed[op.node]) {
+			if _, ok := op.(*ir.SimNodeFunc); ok && !(nodeOf(op) != nil && fed[nodeOf(op)]) {
 				s.workers = 1 // user functions are never called concurrently
 			}
 		}
@@ -195,6 +196,39 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	}
 	s.Reset()
 	return s, nil
+}
+
+// nodeOf returns the node whose output op computes (nil if none).
+func nodeOf(op ir.Op) *toolkit.Node {
+	switch o := op.(type) {
+	case *ir.SimNodeFunc:
+		return o.Node
+	case *ir.SimProcess:
+		return o.Node
+	}
+	return nil
+}
+
+// PanicError is the error of a run stopped by a panic in user code: a
+// node's function, a connection's function, a process or a layer. The
+// simulator keeps the time, steps and probe data of the last completed
+// step and returns this error until Reset.
+type PanicError struct {
+	Object string  // the operator's object, e.g. `Node "stim"`
+	Step   int     // the step that failed (from 1)
+	Time   float64 // its time, Step·dt
+	Value  any     // the panic value
+	Stack  []byte  // the goroutine's stack at the panic
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("sim: %s panicked at step %d (t = %g s): %v", e.Object, e.Step, e.Time, e.Value)
+}
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
 }
 
 func nodeLabel(n *toolkit.Node) string {
@@ -447,7 +481,7 @@ func (s *Simulator) nanRuns() {
 	written := make([]bool, len(m.sigs))
 	for _, g := range m.execGroups() {
 		for _, op := range g.ops {
-			for _, ids := range [][]int{op.Sets, op.Incs, op.Updates} {
+			for _, ids := range [][]int{op.Info().Sets, op.Info().Incs, op.Info().Updates} {
 				for _, id := range ids {
 					written[id] = true
 				}

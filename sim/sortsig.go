@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/neurogo/neurogo/sim/ir"
 )
 
 // Signal sorting by read blocks (the NengoDL paper, §4.2.3, Algorithms 1 and 2), the
@@ -265,7 +267,7 @@ func (m *Model) metaLayout(groups []*group) []int {
 			}
 			if moved {
 				changed = true
-				ops := make([]*Op, len(g.ops))
+				ops := make([]ir.Op, len(g.ops))
 				for i, p := range perm {
 					ops[i] = g.ops[p]
 				}
