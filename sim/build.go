@@ -117,10 +117,10 @@ func Parallel(n int) Option { return func(c *config) { c.parallel = max(n, 1) } 
 // simulator strings the operators of n consecutive steps, each step's
 // probe recording after them, into one flat list and runs the list per
 // block of n steps; the progress callback and the checks for a closed or
-// failed simulator run once per block. A failing step stops the run at
-// the end of its block (the error names the step that failed; probes hold
-// the rest of the block). Results are identical for every n. Build
-// ignores it.
+// failed simulator run once per block. A failing step stops the run
+// where it failed, as without unrolling: the error names the step, and
+// time, steps and probe data are those of the last completed step.
+// Results are identical for every n. Build ignores it.
 func Unroll(n int) Option { return func(c *config) { c.unroll = max(n, 1) } }
 
 // CheckNaN switches the per-step check for NaN in the model's signals
@@ -232,8 +232,11 @@ func (b *builder) add(op ir.Op) ir.Op {
 // come from max rates and intercepts through the neuron type, decoders
 // from the solver at the eval points; each object's random draws use its
 // own seed, derived from the network seed (toolkit.DeriveSeed). Invalid
-// descriptions and unfiltered cycles return an error, never a panic.
-func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
+// descriptions, unfiltered cycles and models larger than the memory
+// available (estimated before anything is allocated) return an error
+// naming the object, field, value and rule; a panic is a bug of the
+// builder and is not recovered.
+func Build(net *toolkit.Network, opts ...Option) (*Model, error) {
 	cfg := config{dt: 0.001}
 	for _, o := range opts {
 		o(&cfg)
@@ -247,16 +250,17 @@ func Build(net *toolkit.Network, opts ...Option) (m *Model, err error) {
 	if err := net.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkMembers(net); err != nil {
+		return nil, err
+	}
 	if cfg.params != nil {
 		if err := uniqueLabels(net); err != nil {
 			return nil, err
 		}
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			m, err = nil, fmt.Errorf("sim: Build: %v", r)
-		}
-	}()
+	if err := checkMemory(net); err != nil {
+		return nil, err
+	}
 	b := &builder{
 		m:        &Model{Dt: cfg.dt, Net: net, Params: Params{Ensembles: map[string]*EnsembleParams{}, Connections: map[string]*ConnectionParams{}}},
 		cfg:      cfg,

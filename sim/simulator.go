@@ -406,6 +406,13 @@ func (s *Simulator) finishLane(ln *lane) error {
 		}
 	}
 	if s.failed.Load() {
+		// the step did not complete: time and step go back to the last
+		// completed one, whose probe data is the last recorded
+		st := &ln.data[s.model.sigs[s.model.stepSig].off]
+		if *st > 0 {
+			*st--
+		}
+		ln.data[s.model.sigs[s.model.timeSig].off] = *st * s.model.Dt
 		return s.firstErr()
 	}
 	step := ln.data[s.model.sigs[s.model.stepSig].off]
@@ -552,9 +559,13 @@ func (s *Simulator) runUnrolled(n int) error {
 			return s.interrupted(k, n)
 		}
 		if s.flat != nil {
-			for _, f := range s.flat {
-				vec.ClearUpper() // see stepLane
-				f()
+			// one step at a time: a failed step ends the block
+			per := len(s.flat) / s.unroll
+			for st := 0; st < len(s.flat) && !s.failed.Load(); st += per {
+				for _, f := range s.flat[st : st+per] {
+					vec.ClearUpper() // see stepLane
+					f()
+				}
 			}
 		} else {
 			for range s.unroll {

@@ -10,6 +10,7 @@ import (
 	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
 )
 
@@ -153,12 +154,12 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 		e.opIdx = append(e.opIdx, -1)
 	}
 	for i := range g.Ops {
-		op, err := e.compile(&g.Ops[i], cfg)
+		op, err := e.compile(g.Ops[i], cfg)
 		if err != nil {
 			return nil, err
 		}
 		e.ops = append(e.ops, op)
-		e.opTags = append(e.opTags, g.Ops[i].Tag)
+		e.opTags = append(e.opTags, g.Ops[i].Info().Tag)
 		e.opIdx = append(e.opIdx, i)
 	}
 	e.elideResets()
@@ -210,16 +211,19 @@ func newEngine(g *sim.Graph, cfg engineConfig) (*engine, error) {
 var errEngineInterrupted = fmt.Errorf("train: preparing the model's passes interrupted: %w", interrupt.ErrInterrupted)
 
 // inputs and outputs of an operator, for the dependency analysis.
-func opInputs(o *sim.GraphOp) []int  { return o.Reads }
-func opOutputs(o *sim.GraphOp) []int { return slices.Concat(o.Sets, o.Incs, o.Updates) }
+func opInputs(o ir.Op) []int { return o.Info().Reads }
+func opOutputs(o ir.Op) []int {
+	b := o.Info()
+	return slices.Concat(b.Sets, b.Incs, b.Updates)
+}
 
 // propagates reports whether a value dependence flows from an
 // operator's inputs to its outputs for training purposes. Learning rules
 // do not pass gradients (as in NengoDL, the weights they change are not
 // trained), nor does time.
-func propagates(o *sim.GraphOp) bool {
-	switch o.Kind {
-	case "TimeUpdate", "SimBCM", "SimOja", "SimVoja", "SimRLS", "SimPES", "Reset":
+func propagates(o ir.Op) bool {
+	switch o.(type) {
+	case *ir.TimeUpdate, *ir.SimBCM, *ir.SimOja, *ir.SimVoja, *ir.SimRLS, *ir.SimPES, *ir.Reset:
 		return false
 	}
 	return true
@@ -252,7 +256,7 @@ func (e *engine) analyse(lossSigs []int) error {
 		if gi < 0 {
 			continue
 		}
-		o := &g.Ops[gi]
+		o := g.Ops[gi]
 		for _, s := range opOutputs(o) {
 			if e.grad[s] != nil && !e.shared[s] {
 				e.active[i] = true
@@ -268,7 +272,7 @@ func (e *engine) analyse(lossSigs []int) error {
 			}
 			if err := e.ops[i].differentiable(); err != nil {
 				return fmt.Errorf("train: %s (%s) is on the path from a trainable parameter to a probe with a loss and %w; "+
-					"make the parameters before it untrainable (Trainable) or remove the loss", o.Tag, o.Kind, err)
+					"make the parameters before it untrainable (Trainable) or remove the loss", o.Info().Tag, o.Kind(), err)
 			}
 			break
 		}
@@ -281,11 +285,11 @@ func (e *engine) analyse(lossSigs []int) error {
 // is marked, its to-signals become marked, until nothing changes.
 // Forward (inputs → outputs) it finds what depends on a parameter;
 // backward (outputs → inputs) what a loss depends on.
-func (e *engine) reach(marked []bool, from, to func(*sim.GraphOp) []int) []bool {
+func (e *engine) reach(marked []bool, from, to func(ir.Op) []int) []bool {
 	for changed := true; changed; {
 		changed = false
 		for i := range e.g.Ops {
-			o := &e.g.Ops[i]
+			o := e.g.Ops[i]
 			if !propagates(o) || !slices.ContainsFunc(from(o), func(s int) bool { return marked[s] }) {
 				continue
 			}
@@ -442,7 +446,7 @@ func (e *engine) elideResets() {
 			if gi < 0 {
 				continue
 			}
-			o := &e.g.Ops[gi]
+			o := e.g.Ops[gi].Info()
 			if !slices.Contains(o.Reads, r.y) && !slices.Contains(o.Incs, r.y) && !slices.Contains(o.Sets, r.y) && !slices.Contains(o.Updates, r.y) {
 				continue
 			}
@@ -487,7 +491,8 @@ func (e *engine) findCarried(cfg engineConfig) {
 		set(s)
 	}
 	for i := range g.Ops {
-		o := &g.Ops[i]
+		op := g.Ops[i]
+		o := op.Info()
 		for _, s := range o.Reads {
 			read(s)
 		}
@@ -502,18 +507,28 @@ func (e *engine) findCarried(cfg engineConfig) {
 			}
 		}
 		full := map[int]bool{}
-		switch o.Kind {
-		case "Reset", "SimLayer", "SimNodeFunc", "SimPES", "SimNeurons":
-			full[o.Y] = true
-		case "Copy":
-			full[o.Y] = !o.Inc && o.YIdx == nil
-		case "SimProcess":
-			full[o.Y] = !o.Inc
-		case "SimSynapse":
-			full[o.Y] = true
+		var state []int
+		switch x := op.(type) {
+		case *ir.Reset:
+			full[x.Y] = true
+		case *ir.SimLayer:
+			full[x.Y] = true
+		case *ir.SimNodeFunc:
+			full[x.Y] = true
+		case *ir.SimPES:
+			full[x.Delta] = true
+		case *ir.SimNeurons:
+			full[x.Out] = true
+			state = x.State
+		case *ir.Copy:
+			full[x.Y] = !x.Inc && x.YIdx == nil
+		case *ir.SimProcess:
+			full[x.Y] = !x.Inc
+		case *ir.SimSynapse:
+			full[x.Y] = true
 		}
 		for _, s := range slices.Concat(o.Sets, o.Updates) {
-			if o.Kind == "SimNeurons" && slices.Contains(o.State, s) {
+			if slices.Contains(state, s) {
 				continue // handled above (a rate counterpart has no state)
 			}
 			if full[s] {

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/neurogo/neurogo/internal/vec"
-	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/sim/ir"
 )
 
 // Engine-level simplifications of the operator list, which change results
@@ -19,7 +19,7 @@ import (
 
 // touches returns the signals operator o reads and those it may write
 // (any field; an operator may list a signal in both).
-func touches(o *sim.GraphOp) (read, write []int) {
+func touches(op ir.Op) (read, write []int) {
 	add := func(dst []int, s ...int) []int {
 		for _, v := range s {
 			if v >= 0 {
@@ -28,14 +28,11 @@ func touches(o *sim.GraphOp) (read, write []int) {
 		}
 		return dst
 	}
-	read = add(read, o.A, o.X, o.Const)
+	o := op.Info()
 	read = add(read, o.Reads...)
-	read = add(read, o.Aux...)
-	write = add(write, o.Y)
 	write = add(write, o.Sets...)
 	write = add(write, o.Incs...)
 	write = add(write, o.Updates...)
-	write = add(write, o.State...)
 	return read, write
 }
 
@@ -90,7 +87,7 @@ func (e *engine) aliasCopies(fed map[int]bool) {
 		if r, ok := e.ops[k].(*resetOp); ok && r.skip {
 			continue // elided: the next writer sets the signal
 		}
-		rd, wr := touches(&g.Ops[gi])
+		rd, wr := touches(g.Ops[gi])
 		for _, s := range rd {
 			uses[s] = append(uses[s], use{k, false})
 		}
@@ -142,7 +139,7 @@ func (e *engine) stableAfter(k, s int) bool {
 		if r, ok := e.ops[j].(*resetOp); ok && r.skip {
 			continue
 		}
-		_, wr := touches(&e.g.Ops[gi])
+		_, wr := touches(e.g.Ops[gi])
 		for _, w := range wr {
 			if len(e.vals[w]) > 0 && &e.vals[w][0] == buf {
 				return false
@@ -170,7 +167,7 @@ func (e *engine) zeroInput(s int, fed map[int]bool) bool {
 		if gi < 0 {
 			continue
 		}
-		_, wr := touches(&e.g.Ops[gi])
+		_, wr := touches(e.g.Ops[gi])
 		if !slices.Contains(wr, s) {
 			continue
 		}
@@ -346,7 +343,7 @@ func (e *engine) deferBiasCopies(fed map[int]bool) {
 			if j == k || gi < 0 {
 				continue // the feed writes fed signals only (y is not fed)
 			}
-			rd, wr := touches(&e.g.Ops[gi])
+			rd, wr := touches(e.g.Ops[gi])
 			if !slices.Contains(rd, c.y) && !slices.Contains(wr, c.y) || noop(j) {
 				continue
 			}
@@ -483,7 +480,7 @@ func (e *engine) findGradSets(fed map[int]bool) {
 		if gi < 0 {
 			continue
 		}
-		rd, wr := touches(&e.g.Ops[gi])
+		rd, wr := touches(e.g.Ops[gi])
 		for _, s := range rd {
 			if !slices.Contains(readers[s], k) {
 				readers[s] = append(readers[s], k)

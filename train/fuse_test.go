@@ -1,6 +1,7 @@
 package train
 
 import (
+	"github.com/neurogo/neurogo/sim/ir"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -339,7 +340,7 @@ func TestIdentityMuls(t *testing.T) {
 	x, y := fuseData(t, rand.New(rand.NewPCG(4, 4)), 5, 1)
 	converted := func(e *engine) (copies, aliased int) {
 		for k, op := range e.ops {
-			if c, ok := op.(*copyOp); ok && e.opIdx[k] >= 0 && e.g.Ops[e.opIdx[k]].Kind == "ElementwiseInc" {
+			if c, ok := op.(*copyOp); ok && e.opIdx[k] >= 0 && isElementwise(e.g.Ops[e.opIdx[k]]) {
 				copies++
 				if c.alias {
 					aliased++
@@ -469,4 +470,9 @@ func fuseData(t *testing.T, rng *rand.Rand, n, steps int) (x, y *Array) {
 		t.Fatal(err)
 	}
 	return x, y
+}
+
+func isElementwise(o ir.Op) bool {
+	_, ok := o.(*ir.ElementwiseInc)
+	return ok
 }

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/blas/gonum"
 
 	"github.com/neurogo/neurogo/internal/vec"
-	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/toolkit/neurons"
@@ -17,41 +17,132 @@ import (
 )
 
 // compile makes operator o executable on e.
-func (e *engine) compile(o *sim.GraphOp, cfg engineConfig) (eop, error) {
-	switch o.Kind {
-	case "Reset":
-		return &resetOp{y: o.Y, v: o.Value}, nil
-	case "Copy":
-		return &copyOp{x: o.X, y: o.Y, xi: o.XIdx, yi: o.YIdx, inc: o.Inc}, nil
-	case "ElementwiseInc":
-		return &ewOp{a: o.A, x: o.X, y: o.Y}, nil
-	case "DotInc":
-		return &dotOp{a: o.A, x: o.X, y: o.Y}, nil
-	case "SparseDotInc":
-		return &sparseOp{a: o.A, x: o.X, y: o.Y, ptr: o.CSRPtr, col: o.CSRCol}, nil
-	case "TimeUpdate":
-		return &timeOp{step: o.Y, time: o.X, dt: e.g.Dt}, nil
-	case "SimNeurons":
-		return newNeuronsOp(e, o, cfg)
-	case "SimSynapse":
-		return newSynapseOp(e, o)
-	case "SimNodeFunc":
-		return &nodeOp{o: o, fed: o.Y >= 0 && cfg.fed[o.Y]}, nil
-	case "SimProcess":
-		return &processOp{o: o, fed: !o.Inc && o.Y >= 0 && cfg.fed[o.Y]}, nil
-	case "SimLayer":
-		l, err := newLayerOp(e, o)
-		if err != nil {
-			return nil, err
-		}
-		l.f32 = cfg.float32
-		return l, nil
-	case "SimPES":
-		return &pesOp{acts: o.X, err: o.A, delta: o.Y, rate: o.Value, dt: e.g.Dt}, nil
-	case "SimBCM", "SimOja", "SimVoja", "SimRLS":
-		return &ruleOp{o: o, dt: e.g.Dt}, nil
+func (e *engine) compile(o ir.Op, cfg engineConfig) (eop, error) {
+	l := &lowering{e: e, cfg: cfg}
+	if err := ir.Lower(l, o); err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("train: %s: the trainer does not run %s operators yet (simulate this model with sim instead)", o.Tag, o.Kind)
+	return l.op, nil
+}
+
+// lowering turns one operator into the engine's forward and backward
+// pass (ir.Lowerer; the engine runs the builder's operators one by one).
+type lowering struct {
+	e   *engine
+	cfg engineConfig
+	op  eop
+}
+
+func (l *lowering) Reset(os []*ir.Reset) error {
+	l.op = &resetOp{y: os[0].Y, v: os[0].Value}
+	return nil
+}
+
+func (l *lowering) Copy(os []*ir.Copy) error {
+	o := os[0]
+	l.op = &copyOp{x: o.X, y: o.Y, xi: o.XIdx, yi: o.YIdx, inc: o.Inc}
+	return nil
+}
+
+func (l *lowering) ElementwiseInc(os []*ir.ElementwiseInc) error {
+	o := os[0]
+	if o.AIdx != nil || o.XIdx != nil || o.YIdx != nil || o.Set {
+		return fmt.Errorf("train: %s: ElementwiseInc with index lists or Set comes from the simulator's optimiser, not the builder", o.Tag)
+	}
+	l.op = &ewOp{a: o.A, x: o.X, y: o.Y}
+	return nil
+}
+
+func (l *lowering) DotInc(os []*ir.DotInc) error {
+	o := os[0]
+	if o.Set || o.Bias >= 0 {
+		return fmt.Errorf("train: %s: DotInc with Set or Bias comes from the simulator's optimiser, not the builder", o.Tag)
+	}
+	l.op = &dotOp{a: o.A, x: o.X, y: o.Y}
+	return nil
+}
+
+func (l *lowering) SparseDotInc(os []*ir.SparseDotInc) error {
+	o := os[0]
+	l.op = &sparseOp{a: o.A, x: o.X, y: o.Y, ptr: o.RowPtr, col: o.Col}
+	return nil
+}
+
+func (l *lowering) TimeUpdate(os []*ir.TimeUpdate) error {
+	l.op = &timeOp{step: os[0].Step, time: os[0].Time, dt: l.e.g.Dt}
+	return nil
+}
+
+func (l *lowering) SimNeurons(os []*ir.SimNeurons) (err error) {
+	l.op, err = newNeuronsOp(l.e, os[0], l.cfg)
+	return err
+}
+
+func (l *lowering) SimSynapse(os []*ir.SimSynapse) (err error) {
+	l.op, err = newSynapseOp(l.e, os[0])
+	return err
+}
+
+func (l *lowering) SimNodeFunc(os []*ir.SimNodeFunc) error {
+	o := os[0]
+	l.op = &nodeOp{o: o, fed: o.Y >= 0 && l.cfg.fed[o.Y]}
+	return nil
+}
+
+func (l *lowering) SimProcess(os []*ir.SimProcess) error {
+	o := os[0]
+	l.op = &processOp{o: o, fed: !o.Inc && o.Y >= 0 && l.cfg.fed[o.Y]}
+	return nil
+}
+
+func (l *lowering) SimLayer(os []*ir.SimLayer) error {
+	op, err := newLayerOp(l.e, os[0])
+	if err != nil {
+		return err
+	}
+	op.f32 = l.cfg.float32
+	l.op = op
+	return nil
+}
+
+func (l *lowering) SimPES(os []*ir.SimPES) error {
+	o := os[0]
+	if o.InPlace {
+		return fmt.Errorf("train: %s: SimPES in place comes from the simulator's optimiser, not the builder", o.Tag)
+	}
+	l.op = &pesOp{acts: o.Acts, err: o.Error, delta: o.Delta, rate: o.LearningRate, dt: l.e.g.Dt}
+	return nil
+}
+
+func (l *lowering) SimBCM(os []*ir.SimBCM) error {
+	l.op = &ruleOp{o: os[0], dt: l.e.g.Dt}
+	return nil
+}
+
+func (l *lowering) SimOja(os []*ir.SimOja) error {
+	l.op = &ruleOp{o: os[0], dt: l.e.g.Dt}
+	return nil
+}
+
+func (l *lowering) SimVoja(os []*ir.SimVoja) error {
+	l.op = &ruleOp{o: os[0], dt: l.e.g.Dt}
+	return nil
+}
+
+func (l *lowering) SimRLS(os []*ir.SimRLS) error {
+	l.op = &ruleOp{o: os[0], dt: l.e.g.Dt}
+	return nil
+}
+
+// The fused operators exist only in the simulator's optimised plan; a
+// Graph lists the builder's operators.
+
+func (l *lowering) DotIncPES(os []*ir.DotIncPES) error { return notRun(os[0]) }
+
+func (l *lowering) EnsembleReLU(os []*ir.EnsembleReLU) error { return notRun(os[0]) }
+
+func notRun(o ir.Op) error {
+	return fmt.Errorf("train: %s: the trainer does not run %s operators (simulate this model with sim instead)", o.Info().Tag, o.Kind())
 }
 
 // gemm is C = alpha·op(A)·op(B) + beta·C: small products in gonum's Go
@@ -882,7 +973,7 @@ type neuronsOp struct {
 	sts      []neurons.State // per chunk
 }
 
-func newNeuronsOp(e *engine, o *sim.GraphOp, cfg engineConfig) (*neuronsOp, error) {
+func newNeuronsOp(e *engine, o *ir.SimNeurons, cfg engineConfig) (*neuronsOp, error) {
 	nt, diff := o.Neuron, neurons.Type(nil)
 	if cfg.rates && o.Neuron.Spiking() {
 		var err error
@@ -900,7 +991,7 @@ func newNeuronsOp(e *engine, o *sim.GraphOp, cfg engineConfig) (*neuronsOp, erro
 	if diff == nil {
 		diff = nt
 	}
-	op := &neuronsOp{nt: nt, j: o.X, out: o.Y, state: o.State, names: o.StateNames, dt: e.g.Dt, tag: o.Tag,
+	op := &neuronsOp{nt: nt, j: o.J, out: o.Out, state: o.State, names: o.StateNames, dt: e.g.Dt, tag: o.Tag,
 		seed: uint64(o.Seed) ^ e.seed}
 	op.rng = rand.New(rand.NewPCG(op.seed, 0x5eed))
 	if nt != o.Neuron {
@@ -1107,7 +1198,7 @@ type synapseOp struct {
 	err  error
 }
 
-func newSynapseOp(e *engine, o *sim.GraphOp) (*synapseOp, error) {
+func newSynapseOp(e *engine, o *ir.SimSynapse) (*synapseOp, error) {
 	n := e.size(o.X)
 	f, err := o.Synapse.Filter(e.g.Dt, e.maxB*n)
 	if err != nil {
@@ -1197,7 +1288,7 @@ func (o *synapseOp) adjoint(g []float64) {
 
 type nodeOp struct {
 	noreset
-	o   *sim.GraphOp
+	o   *ir.SimNodeFunc
 	fed bool
 	buf []float64
 }
@@ -1245,7 +1336,7 @@ func (n *nodeOp) forward(e *engine, t int) error {
 func (n *nodeOp) backward(e *engine, t int) error { return n.differentiable() }
 
 type processOp struct {
-	o   *sim.GraphOp
+	o   *ir.SimProcess
 	fed bool
 	fs  []toolkit.NodeFunc
 	buf []float64
@@ -1342,13 +1433,13 @@ type layerOp struct {
 	f32    bool // float32 products where the layer offers them
 }
 
-func newLayerOp(e *engine, o *sim.GraphOp) (*layerOp, error) {
+func newLayerOp(e *engine, o *ir.SimLayer) (*layerOp, error) {
 	if o.Layer == nil {
 		return nil, fmt.Errorf("train: %s: layer operator without a layer", o.Tag)
 	}
-	op := &layerOp{x: o.X, y: o.Y, params: o.Aux, layer: o.Layer, seed: uint64(o.Seed) ^ e.seed}
-	op.ps = make([][]float64, len(o.Aux))
-	op.dps = make([][]float64, len(o.Aux))
+	op := &layerOp{x: o.X, y: o.Y, params: o.Params, layer: o.Layer, seed: uint64(o.Seed) ^ e.seed}
+	op.ps = make([][]float64, len(o.Params))
+	op.dps = make([][]float64, len(o.Params))
 	return op, nil
 }
 
@@ -1424,18 +1515,17 @@ func (o *layerOp) backward(e *engine, t int) error {
 type ruleOp struct {
 	noreset
 	nodiff
-	o  *sim.GraphOp
+	o  ir.Op // *ir.SimBCM, *ir.SimOja, *ir.SimVoja or *ir.SimRLS
 	dt float64
 	pr []float64 // RLS: P·r
 }
 
 func (r *ruleOp) forward(e *engine, t int) error {
-	o := r.o
 	for b := range e.b {
-		switch o.Kind {
-		case "SimBCM":
-			pre, post, theta, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
-			alpha := o.Value * r.dt
+		switch o := r.o.(type) {
+		case *ir.SimBCM:
+			pre, post, theta, delta := e.lane(o.Pre, b), e.lane(o.Post, b), e.lane(o.Theta, b), e.lane(o.Delta, b)
+			alpha := o.LearningRate * r.dt
 			n := len(pre)
 			for j, q := range post {
 				c := alpha * q * (q - theta[j])
@@ -1444,9 +1534,9 @@ func (r *ruleOp) forward(e *engine, t int) error {
 					row[i] = c * p
 				}
 			}
-		case "SimOja":
-			pre, post, w, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
-			alpha := o.Value * r.dt
+		case *ir.SimOja:
+			pre, post, w, delta := e.lane(o.Pre, b), e.lane(o.Post, b), e.lane(o.Weights, b), e.lane(o.Delta, b)
+			alpha := o.LearningRate * r.dt
 			n := len(pre)
 			for j, q := range post {
 				sq := alpha * q * q
@@ -1456,10 +1546,10 @@ func (r *ruleOp) forward(e *engine, t int) error {
 					row[i] = -o.Beta*wr[i]*sq + aq*p
 				}
 			}
-		case "SimVoja":
-			x, post, enc, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
-			learning, scale := e.lane(o.Aux[0], b), e.lane(o.Aux[1], b)
-			c := o.Value * r.dt * learning[0]
+		case *ir.SimVoja:
+			x, post, enc, delta := e.lane(o.X, b), e.lane(o.Post, b), e.lane(o.Encoders, b), e.lane(o.Delta, b)
+			learning, scale := e.lane(o.Learning, b), e.lane(o.Scale, b)
+			c := o.LearningRate * r.dt * learning[0]
 			d := len(x)
 			for i, a := range post {
 				row, er := delta[i*d:(i+1)*d], enc[i*d:(i+1)*d]
@@ -1467,8 +1557,8 @@ func (r *ruleOp) forward(e *engine, t int) error {
 					row[j] = c * (scale[i]*a*xj - a*er[j])
 				}
 			}
-		case "SimRLS":
-			rr, er, P, delta := e.lane(o.X, b), e.lane(o.A, b), e.lane(o.Const, b), e.lane(o.Y, b)
+		case *ir.SimRLS:
+			rr, er, P, delta := e.lane(o.Pre, b), e.lane(o.Error, b), e.lane(o.P, b), e.lane(o.Delta, b)
 			n := len(rr)
 			r.pr = growTo(r.pr, n)
 			for i := range n {

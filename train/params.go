@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/sim/npz"
 )
 
@@ -17,19 +18,19 @@ import (
 // are not).
 func (m *Model) layerParamTrainable(s int) bool {
 	for i := range m.g.Ops {
-		o := &m.g.Ops[i]
-		if o.Layer == nil {
+		o, ok := m.g.Ops[i].(*ir.SimLayer)
+		if !ok || o.Layer == nil {
 			continue
 		}
-		for k, a := range o.Aux {
+		for k, a := range o.Params {
 			if a == s {
 				if m.layerFixed == nil {
 					m.layerFixed = map[int]bool{}
 					for j := range m.g.Ops {
-						if l := m.g.Ops[j].Layer; l != nil {
-							for kk, p := range l.Params() {
+						if lo, ok := m.g.Ops[j].(*ir.SimLayer); ok && lo.Layer != nil {
+							for kk, p := range lo.Layer.Params() {
 								if !p.Trainable {
-									m.layerFixed[m.g.Ops[j].Aux[kk]] = true
+									m.layerFixed[lo.Params[kk]] = true
 								}
 							}
 						}

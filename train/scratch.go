@@ -141,7 +141,7 @@ func (e *engine) findScratch(fed map[int]bool) {
 			if gi < 0 {
 				continue // the feed writes fed signals only
 			}
-			rd, wr := touches(&e.g.Ops[gi])
+			rd, wr := touches(e.g.Ops[gi])
 			if !slices.Contains(rd, s) && !slices.Contains(wr, s) {
 				continue
 			}
