@@ -7,6 +7,7 @@ import (
 
 	"github.com/neurogo/neurogo/internal/vec"
 	"github.com/neurogo/neurogo/sim/ir"
+	"github.com/neurogo/neurogo/sim/opt"
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/synapses"
 )
@@ -332,7 +333,7 @@ func (c *cpu) simNeuronsGroup(ops []*ir.SimNeurons) (runner, error) {
 	}
 	first, last := ops[0], ops[len(ops)-1]
 	span := func(k int) []float64 {
-		a, b := m.sigs[slots(first)[k]], m.sigs[slots(last)[k]]
+		a, b := m.sigs[opt.Slots(first)[k]], m.sigs[opt.Slots(last)[k]]
 		return d[a.off : b.off+b.n : b.off+b.n]
 	}
 	J, out := span(0), span(1)

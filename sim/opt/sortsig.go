@@ -1,4 +1,4 @@
-package sim
+package opt
 
 import (
 	"slices"
@@ -36,7 +36,7 @@ type readBlock struct {
 
 // metaLayout orders the signals by read blocks and returns the order
 // (every signal once; unplaced signals are left to the caller).
-func (m *Model) metaLayout(groups []*group) []int {
+func (m *graph) metaLayout(groups []*group) []int {
 	// read blocks of the merged groups (a block of one signal, or with a
 	// signal twice, can be neither more nor less contiguous: skipped)
 	var blocks []*readBlock
@@ -44,12 +44,12 @@ func (m *Model) metaLayout(groups []*group) []int {
 		if len(g.ops) < 2 {
 			continue
 		}
-		for k := range slots(g.ops[0]) {
+		for k := range Slots(g.ops[0]) {
 			b := &readBlock{g: g, slot: k}
 			seen := map[int]bool{}
 			ok := true
 			for _, op := range g.ops {
-				s := slots(op)
+				s := Slots(op)
 				if len(s) <= k || s[k] < 0 || seen[s[k]] {
 					ok = false
 					break

@@ -1,4 +1,4 @@
-package sim
+package opt
 
 import (
 	"fmt"
@@ -69,7 +69,7 @@ var Sorters = []string{"groups", "metablock"}
 var Planners = []string{"level", "greedy", "tree", "transitive"}
 
 // AllOptimizations switches every pass on; it is the default.
-func AllOptimizations() Optimizations {
+func All() Optimizations {
 	return Optimizations{Simplify: true, Merge: true, Sort: true}
 }
 
@@ -99,49 +99,6 @@ func (o Optimizations) String() string {
 		on = append(on, p)
 	}
 	return strings.Join(on, "+")
-}
-
-// Ablation is one row of the optimizer ablation (the NengoDL paper, Fig 8): all
-// passes with one switched off, plus all and none.
-type Ablation struct {
-	Name string
-	Opt  Optimizations
-	// Unroll is the simulator's steps per dispatch (Unroll; 0: 1).
-	Unroll int
-}
-
-// Ablations returns the ablation rows: "all", the greedy and the tree
-// planner in place of the default one, the metablock sorter (Algorithms
-// 1 and 2) in place of the default one, all passes with 10 steps per
-// dispatch (Unroll), then each pass switched off alone ("no merging", …),
-// then "none".
-func Ablations() []Ablation {
-	all := AllOptimizations()
-	noMerge, noSort, noSimplify := all, all, all
-	noMerge.Merge = false
-	noSort.Sort = false
-	noSimplify.Simplify = false
-	greedy, tree, meta := all, all, all
-	greedy.Planner, tree.Planner, meta.Sorter = "greedy", "tree", "metablock"
-	return []Ablation{
-		{"all", all, 0},
-		{"greedy planner", greedy, 0},
-		{"tree planner", tree, 0},
-		{"metablock sorter", meta, 0},
-		{"unrolled ×10", all, 10},
-		{"no merging", noMerge, 0},
-		{"no sorting", noSort, 0},
-		{"no simplifications", noSimplify, 0},
-		{"none", Optimizations{}, 0},
-	}
-}
-
-// Optimize selects the optimizer passes for Build (default: all on).
-// Optimize(Optimizations{}) executes the operators one by one in the
-// builder's order, as Nengo's reference simulator does without
-// optimisation.
-func Optimize(o Optimizations) Option {
-	return func(c *config) { c.opt = o; c.optSet = true }
 }
 
 // group is a set of operators of one kind, independent of each other,
@@ -182,12 +139,91 @@ func (p Plan) String() string {
 		p.Optimizations, p.Operators, p.Simplified, p.Dead, p.Groups, p.Contiguous, p.Scattered, p.InOrder, p.ReadBlocks, 100*float64(p.InOrderBytes)/max(1, float64(p.ReadBlockBytes)))
 }
 
-// Plan returns what the optimizer did to the model.
-func (m *Model) Plan() Plan { return m.plan }
+// Signal is what the optimiser knows of a signal: its size, its initial
+// value (nil: zeros; a constant's value decides some simplifications)
+// and its offset in the store (sorting assigns new ones).
+type Signal struct {
+	Size int
+	Init []float64
+	Off  int
+}
+
+// Model is the optimiser's input: a built model's signals, its
+// operators in the builder's execution order, the time and step signals,
+// and the signals seen from outside the step (probed, and node outputs a
+// simulator may feed).
+type Model struct {
+	Signals    []Signal
+	Ops        []ir.Op
+	Time, Step int
+	Probed     []int
+	Outputs    []int
+}
+
+// Result is the optimiser's output: the merged groups in execution
+// order (each one or more operators of one type, copies of Model.Ops the
+// passes rewrote), every signal's offset and the store size after
+// sorting, and the plan's summary.
+type Result struct {
+	Groups [][]ir.Op
+	Offs   []int
+	Size   int
+	Plan   Plan
+}
+
+// Optimize runs the passes o selects on m (which it does not change).
+// Every combination of passes gives the same simulation output bit for
+// bit.
+func Optimize(m *Model, o Optimizations) (*Result, error) {
+	g := &graph{Ops: m.Ops, timeSig: m.Time, stepSig: m.Step}
+	for _, sg := range m.Signals {
+		g.sigs = append(g.sigs, signal{n: sg.Size, init: sg.Init, off: sg.Off})
+		g.size = max(g.size, sg.Off+sg.Size)
+	}
+	for _, p := range m.Probed {
+		g.Probes = append(g.Probes, probe{sig: p})
+	}
+	for _, n := range m.Outputs {
+		g.nodeOut = append(g.nodeOut, nodeOut{sig: n})
+	}
+	if err := g.optimize(o); err != nil {
+		return nil, err
+	}
+	r := &Result{Offs: make([]int, len(g.sigs)), Size: g.size, Plan: g.plan}
+	for i, sg := range g.sigs {
+		r.Offs[i] = sg.off
+	}
+	for _, gr := range g.groups {
+		r.Groups = append(r.Groups, gr.ops)
+	}
+	return r, nil
+}
+
+// graph is the optimiser's working copy of a model.
+type graph struct {
+	Ops              []ir.Op
+	sigs             []signal
+	Probes           []probe
+	nodeOut          []nodeOut
+	timeSig, stepSig int
+	size             int
+	groups           []*group
+	plan             Plan
+}
+
+type signal struct {
+	n    int
+	init []float64
+	off  int
+}
+
+type probe struct{ sig int }
+
+type nodeOut struct{ sig int }
 
 // optimize plans m.Ops into m.groups and, with Sort, lays the signals out
 // anew. m.Ops itself stays the builder's operator list.
-func (m *Model) optimize(o Optimizations) error {
+func (m *graph) optimize(o Optimizations) error {
 	ops := make([]ir.Op, len(m.Ops))
 	for i, op := range m.Ops {
 		// the passes rewrite operators in place: the copies own their
@@ -231,7 +267,7 @@ func (m *Model) optimize(o Optimizations) error {
 		case "metablock":
 			m.layoutOrder(m.metaLayout(groups))
 		default:
-			return fmt.Errorf("sim: optimizer: Sorter = %q: want one of %s", o.Sorter, strings.Join(Sorters, ", "))
+			return fmt.Errorf("opt: Sorter = %q: want one of %s", o.Sorter, strings.Join(Sorters, ", "))
 		}
 	}
 	m.groups = groups
@@ -252,12 +288,12 @@ func (m *Model) optimize(o Optimizations) error {
 		if len(g.ops) < 2 {
 			continue
 		}
-		for k := range slots(g.ops[0]) {
+		for k := range Slots(g.ops[0]) {
 			var bytes int64
 			ordered := true
 			end := -1
 			for i, op := range g.ops {
-				sl := slots(op)
+				sl := Slots(op)
 				if len(sl) <= k || sl[k] < 0 {
 					ordered = false
 					break
@@ -288,19 +324,6 @@ func (m *Model) optimize(o Optimizations) error {
 		}
 	}
 	return nil
-}
-
-// execGroups returns the plan, or one group per operator for a model
-// built before optimisation existed in it (a zero Model is not valid).
-func (m *Model) execGroups() []*group {
-	if m.groups != nil {
-		return m.groups
-	}
-	gs := make([]*group, len(m.Ops))
-	for i, op := range m.Ops {
-		gs[i] = &group{ops: []ir.Op{op}}
-	}
-	return gs
 }
 
 // ------------------------------------------------------------ simplify
@@ -356,7 +379,7 @@ func fieldsOf(op ir.Op) (fields, bool) {
 
 // simplify applies the simplifications of Optimizations.Simplify until
 // none applies.
-func (m *Model) simplify(ops []ir.Op) []ir.Op {
+func (m *graph) simplify(ops []ir.Op) []ir.Op {
 	observed := map[int]bool{m.timeSig: true, m.stepSig: true}
 	for _, p := range m.Probes {
 		observed[p.sig] = true
@@ -564,7 +587,7 @@ func (m *Model) simplify(ops []ir.Op) []ir.Op {
 }
 
 // probed reports whether a probe records signal s.
-func (m *Model) probed(s int) bool {
+func (m *graph) probed(s int) bool {
 	for _, p := range m.Probes {
 		if p.sig == s {
 			return true
@@ -575,7 +598,7 @@ func (m *Model) probed(s int) bool {
 
 // gatherFrom makes c read p's source directly: c read t[cx[k]] where p set
 // t[i] = x[px[i]].
-func gatherFrom(m *Model, p *ir.Copy, c ir.Op) {
+func gatherFrom(m *graph, p *ir.Copy, c ir.Op) {
 	cf, _ := fieldsOf(c)
 	t := *cf.x
 	k := m.sigs[*cf.y].n // elements c writes
@@ -611,7 +634,7 @@ func gatherFrom(m *Model, p *ir.Copy, c ir.Op) {
 // are identical. The planner rejects the fusion (and the caller plans
 // without it) when P's inputs depend on D's output within the step. The
 // ops are copied, ops itself is unchanged.
-func (m *Model) fuseDecodeLearn(ops []ir.Op) []ir.Op {
+func (m *graph) fuseDecodeLearn(ops []ir.Op) []ir.Op {
 	idx := signalUsers(len(m.sigs), ops)
 	var out []ir.Op
 	drop := map[ir.Op]bool{}
@@ -659,7 +682,7 @@ func (m *Model) fuseDecodeLearn(ops []ir.Op) []ir.Op {
 // live in a scratch buffer in cache instead of two signals, and three
 // merged groups become one. The arithmetic is the same, in the same
 // order, so outputs are identical. Returns copies; ops is unchanged.
-func (m *Model) fuseEnsembles(ops []ir.Op) []ir.Op {
+func (m *graph) fuseEnsembles(ops []ir.Op) []ir.Op {
 	observed := map[int]bool{}
 	for _, p := range m.Probes {
 		observed[p.sig] = true
@@ -764,13 +787,13 @@ func setMode(op ir.Op, set bool) {
 	case *ir.DotInc:
 		o.Set = set
 	default:
-		panic(fmt.Sprintf("sim: optimizer: setMode of %s", op))
+		panic(fmt.Sprintf("opt: setMode of %s", op))
 	}
 }
 
 // fuseInto makes p (which sets the temporary c.x) write c's destination
 // directly and reports whether it could.
-func fuseInto(m *Model, p ir.Op, c *ir.Copy) bool {
+func fuseInto(m *graph, p ir.Op, c *ir.Copy) bool {
 	t := c.X
 	n := m.sigs[t].n
 	pf, gathers := fieldsOf(p)
@@ -950,7 +973,7 @@ func mergeKey(op ir.Op) string {
 // an order between increments of the same elements, which keeps every
 // sum's order) and groups, level by level, all ready operators of one
 // merge key (Nengo's greedy planner).
-func (m *Model) planGroups(ops []ir.Op, planner string, depth int) ([]*group, error) {
+func (m *graph) planGroups(ops []ir.Op, planner string, depth int) ([]*group, error) {
 	n := len(ops)
 	pos := map[ir.Op]int{}
 	for i, op := range ops {
@@ -1034,10 +1057,10 @@ func (m *Model) planGroups(ops []ir.Op, planner string, depth int) ([]*group, er
 	case "transitive":
 		groups, done = transitivePlan(ops, succ, indeg)
 	default:
-		return nil, fmt.Errorf("sim: optimizer: Planner = %q: want one of %s", planner, strings.Join(Planners, ", "))
+		return nil, fmt.Errorf("opt: Planner = %q: want one of %s", planner, strings.Join(Planners, ", "))
 	}
 	if done != n {
-		return nil, fmt.Errorf("sim: optimizer: dependency cycle after simplification (%d of %d operators planned); build with sim.Optimize(sim.Optimizations{Merge: false})", done, n)
+		return nil, fmt.Errorf("opt: dependency cycle after simplification (%d of %d operators planned); build with sim.Optimize(sim.Optimizations{Merge: false})", done, n)
 	}
 	return groups, nil
 }
@@ -1091,9 +1114,9 @@ func levelPlan(ops []ir.Op, succ [][]int, indeg []int) ([]*group, int) {
 
 // ------------------------------------------------------------ layout
 
-// slots returns the signals a group member reads or writes that should be
+// Slots returns the signals a group member reads or writes that should be
 // adjacent across members, in the group's preferred order.
-func slots(op ir.Op) []int {
+func Slots(op ir.Op) []int {
 	switch o := op.(type) {
 	case *ir.SimNeurons:
 		return append([]int{o.J, o.Out}, o.State...)
@@ -1118,7 +1141,7 @@ func slots(op ir.Op) []int {
 // visited largest first; a group reorders its members by the first slot
 // that is already placed, then places its unplaced slot signals one after
 // the other in member order.
-func (m *Model) layout(groups []*group) {
+func (m *graph) layout(groups []*group) {
 	const unplaced = -1
 	off := make([]int, len(m.sigs))
 	for i := range off {
@@ -1160,23 +1183,23 @@ func (m *Model) layout(groups []*group) {
 		if len(g.ops) < 2 {
 			continue
 		}
-		nslot := len(slots(g.ops[0]))
+		nslot := len(Slots(g.ops[0]))
 		for k := range nslot {
 			all := true
 			for _, op := range g.ops {
-				if s := slots(op); len(s) <= k || s[k] < 0 || off[s[k]] == unplaced {
+				if s := Slots(op); len(s) <= k || s[k] < 0 || off[s[k]] == unplaced {
 					all = false
 					break
 				}
 			}
 			if all {
-				sort.SliceStable(g.ops, func(i, j int) bool { return off[slots(g.ops[i])[k]] < off[slots(g.ops[j])[k]] })
+				sort.SliceStable(g.ops, func(i, j int) bool { return off[Slots(g.ops[i])[k]] < off[Slots(g.ops[j])[k]] })
 				break
 			}
 		}
 		for k := range nslot {
 			for _, op := range g.ops {
-				if s := slots(op); len(s) > k && s[k] >= 0 {
+				if s := Slots(op); len(s) > k && s[k] >= 0 {
 					place(s[k])
 				}
 			}
@@ -1193,7 +1216,7 @@ func (m *Model) layout(groups []*group) {
 
 // layoutOrder assigns new offsets: the step and time signals, then the
 // signals of order, then every other signal in index order.
-func (m *Model) layoutOrder(order []int) {
+func (m *graph) layoutOrder(order []int) {
 	off := make([]int, len(m.sigs))
 	for i := range off {
 		off[i] = -1
@@ -1221,20 +1244,27 @@ func (m *Model) layoutOrder(order []int) {
 
 // contiguousSlots reports whether every slot of the group's members is a
 // run of adjacent signals in member order.
-func (m *Model) contiguousSlots(g *group) bool {
-	nslot := len(slots(g.ops[0]))
+func (m *graph) contiguousSlots(g *group) bool {
+	return Contiguous(g.ops, func(s int) (int, int) { return m.sigs[s].off, m.sigs[s].n })
+}
+
+// Contiguous reports whether, for every slot (Slots), the members' signals
+// lie one after the other in member order, span giving a signal's offset
+// and size: the group then runs as one call over adjacent memory.
+func Contiguous(ops []ir.Op, span func(sig int) (off, n int)) bool {
+	nslot := len(Slots(ops[0]))
 	for k := range nslot {
 		end := -1
-		for i, op := range g.ops {
-			s := slots(op)
+		for i, op := range ops {
+			s := Slots(op)
 			if len(s) <= k {
 				return false
 			}
-			sg := m.sigs[s[k]]
-			if i > 0 && sg.off != end {
+			off, n := span(s[k])
+			if i > 0 && off != end {
 				return false
 			}
-			end = sg.off + sg.n
+			end = off + n
 		}
 	}
 	return true
