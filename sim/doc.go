@@ -4,27 +4,40 @@
 // 2019; the NengoDL paper below), and runs them on the CPU with the
 // semantics of Nengo 4.1's reference simulator. It defines the Backend
 // interface that package accel implements; sim/simtest is the conformance
-// suite every backend runs. See README.md for the file map.
+// suite every backend runs.
+//
+// # The pipeline
+//
+// A model passes through four rooms, each its own package:
+//
+//	toolkit.Network ──build──► signals + ir operators ──opt──► groups + layout ──sim──► steps
+//
+//   - sim/ir: the operator vocabulary — one Go type per operator (Reset,
+//     Copy, ElementwiseInc, DotInc, SparseDotInc, TimeUpdate, SimNeurons,
+//     SimSynapse, SimProcess, SimNodeFunc, SimLayer, the learning rules,
+//     and the fused DotIncPES and EnsembleReLU) and the Lowerer interface
+//     every executor implements.
+//   - sim/build: the builder (Nengo's), from a network to a signal table
+//     and operators in dependency order.
+//   - sim/opt: the graph optimiser (simplify, fuse, plan, sort).
+//   - sim (this package): Build and New run the pipeline; the Simulator
+//     lowers the optimised groups onto each lane's store (lower.go for
+//     float64, float32.go) and steps them; Model.Graph hands the
+//     builder's operators to other executors (the trainer, accelerator
+//     backends).
 //
 // # Build
 //
 // Build(net, opts...) validates the network and makes a Model: one
-// contiguous float64 store of signals (ensemble input, neuron currents and
-// outputs, neuron state, biases, scaled encoders, connection weights,
-// filtered outputs, time and step) and operators (Reset, Copy,
-// ElementwiseInc, DotInc, SparseDotInc, TimeUpdate, SimNodeFunc, SimNeurons,
-// SimSynapse). Operators are ordered by Nengo's rule — for every signal,
-// the op that sets it, then those that increment it, then readers, then
-// the op that updates it — with ties in creation order, so the order is
-// deterministic. A loop without a synapse is a cycle and an error.
-//
-// Ensembles get eval points, encoders, then gains and biases (from max
-// rates and intercepts via the neuron type), drawn from a PCG seeded by
-// the ensemble's seed; decoders are solved at build time from the neuron
-// rates at the eval points. WithParams (or BuildWithParams) overrides any
-// of these by label, e.g. with parameters Nengo built (LoadParams reads
-// the .npz that sim/testdata/nengo/export.py writes; Model.SaveParams
-// writes one).
+// contiguous float64 store of signals and the operators in execution
+// order, for every signal the op that sets it, then those that increment
+// it, then readers, then the op that updates it, ties in creation order.
+// A loop without a synapse is a cycle and an error; so are objects of
+// another network and a model larger than the available memory (the
+// builder estimates it before allocating). WithParams (or
+// BuildWithParams) overrides built parameters by label, e.g. with
+// parameters Nengo built (LoadParams reads the .npz that
+// sim/testdata/nengo/export.py writes; Model.SaveParams writes one).
 //
 // # Simulate
 //
@@ -61,40 +74,20 @@
 //
 // # Optimize and execute
 //
-// Between Build and execution the graph optimizer (opt.go; the NengoDL
-// paper, §4.2) rewrites a copy of the operators; Model.Ops stays the builder's
-// list and Model.Plan reports what was done. Optimize(Optimizations{…})
-// switches each pass; all are on by default and every combination gives
-// bit-identical output (opt_test.go runs every parity and benchmark model
-// with each):
+// Between building and execution the graph optimiser (package opt; the
+// NengoDL paper, §4.2) rewrites a copy of the operators; Model.Ops stays
+// the builder's list and Model.Plan reports what was done.
+// Optimize(Optimizations{…}) switches each pass (Simplify, Merge, Sort;
+// Optimizations.Planner and Optimizations.Sorter choose among NengoDL's
+// planners and sorters); all are on by default and every combination
+// gives bit-identical output (opt_test.go runs every parity and
+// benchmark model with each).
 //
-//   - Simplify: a Reset followed by one increment that writes all of the
-//     signal becomes a set; a temporary that only carries an operator's
-//     output into a copy disappears (the operator writes the destination,
-//     index maps composed); a gathered copy feeding one reader disappears;
-//     the bias copy fuses into the encoder product (J = bias + E·x); ×1
-//     becomes a copy; PES adds to its weights in place, fused with the
-//     decoder product that reads them (one pass over the weights); a
-//     rectified-linear ensemble whose currents and rates nothing else
-//     reads runs encoders, neurons and decoders as one operator
-//     (EnsembleReLU, rates in a scratch buffer); a low-rank decoded
-//     connection runs as decoders then transform; resets, copies and
-//     products whose outputs no operator reads and no probe records are
-//     removed (dead code: an EnsembleArray's default output that nothing
-//     connects to, decoded every step by Nengo; Plan.Dead counts them).
-//   - Merge: a planner groups operators of one kind that do not depend
-//     on each other (increments of the same elements keep their order, so
-//     every sum is the same) — by default all ready operators level by
-//     level; Optimizations.Planner selects NengoDL's greedy planner, its
-//     bounded breadth-first tree search (depth 3) or a transitive-closure
-//     planner instead (planners.go); a group runs as one loop —
-//     copies and products as runs of adjacent elements, dot products as a
-//     block list, neurons and synapses of one type as one call.
-//   - Sort: signals are laid out so group members read and write adjacent
-//     memory (largest groups first); Optimizations.Sorter "metablock"
-//     runs the NengoDL paper's Algorithms 1 and 2 instead (meta-blocks, settling
-//     passes; sortsig.go). Plan reports how many read blocks ended up in
-//     order.
+// A merged group runs as one kernel (lower.go): copies and element-wise
+// products as runs of adjacent elements, dot products as a block list,
+// neurons and synapses of one type as one call, fused ensembles and
+// fused decode + PES in one pass over their weights; other operators run
+// one after the other (ops.go).
 //
 // Products by read-only matrices with repeated rows (circular
 // convolution's Fourier transforms, the basal ganglia's ones matrices)
@@ -130,7 +123,12 @@
 //     user aside) and state lives in one contiguous slice.
 //   - User input never panics: Build returns errors naming the object,
 //     field, value and rule; a failing neuron or synapse step stops the
-//     run with an error naming the operator.
+//     run with an error naming the operator, and a panic in user code (a
+//     node's or connection's function, a process, a layer) stops it with
+//     a *PanicError naming the object, the step and the panic value. A
+//     failed step leaves time, steps and probe data at the last completed
+//     step. A panic of the builder or the optimiser is a bug: it is not
+//     turned into an error.
 //   - Parity: given Nengo's built parameters, every probe matches Nengo
 //     4.1 to 1e-9 (sim/parity_test.go, fixtures in testdata/nengo).
 package sim

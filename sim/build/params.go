@@ -1,4 +1,4 @@
-package sim
+package build
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neurogo/neurogo/sim/npz"
+	"github.com/neurogo/neurogo/toolkit"
 )
 
 // ParamsFromArrays reads built parameters from arrays keyed as Nengo
@@ -206,16 +207,13 @@ func (p *Params) arrays(dims map[string]int) map[string]npz.Array {
 	return out
 }
 
-// Arrays returns the model's built parameters keyed as Nengo fixtures
-// (ens/<label>/gain, …, conn/<label>/weights), ready for npz.Write.
-func (m *Model) Arrays() map[string]npz.Array {
+// Arrays returns the parameters of a model of net keyed as Nengo
+// fixtures (ens/<label>/gain, …, conn/<label>/weights), ready for
+// npz.Write.
+func (p *Params) Arrays(net *toolkit.Network) map[string]npz.Array {
 	dims := map[string]int{}
-	for e, k := range EnsembleKeys(m.Net) {
+	for e, k := range EnsembleKeys(net) {
 		dims[k] = e.Dims
 	}
-	return m.Params.arrays(dims)
+	return p.arrays(dims)
 }
-
-// SaveParams writes the model's built parameters to an .npz file that
-// LoadParams (and numpy.load) reads.
-func (m *Model) SaveParams(path string) error { return npz.Write(path, m.Arrays()) }
