@@ -10,8 +10,6 @@
 //
 // A model passes through four rooms, each its own package:
 //
-//	toolkit.Network ──build──► signals + ir operators ──opt──► groups + layout ──sim──► steps
-//
 //   - sim/ir: the operator vocabulary — one Go type per operator (Reset,
 //     Copy, ElementwiseInc, DotInc, SparseDotInc, TimeUpdate, SimNeurons,
 //     SimSynapse, SimProcess, SimNodeFunc, SimLayer, the learning rules,
@@ -25,6 +23,10 @@
 //     float64, float32.go) and steps them; Model.Graph hands the
 //     builder's operators to other executors (the trainer, accelerator
 //     backends).
+//
+// The data flows one way:
+//
+//	toolkit.Network → build → signals + ir operators → opt → groups + layout → Simulator
 //
 // # Build
 //

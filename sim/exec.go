@@ -124,6 +124,22 @@ type block struct {
 	wa, xs []float64
 }
 
+// dotBlocksOf lays out a DotInc group's products as blocks of the store.
+func (m *Model) dotBlocksOf(ops []*ir.DotInc) ([]block, error) {
+	bs := make([]block, len(ops))
+	for i, op := range ops {
+		as, xs, ys := m.sigs[op.A], m.sigs[op.X], m.sigs[op.Y]
+		if as.n != xs.n*ys.n {
+			return nil, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
+		}
+		bs[i] = block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
+		if op.Bias >= 0 {
+			bs[i].b = m.sigs[op.Bias].off
+		}
+	}
+	return bs, nil
+}
+
 // withPairs sets b.pairs.
 func (b block) withPairs() block {
 	apart := func(p, n, q, m int) bool { return p+n <= q || q+m <= p }
@@ -210,16 +226,7 @@ func dotBlocks(d, w []float64, bs []block, set bool) {
 		default:
 			x := d[b.x : b.x+b.nx]
 			a := w[b.a : b.a+b.ny*b.nx]
-			put := func(i int, acc float64) {
-				switch {
-				case b.b >= 0:
-					y[i] = d[b.b+i] + acc
-				case set:
-					y[i] = acc
-				default:
-					y[i] += acc
-				}
-			}
+			put := func(i int, acc float64) { putAcc(d, b.y+i, bOff(b, i), set, acc) }
 			if b.dedup != nil {
 				dotDedup(d, w, b, set)
 				continue
@@ -650,14 +657,14 @@ func decodeInto(d, w []float64, b block, x []float64, set bool) {
 	}
 	a := w[b.a : b.a+b.ny*b.nx]
 	for i := range y {
-		acc := vec.Dot(a[i*b.nx:(i+1)*b.nx], x)
-		switch {
-		case b.b >= 0:
-			y[i] = d[b.b+i] + acc
-		case set:
-			y[i] = acc
-		default:
-			y[i] += acc
-		}
+		putAcc(d, b.y+i, bOff(b, i), set, vec.Dot(a[i*b.nx:(i+1)*b.nx], x))
 	}
+}
+
+// bOff is the store offset of row i's bias in block b (-1: none).
+func bOff(b block, i int) int {
+	if b.b < 0 {
+		return -1
+	}
+	return b.b + i
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/neurogo/neurogo/sim/ir"
@@ -90,23 +89,12 @@ func (s *Simulator) bridge(ln *lane, r runner, ops []ir.Op) runner {
 // element-wise products, dot products, resets, rectified-linear neurons,
 // fused ensembles and PES natively in float32, every other type through
 // the float64 bridge.
-type cpu32 struct {
-	s  *Simulator
-	ln *lane
-	g  *group
-	r  runner
-}
+type cpu32 struct{ laneLowering }
 
 // compile32 makes a group executable on a float32 lane.
 func (g *group) compile32(s *Simulator, ln *lane) (runner, error) {
-	c := &cpu32{s: s, ln: ln, g: g}
-	err := ir.Lower(c, g.ops...)
-	return c.r, err
-}
-
-func (c *cpu32) set(r runner, err error) error {
-	c.r = r
-	return err
+	c := &cpu32{laneLowering{s: s, ln: ln, g: g}}
+	return c.lower(c)
 }
 
 // bridged compiles the group on the float64 shadow store behind a bridge.
@@ -121,24 +109,13 @@ func (c *cpu32) bridged() (runner, error) {
 func (c *cpu32) Reset(ops []*ir.Reset) error { return c.set(c.reset32(ops)) }
 
 func (c *cpu32) reset32(ops []*ir.Reset) (runner, error) {
-	m, d := c.s.model, c.ln.d32
-	v := float32(ops[0].Value)
-	var rs []run
+	m := c.s.model
 	for _, op := range ops {
 		if op.Y == m.stepSig || op.Y == m.timeSig {
 			return c.bridged()
 		}
-		sg := m.sigs[op.Y]
-		rs = append(rs, run{d: sg.off, n: sg.n})
 	}
-	return runner{step: func() {
-		for _, r := range rs {
-			y := d[r.d : r.d+r.n]
-			for i := range y {
-				y[i] = v
-			}
-		}
-	}}, nil
+	return fillRunner(c.ln.d32, m.resetRuns(ops), float32(ops[0].Value)), nil
 }
 
 func (c *cpu32) Copy(ops []*ir.Copy) error { return c.set(c.copy32(ops)) }
@@ -191,16 +168,9 @@ func (c *cpu32) DotInc(ops []*ir.DotInc) error { return c.set(c.dotInc32(ops)) }
 
 func (c *cpu32) dotInc32(ops []*ir.DotInc) (runner, error) {
 	m, d := c.s.model, c.ln.d32
-	bs := make([]block, len(ops))
-	for i, op := range ops {
-		as, xs, ys := m.sigs[op.A], m.sigs[op.X], m.sigs[op.Y]
-		if as.n != xs.n*ys.n {
-			return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
-		}
-		bs[i] = block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
-		if op.Bias >= 0 {
-			bs[i].b = m.sigs[op.Bias].off
-		}
+	bs, err := m.dotBlocksOf(ops)
+	if err != nil {
+		return runner{}, err
 	}
 	set := ops[0].Set
 	return runner{step: func() { dotBlocks32(d, bs, set) }}, nil

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"runtime"
 
@@ -9,7 +8,6 @@ import (
 	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/sim/opt"
 	"github.com/neurogo/neurogo/toolkit/neurons"
-	"github.com/neurogo/neurogo/toolkit/synapses"
 )
 
 // cpu lowers the operators of one merged group onto one lane of a float64
@@ -17,18 +15,33 @@ import (
 // merges (resets, copies, element-wise and dense products, fused ensembles
 // and decoders with PES, contiguous neurons and synapses), otherwise the
 // operators one after the other.
-type cpu struct {
+type cpu struct{ laneLowering }
+
+// laneLowering is what the float64 and float32 executors share: the
+// simulator, the lane, the group being lowered and the runner made.
+type laneLowering struct {
 	s  *Simulator
 	ln *lane
 	g  *group
 	r  runner
 }
 
+// set stores the compiled runner.
+func (c *laneLowering) set(r runner, err error) error {
+	c.r = r
+	return err
+}
+
+// lower runs l, whose shared part is c, on c's group.
+func (c *laneLowering) lower(l ir.Lowerer) (runner, error) {
+	err := ir.Lower(l, c.g.ops...)
+	return c.r, err
+}
+
 // compile makes a group executable on one lane.
 func (g *group) compile(s *Simulator, ln *lane) (runner, error) {
-	c := &cpu{s: s, ln: ln, g: g}
-	err := ir.Lower(c, g.ops...)
-	return c.r, err
+	c := &cpu{laneLowering{s: s, ln: ln, g: g}}
+	return c.lower(c)
 }
 
 // each runs ops one after the other, each compiled by f.
@@ -60,16 +73,15 @@ func each[T any](ops []T, f func(T) (runner, error)) (runner, error) {
 	}, nil
 }
 
-// set stores the compiled runner.
-func (c *cpu) set(r runner, err error) error {
-	c.r = r
-	return err
-}
-
 func (c *cpu) Reset(ops []*ir.Reset) error { return c.set(c.resetGroup(ops)) }
 
 func (c *cpu) resetGroup(ops []*ir.Reset) (runner, error) {
-	m, d := c.s.model, c.ln.data
+	return fillRunner(c.ln.data, c.s.model.resetRuns(ops), ops[0].Value), nil
+}
+
+// resetRuns lists the signals of a reset group as runs of the store,
+// adjacent signals joined.
+func (m *Model) resetRuns(ops []*ir.Reset) []run {
 	var rs []run
 	for _, op := range ops {
 		sg := m.sigs[op.Y]
@@ -79,7 +91,12 @@ func (c *cpu) resetGroup(ops []*ir.Reset) (runner, error) {
 		}
 		rs = append(rs, run{d: sg.off, n: sg.n})
 	}
-	v := ops[0].Value
+	return rs
+}
+
+// fillRunner sets the runs rs of store d to v every step (the float64 and
+// the float32 store alike).
+func fillRunner[T float32 | float64](d []T, rs []run, v T) runner {
 	return runner{step: func() {
 		for _, r := range rs {
 			y := d[r.d : r.d+r.n]
@@ -91,7 +108,7 @@ func (c *cpu) resetGroup(ops []*ir.Reset) (runner, error) {
 				y[i] = v
 			}
 		}
-	}}, nil
+	}}
 }
 
 func (c *cpu) Copy(ops []*ir.Copy) error { return c.set(c.copyGroup(ops)) }
@@ -151,16 +168,11 @@ func (c *cpu) DotInc(ops []*ir.DotInc) error { return c.set(c.dotIncGroup(ops)) 
 
 func (c *cpu) dotIncGroup(ops []*ir.DotInc) (runner, error) {
 	s, ln, m, d := c.s, c.ln, c.s.model, c.ln.data
-	bs := make([]block, len(ops))
-	for i, op := range ops {
-		as, xs, ys := m.sigs[op.A], m.sigs[op.X], m.sigs[op.Y]
-		if as.n != xs.n*ys.n {
-			return runner{}, fmt.Errorf("sim: %s: weights have %d values, want %d×%d", op.Tag, as.n, ys.n, xs.n)
-		}
-		bs[i] = block{a: as.off, x: xs.off, nx: xs.n, y: ys.off, ny: ys.n, b: -1}
-		if op.Bias >= 0 {
-			bs[i].b = m.sigs[op.Bias].off
-		}
+	bs, err := m.dotBlocksOf(ops)
+	if err != nil {
+		return runner{}, err
+	}
+	for i := range bs {
 		bs[i] = bs[i].withPairs()
 	}
 	if s.mm != nil {
@@ -237,19 +249,11 @@ func (c *cpu) dotIncPESGroup(ops []*ir.DotIncPES) (runner, error) {
 	}
 	set := op.Set
 	rows := func(r0, r1 int) {
-		y, x := d[b.y:b.y+b.ny], d[b.x:b.x+b.nx]
+		x := d[b.x : b.x+b.nx]
 		a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
 		for i := r0; i < r1; i++ {
 			row := d[b.a+i*b.nx : b.a+(i+1)*b.nx]
-			acc := vec.Dot(row, x)
-			switch {
-			case b.b >= 0:
-				y[i] = d[b.b+i] + acc
-			case set:
-				y[i] = acc
-			default:
-				y[i] += acc
-			}
+			putAcc(d, b.y+i, bOff(b, i), set, vec.Dot(row, x))
 			vec.Axpy(row, a, alpha*ev[i])
 		}
 	}
@@ -341,9 +345,9 @@ func (c *cpu) simNeuronsGroup(ops []*ir.SimNeurons) (runner, error) {
 	for i := range first.State {
 		st.Vars[i] = span(2 + i)
 	}
-	seed := uint64(first.Seed) + uint64(ln.index)*0x9e3779b97f4a7c15
+	seed := laneSeed(first.Seed, ln)
 	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
-	nt, dt, tag := first.Neuron, m.Dt, g.tag()
+	nt, tag := first.Neuron, g.tag()
 	lockK := s.lockChunks(8 * len(J) * (2 + len(st.Vars)))
 	if (len(J) >= splitNeurons && s.canSplit()) || (lockK > 1 && len(ops) > 1) {
 		// neurons are independent: chunks on two cores, or chunks
@@ -354,12 +358,7 @@ func (c *cpu) simNeuronsGroup(ops []*ir.SimNeurons) (runner, error) {
 			for i, v := range st.Vars {
 				st2.Vars[i] = v[lo:hi:hi]
 			}
-			j2, o2 := J[lo:hi:hi], out[lo:hi:hi]
-			return func() {
-				if err := nt.Step(dt, j2, o2, st2, rng); err != nil {
-					s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-				}
-			}
+			return s.neuronStep(nt, J[lo:hi:hi], out[lo:hi:hi], st2, rng, tag)
 		}
 		k := lockK
 		if s.canSplit() {
@@ -374,11 +373,7 @@ func (c *cpu) simNeuronsGroup(ops []*ir.SimNeurons) (runner, error) {
 		}
 		return runner{step: newSplitter(chunks...).run}, nil
 	}
-	return runner{step: func() {
-		if err := nt.Step(dt, J, out, st, rng); err != nil {
-			s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-		}
-	}}, nil
+	return runner{step: s.neuronStep(nt, J, out, st, rng, tag)}, nil
 }
 
 func (c *cpu) SimSynapse(ops []*ir.SimSynapse) error { return c.set(c.simSynapseGroup(ops)) }
@@ -391,22 +386,7 @@ func (c *cpu) simSynapseGroup(ops []*ir.SimSynapse) (runner, error) {
 	first, last := ops[0], ops[len(ops)-1]
 	x0, x1 := m.sigs[first.X], m.sigs[last.X]
 	y0, y1 := m.sigs[first.Y], m.sigs[last.Y]
-	x, y := d[x0.off:x1.off+x1.n], d[y0.off:y1.off+y1.n]
-	var f synapses.Filter
-	f, err := first.Synapse.Filter(m.Dt, len(x))
-	if err != nil {
-		return runner{}, fmt.Errorf("sim: %s: %w", g.tag(), err)
-	}
-	tag := g.tag()
-	return runner{
-		step: func() {
-			if err := f.Step(y, x); err != nil {
-				s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-			}
-		},
-		reset: f.Reset,
-	}, nil
-
+	return s.filterRunner(first.Synapse, d[x0.off:x1.off+x1.n], d[y0.off:y1.off+y1.n], g.tag())
 }
 
 func (c *cpu) SparseDotInc(ops []*ir.SparseDotInc) error {

@@ -5,10 +5,11 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 
-	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/internal/rules"
 	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/synapses"
 )
 
 // signal is a contiguous block of the model's float64 store (Nengo's
@@ -243,15 +244,21 @@ func (s *Simulator) neuronsOp(ln *lane, o *ir.SimNeurons) (runner, error) {
 	}
 	seed := laneSeed(o.Seed, ln)
 	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
-	nt, dt, tag := o.Neuron, s.model.Dt, o.Tag
 	return runner{
-		step: func() {
-			if err := nt.Step(dt, J, out, st, rng); err != nil {
-				s.fail(fmt.Errorf("sim: %s: %w", tag, err))
-			}
-		},
+		step:  s.neuronStep(o.Neuron, J, out, st, rng, o.Tag),
 		reset: func() { *rng = *rand.New(rand.NewPCG(seed, seed^0x5eed)) },
 	}, nil
+}
+
+// neuronStep steps neuron type nt from currents J to out (state st); a
+// failure stops the simulator with an error naming tag.
+func (s *Simulator) neuronStep(nt neurons.Type, J, out []float64, st neurons.State, rng *rand.Rand, tag string) func() {
+	dt := s.model.Dt
+	return func() {
+		if err := nt.Step(dt, J, out, st, rng); err != nil {
+			s.fail(fmt.Errorf("sim: %s: %w", tag, err))
+		}
+	}
 }
 
 func (s *Simulator) processOpRun(ln *lane, o *ir.SimProcess) (runner, error) {
@@ -292,110 +299,37 @@ func (s *Simulator) processOpRun(ln *lane, o *ir.SimProcess) (runner, error) {
 func (s *Simulator) bcmOp(ln *lane, o *ir.SimBCM) (runner, error) {
 	pre, post, theta, delta := s.view(ln, o.Pre), s.view(ln, o.Post), s.view(ln, o.Theta), s.view(ln, o.Delta)
 	alpha := o.LearningRate * s.model.Dt
-	return runner{step: func() {
-		n := len(pre)
-		for j, q := range post {
-			c := float64(alpha*q) * (q - theta[j])
-			row := delta[j*n : (j+1)*n]
-			for i, p := range pre {
-				row[i] = float64(c * p)
-			}
-		}
-	}}, nil
+	return runner{step: func() { rules.BCM(delta, pre, post, theta, alpha) }}, nil
 }
 
 func (s *Simulator) ojaOp(ln *lane, o *ir.SimOja) (runner, error) {
 	pre, post, w, delta := s.view(ln, o.Pre), s.view(ln, o.Post), s.view(ln, o.Weights), s.view(ln, o.Delta)
 	alpha, beta := o.LearningRate*s.model.Dt, o.Beta
-	return runner{step: func() {
-		n := len(pre)
-		for j, q := range post {
-			sq := float64(alpha*q) * q
-			aq := alpha * q
-			row, wr := delta[j*n:(j+1)*n], w[j*n:(j+1)*n]
-			for i, p := range pre {
-				row[i] = float64(-beta*wr[i]) * sq
-				row[i] += float64(aq * p)
-			}
-		}
-	}}, nil
+	return runner{step: func() { rules.Oja(delta, pre, post, w, alpha, beta) }}, nil
 }
 
 func (s *Simulator) vojaOp(ln *lane, o *ir.SimVoja) (runner, error) {
 	x, post, enc, delta := s.view(ln, o.X), s.view(ln, o.Post), s.view(ln, o.Encoders), s.view(ln, o.Delta)
 	learning, scale := s.view(ln, o.Learning), s.view(ln, o.Scale)
 	alpha := o.LearningRate * s.model.Dt
-	return runner{step: func() {
-		d := len(x)
-		c := alpha * learning[0]
-		for i, a := range post {
-			si := scale[i]
-			row, er := delta[i*d:(i+1)*d], enc[i*d:(i+1)*d]
-			for j, xj := range x {
-				row[j] = c * (float64(si*float64(a*xj)) - float64(a*er[j]))
-			}
-		}
-	}}, nil
+	return runner{step: func() { rules.Voja(delta, x, post, enc, scale, alpha*learning[0]) }}, nil
 }
 
 func (s *Simulator) rlsOp(ln *lane, o *ir.SimRLS) (runner, error) {
 	r, e, P, delta := s.view(ln, o.Pre), s.view(ln, o.Error), s.view(ln, o.P), s.view(ln, o.Delta)
-	n := len(r)
-	Pr := make([]float64, n)
-	return runner{step: func() {
-		// Pr = P·r; P -= Pr Prᵀ/(1 + r·Pr); delta = -e ⊗ Pr/(1 + r·Pr)
-		for i := range n {
-			var acc float64
-			row := P[i*n : (i+1)*n]
-			for j, v := range row {
-				acc += float64(v * r[j])
-			}
-			Pr[i] = acc
-		}
-		var rPr float64
-		for i, v := range r {
-			rPr += float64(v * Pr[i])
-		}
-		rPr1 := 1 / (1 + rPr)
-		for i := range n {
-			row := P[i*n : (i+1)*n]
-			for j := range n {
-				row[j] -= float64(Pr[i] * float64(Pr[j]*rPr1))
-			}
-		}
-		for i, ei := range e {
-			row := delta[i*n : (i+1)*n]
-			for j := range n {
-				row[j] = float64(ei * float64(-rPr1*Pr[j]))
-			}
-		}
-	}}, nil
+	pr := make([]float64, len(r))
+	return runner{step: func() { rules.RLS(delta, P, r, e, pr) }}, nil
 }
 
 func (s *Simulator) pesOp(ln *lane, o *ir.SimPES) (runner, error) {
 	acts, e, delta := s.view(ln, o.Acts), s.view(ln, o.Error), s.view(ln, o.Delta)
 	alpha := -o.LearningRate * s.model.Dt / float64(len(acts))
 	if o.InPlace {
-		// fused by the optimizer: weights += outer(alpha·error, acts)
-		// in one pass, instead of writing delta and adding it next step
-		return runner{step: func() {
-			n := len(acts)
-			for i, ei := range e {
-				vec.Axpy(delta[i*n:(i+1)*n], acts, alpha*ei)
-			}
-		}}, nil
+		// fused by the optimiser: the weights change in one pass instead
+		// of a delta written now and added next step
+		return runner{step: func() { rules.PESInPlace(delta, acts, e, alpha) }}, nil
 	}
-	return runner{step: func() {
-		// delta = outer(alpha·error, acts)
-		n := len(acts)
-		for i, ei := range e {
-			ae := alpha * ei
-			row := delta[i*n : (i+1)*n]
-			for j, a := range acts {
-				row[j] = float64(ae * a)
-			}
-		}
-	}}, nil
+	return runner{step: func() { rules.PES(delta, acts, e, alpha) }}, nil
 }
 
 func (s *Simulator) layerOpRun(ln *lane, o *ir.SimLayer) (runner, error) {
@@ -432,12 +366,16 @@ func (s *Simulator) layerOpRun(ln *lane, o *ir.SimLayer) (runner, error) {
 }
 
 func (s *Simulator) synapseOp(ln *lane, o *ir.SimSynapse) (runner, error) {
-	x, y := s.view(ln, o.X), s.view(ln, o.Y)
-	f, err := o.Synapse.Filter(s.model.Dt, len(x))
+	return s.filterRunner(o.Synapse, s.view(ln, o.X), s.view(ln, o.Y), o.Tag)
+}
+
+// filterRunner filters x into y with syn (its state restarts on Reset);
+// a failure stops the simulator with an error naming tag.
+func (s *Simulator) filterRunner(syn synapses.Synapse, x, y []float64, tag string) (runner, error) {
+	f, err := syn.Filter(s.model.Dt, len(x))
 	if err != nil {
-		return runner{}, fmt.Errorf("sim: %s: %w", o.Tag, err)
+		return runner{}, fmt.Errorf("sim: %s: %w", tag, err)
 	}
-	tag := o.Tag
 	return runner{
 		step: func() {
 			if err := f.Step(y, x); err != nil {

@@ -433,7 +433,7 @@ func (e *engine) zeroGrads() {
 
 // elideResets turns "Reset y to 0, then y += …" into "y = …" when the
 // first operator after the Reset that touches y increments all of it
-// (the simulator's optimizer does the same, sim/opt.go): one pass over y
+// (the simulator's optimiser does the same, package sim/opt): one pass over y
 // instead of two, forward and backward.
 func (e *engine) elideResets() {
 	for i, op := range e.ops {

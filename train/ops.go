@@ -2,6 +2,7 @@ package train
 
 import (
 	"fmt"
+	"github.com/neurogo/neurogo/internal/rules"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/blas"
@@ -1398,15 +1399,7 @@ type pesOp struct {
 func (o *pesOp) forward(e *engine, t int) error {
 	for b := range e.b {
 		acts, er, delta := e.lane(o.acts, b), e.lane(o.err, b), e.lane(o.delta, b)
-		alpha := -o.rate * o.dt / float64(len(acts))
-		n := len(acts)
-		for i, ei := range er {
-			ae := alpha * ei
-			row := delta[i*n : (i+1)*n]
-			for j, a := range acts {
-				row[j] = ae * a
-			}
-		}
+		rules.PES(delta, acts, er, -o.rate*o.dt/float64(len(acts)))
 	}
 	return nil
 }
@@ -1509,7 +1502,7 @@ func (o *layerOp) backward(e *engine, t int) error {
 // --- BCM, Oja, Voja, RLS (forward only) -------------------------------------------------
 
 // ruleOp runs an online learning rule on every example of the batch, as
-// the simulator does (sim/ops.go; Nengo's build_bcm, build_oja,
+// the simulator does (internal/rules; Nengo's build_bcm, build_oja,
 // build_voja, build_rls). Like PES it passes no gradient: the weights or
 // encoders it changes are lane signals, not trained parameters.
 type ruleOp struct {
@@ -1524,69 +1517,19 @@ func (r *ruleOp) forward(e *engine, t int) error {
 	for b := range e.b {
 		switch o := r.o.(type) {
 		case *ir.SimBCM:
-			pre, post, theta, delta := e.lane(o.Pre, b), e.lane(o.Post, b), e.lane(o.Theta, b), e.lane(o.Delta, b)
-			alpha := o.LearningRate * r.dt
-			n := len(pre)
-			for j, q := range post {
-				c := alpha * q * (q - theta[j])
-				row := delta[j*n : (j+1)*n]
-				for i, p := range pre {
-					row[i] = c * p
-				}
-			}
+			rules.BCM(e.lane(o.Delta, b), e.lane(o.Pre, b), e.lane(o.Post, b), e.lane(o.Theta, b), o.LearningRate*r.dt)
 		case *ir.SimOja:
-			pre, post, w, delta := e.lane(o.Pre, b), e.lane(o.Post, b), e.lane(o.Weights, b), e.lane(o.Delta, b)
-			alpha := o.LearningRate * r.dt
-			n := len(pre)
-			for j, q := range post {
-				sq := alpha * q * q
-				aq := alpha * q
-				row, wr := delta[j*n:(j+1)*n], w[j*n:(j+1)*n]
-				for i, p := range pre {
-					row[i] = -o.Beta*wr[i]*sq + aq*p
-				}
-			}
+			rules.Oja(e.lane(o.Delta, b), e.lane(o.Pre, b), e.lane(o.Post, b), e.lane(o.Weights, b), o.LearningRate*r.dt, o.Beta)
 		case *ir.SimVoja:
-			x, post, enc, delta := e.lane(o.X, b), e.lane(o.Post, b), e.lane(o.Encoders, b), e.lane(o.Delta, b)
-			learning, scale := e.lane(o.Learning, b), e.lane(o.Scale, b)
-			c := o.LearningRate * r.dt * learning[0]
-			d := len(x)
-			for i, a := range post {
-				row, er := delta[i*d:(i+1)*d], enc[i*d:(i+1)*d]
-				for j, xj := range x {
-					row[j] = c * (scale[i]*a*xj - a*er[j])
-				}
-			}
+			c := o.LearningRate * r.dt * e.lane(o.Learning, b)[0]
+			rules.Voja(e.lane(o.Delta, b), e.lane(o.X, b), e.lane(o.Post, b), e.lane(o.Encoders, b), e.lane(o.Scale, b), c)
 		case *ir.SimRLS:
-			rr, er, P, delta := e.lane(o.Pre, b), e.lane(o.Error, b), e.lane(o.P, b), e.lane(o.Delta, b)
-			n := len(rr)
-			r.pr = growTo(r.pr, n)
-			for i := range n {
-				acc := 0.0
-				for j, v := range P[i*n : (i+1)*n] {
-					acc += v * rr[j]
-				}
-				r.pr[i] = acc
-			}
-			rPr := 0.0
-			for i, v := range rr {
-				rPr += v * r.pr[i]
-			}
-			k := 1 / (1 + rPr)
-			for i := range n {
-				row := P[i*n : (i+1)*n]
-				for j := range n {
-					row[j] -= r.pr[i] * r.pr[j] * k
-				}
-			}
-			for i, ei := range er {
-				row := delta[i*n : (i+1)*n]
-				for j := range n {
-					row[j] = ei * (-k * r.pr[j])
-				}
-			}
+			rr := e.lane(o.Pre, b)
+			r.pr = growTo(r.pr, len(rr))
+			rules.RLS(e.lane(o.Delta, b), e.lane(o.P, b), rr, e.lane(o.Error, b), r.pr)
 		}
 	}
 	return nil
 }
+
 func (r *ruleOp) backward(*engine, int) error { return nil }
