@@ -36,13 +36,15 @@ type GraphSignal struct {
 	// ReadOnly signals never change during a run: encoders, biases, fixed
 	// weights, constant node outputs.
 	ReadOnly bool
-	// Role names the built parameter the signal holds — "bias",
-	// "scaled_encoders" (key: an ensemble key of Params.Ensembles),
-	// "weights", "decoders", "transform", "gains" (key: a connection key
-	// of Params.Connections) — or is empty. A low-rank decoded connection
-	// runs as "decoders" (dmid×n) then "transform" (rows×dmid); its
-	// "weights" signal is their product, read by no operator.
-	Role, Key string
+	// Role names the built parameter the signal holds — ir.RoleBias,
+	// ir.RoleScaledEncoders (Key: an ensemble key of Params.Ensembles),
+	// ir.RoleWeights, ir.RoleDecoders, ir.RoleTransform, ir.RoleGains
+	// (Key: a connection key of Params.Connections), ir.RoleLayer (Key: a
+	// layer node's label) — or is ir.RoleNone. A low-rank decoded
+	// connection runs as decoders (dmid×n) then transform (rows×dmid); its
+	// weights signal is their product, read by no operator.
+	Role ir.Role
+	Key  string
 }
 
 // GraphProbe is a probe: it records Signal (or Signal[Idx]) after every

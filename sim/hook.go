@@ -14,10 +14,11 @@ import (
 // a merged rectified-linear ensemble), offered to a MatMulHook.
 type DenseProduct struct {
 	Tag string // the operator's object, e.g. `Connection "a"→"b"`
-	// Role is the built parameter A holds: "weights", "decoders",
-	// "scaled_encoders", "transform" or "" (see Params); Key is its
-	// ensemble or connection key of Params.
-	Role, Key string
+	// Role is the built parameter A holds (ir.RoleWeights,
+	// ir.RoleDecoders, ir.RoleScaledEncoders, ir.RoleTransform or
+	// ir.RoleNone); Key is its ensemble or connection key of Params.
+	Role ir.Role
+	Key  string
 	// A is Rows×Cols, row-major: x has Cols values, y Rows.
 	Rows, Cols int
 	// Fixed reports that A never changes while the model runs (no

@@ -29,7 +29,8 @@ type signal struct {
 	// that train or map it (Graph): role "bias", "scaled_encoders",
 	// "weights", "decoders", "transform" or "gains", key the ensemble or
 	// connection key of Params.
-	role, key string
+	role ir.Role
+	key  string
 }
 
 // runner is an operator made executable on a simulator's store.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/train/loss"
 	"github.com/neurogo/neurogo/train/optim"
@@ -73,7 +74,7 @@ func New(net *toolkit.Network, opts ...sim.Option) (*Model, error) {
 				m.values[i] = make([]float64, s.Size)
 			}
 		}
-		if s.Role != "" && s.Role != "gains" && s.ReadOnly {
+		if s.Role != ir.RoleNone && s.Role != ir.RoleGains && s.ReadOnly {
 			m.params = append(m.params, i)
 		}
 	}
@@ -129,15 +130,15 @@ func (m *Model) SetTrainable(obj any, on bool) error {
 func (m *Model) owner(s int) any {
 	sg := m.g.Signals[s]
 	switch sg.Role {
-	case "bias", "scaled_encoders":
+	case ir.RoleBias, ir.RoleScaledEncoders:
 		if e := m.ensByKey[sg.Key]; e != nil {
 			return e
 		}
-	case "weights", "decoders", "transform":
+	case ir.RoleWeights, ir.RoleDecoders, ir.RoleTransform:
 		if c := m.connByKey[sg.Key]; c != nil {
 			return c
 		}
-	case "layer":
+	case ir.RoleLayer:
 		for n := range m.g.NodeOutputs {
 			if n.Label == sg.Key {
 				return n
@@ -156,7 +157,7 @@ func (m *Model) owner(s int) any {
 func (m *Model) trainableSignals() map[int]bool {
 	out := map[int]bool{}
 	for _, s := range m.params {
-		if m.g.Signals[s].Role == "layer" && !m.layerParamTrainable(s) {
+		if m.g.Signals[s].Role == ir.RoleLayer && !m.layerParamTrainable(s) {
 			continue
 		}
 		obj := m.owner(s)
@@ -394,11 +395,11 @@ func (m *Model) vars(e *engine) []*optim.Var {
 		sg := m.g.Signals[s]
 		kind := "Layer"
 		switch sg.Role {
-		case "bias", "scaled_encoders":
+		case ir.RoleBias, ir.RoleScaledEncoders:
 			kind = "Ensemble"
-		case "weights", "decoders", "transform":
+		case ir.RoleWeights, ir.RoleDecoders, ir.RoleTransform:
 			kind = "Connection"
-		case "layer":
+		case ir.RoleLayer:
 			if n, ok := m.owner(s).(*toolkit.Node); ok && n.Layer != nil {
 				kind = n.Layer.Kind()
 			}
@@ -412,9 +413,9 @@ func (m *Model) vars(e *engine) []*optim.Var {
 func (m *Model) regularized(s int) bool {
 	sg := m.g.Signals[s]
 	switch sg.Role {
-	case "bias":
+	case ir.RoleBias:
 		return false
-	case "layer":
+	case ir.RoleLayer:
 		return strings.HasSuffix(sg.Name, ".kernel")
 	}
 	return true

@@ -66,11 +66,11 @@ func (m *Model) Params() *sim.Params {
 		sg := m.g.Signals[s]
 		v := slices.Clone(m.values[s])
 		switch sg.Role {
-		case "bias":
+		case ir.RoleBias:
 			if e := p.Ensembles[sg.Key]; e != nil {
 				e.Bias = v
 			}
-		case "scaled_encoders":
+		case ir.RoleScaledEncoders:
 			if e := p.Ensembles[sg.Key]; e != nil {
 				e.ScaledEncoders = v
 				obj := m.ensByKey[sg.Key]
@@ -87,23 +87,25 @@ func (m *Model) Params() *sim.Params {
 				}
 				e.Encoders = enc
 			}
-		case "weights":
+		case ir.RoleWeights:
 			if c := p.Connections[sg.Key]; c != nil {
 				c.Weights = v
 			}
-		case "decoders":
+		case ir.RoleDecoders:
 			f := factors[sg.Key]
 			f[0] = s + 1 // +1: 0 means unset
 			factors[sg.Key] = f
-		case "transform":
+		case ir.RoleTransform:
 			f := factors[sg.Key]
 			f[1] = s + 1
 			factors[sg.Key] = f
-		case "layer":
+		case ir.RoleLayer:
 			if p.Layers[sg.Key] == nil {
 				p.Layers[sg.Key] = map[string][]float64{}
 			}
-			p.Layers[sg.Key][strings.TrimPrefix(sg.Name, sg.Key+".")] = v
+			if name, ok := m.layerParamName(s); ok {
+				p.Layers[sg.Key][name] = v
+			}
 		}
 	}
 	for key, f := range factors {
@@ -260,10 +262,10 @@ func (m *Model) SetParam(name string, v []float64) error {
 // .decoders, .transform) and "<layer node label>.<parameter>".
 func (m *Model) paramName(s int) string {
 	sg := m.g.Signals[s]
-	if sg.Role == "layer" {
+	if sg.Role == ir.RoleLayer {
 		return sg.Name
 	}
-	return sg.Key + "." + sg.Role
+	return sg.Key + "." + string(sg.Role)
 }
 
 // SaveParams writes the model's parameters (no optimiser state) to an
@@ -295,4 +297,22 @@ func (m *Model) LoadParams(path string) error {
 		return fmt.Errorf("train: LoadParams: %w", err)
 	}
 	return nil
+}
+
+// layerParamName returns the name a layer declares for its parameter
+// held by signal s (the SimLayer operator lists its parameter signals in
+// the order of Layer.Params()).
+func (m *Model) layerParamName(s int) (string, bool) {
+	for _, op := range m.g.Ops {
+		l, ok := op.(*ir.SimLayer)
+		if !ok || l.Layer == nil {
+			continue
+		}
+		if k := slices.Index(l.Params, s); k >= 0 {
+			if ps := l.Layer.Params(); k < len(ps) {
+				return ps[k].Name, true
+			}
+		}
+	}
+	return "", false
 }

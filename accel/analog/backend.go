@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/neurogo/neurogo/sim"
+	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit/layers"
 )
 
@@ -32,11 +33,13 @@ type BackendOptions struct {
 
 // Placement reports where one dense product or layer runs.
 type Placement struct {
-	Tag, Role, Key string
-	Rows, Cols     int // the product's A (Rows×Cols); for a layer the lowered matrix
-	Layer          bool
-	OnChip         bool
-	NumSends       int
+	Tag        string
+	Role       ir.Role // the built parameter of a product (ir.RoleNone for a layer)
+	Key        string
+	Rows, Cols int // the product's A (Rows×Cols); for a layer the lowered matrix
+	Layer      bool
+	OnChip     bool
+	NumSends   int
 	// InputScale and WeightScale map floats to hardware units (x·s_x,
 	// A·s_A; WeightScale is the median of the per-output scales); InputMax and OutputMax are the largest |x| and |A·x±| of
 	// the range-finding run.

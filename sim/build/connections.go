@@ -345,7 +345,7 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 	}
 	b.m.sigs[weights].readonly = rule == nil
 	if cn.c != nil {
-		b.m.sigs[weights].role, b.m.sigs[weights].key = "weights", cn.label
+		b.m.sigs[weights].role, b.m.sigs[weights].key = ir.RoleWeights, cn.label
 	}
 	weighted := b.sig(cn.label+".weighted", o, outSize, nil)
 	b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{weighted}}, Y: weighted})
@@ -363,12 +363,12 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 		decs := b.sig(cn.label+".decoders", o, len(f.dec), f.dec)
 		b.m.sigs[decs].rows, b.m.sigs[decs].readonly = f.dmid, true
 		if cn.c != nil {
-			b.m.sigs[decs].role, b.m.sigs[decs].key = "decoders", cn.label
+			b.m.sigs[decs].role, b.m.sigs[decs].key = ir.RoleDecoders, cn.label
 		}
 		tsig := b.sig(cn.label+".transform", o, len(f.transform), f.transform)
 		b.m.sigs[tsig].rows, b.m.sigs[tsig].readonly = cp.Rows, true
 		if cn.c != nil {
-			b.m.sigs[tsig].role, b.m.sigs[tsig].key = "transform", cn.label
+			b.m.sigs[tsig].role, b.m.sigs[tsig].key = ir.RoleTransform, cn.label
 		}
 		decSig := b.sig(cn.label+".decoded", o, f.dmid, nil)
 		b.add(&ir.Reset{Base: ir.Base{Tag: o + " decoded", Sets: []int{decSig}}, Y: decSig})
@@ -405,7 +405,7 @@ func (b *builder) connect(cn conn, fn toolkit.Function, tr toolkit.Transform, so
 		gs := b.sig(cn.label+".gains", o, len(g), g)
 		b.m.sigs[gs].readonly = true
 		if cn.c != nil {
-			b.m.sigs[gs].role, b.m.sigs[gs].key = "gains", cn.label
+			b.m.sigs[gs].role, b.m.sigs[gs].key = ir.RoleGains, cn.label
 		}
 		if cn.postIdx == nil {
 			b.add(&ir.ElementwiseInc{Base: ir.Base{Tag: o + " gains", Incs: []int{cn.postSig}, Reads: []int{gs, out}}, A: gs, X: out, Y: cn.postSig})

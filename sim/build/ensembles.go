@@ -139,8 +139,8 @@ func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
 		es.names = append(es.names, name)
 	}
 	b.m.sigs[es.bias].readonly, b.m.sigs[es.enc].readonly = true, true
-	b.m.sigs[es.bias].role, b.m.sigs[es.bias].key = "bias", b.ensKey[e]
-	b.m.sigs[es.enc].role, b.m.sigs[es.enc].key = "scaled_encoders", b.ensKey[e]
+	b.m.sigs[es.bias].role, b.m.sigs[es.bias].key = ir.RoleBias, b.ensKey[e]
+	b.m.sigs[es.enc].role, b.m.sigs[es.enc].key = ir.RoleScaledEncoders, b.ensKey[e]
 	b.ens[e] = es
 	b.add(&ir.Reset{Base: ir.Base{Tag: o, Sets: []int{es.in}}, Y: es.in})
 	b.add(&ir.Copy{Base: ir.Base{Tag: o + " bias", Sets: []int{es.J}, Reads: []int{es.bias}}, X: es.bias, Y: es.J})

@@ -82,7 +82,8 @@ type Signal struct {
 	Rows        int
 	Init        []float64
 	ReadOnly    bool
-	Role, Key   string
+	Role        ir.Role
+	Key         string
 }
 
 // NodeOutput is the output signal of a node that can be fed with data.
@@ -128,13 +129,14 @@ type nodeOut struct {
 
 // signal is a signal being built (see Signal).
 type signal struct {
-	name      string
-	off, n    int
-	init      []float64
-	rows      int
-	owner     string
-	readonly  bool
-	role, key string
+	name     string
+	off, n   int
+	init     []float64
+	rows     int
+	owner    string
+	readonly bool
+	role     ir.Role
+	key      string
 }
 
 // export returns the finished model.

@@ -78,7 +78,7 @@ func (b *builder) buildLayer(o string, n *toolkit.Node, ns *nodeSigs) error {
 		}
 		sg := b.sig(n.Label+"."+p.Name, o, len(v), v)
 		b.m.sigs[sg].readonly = true
-		b.m.sigs[sg].role, b.m.sigs[sg].key = "layer", n.Label
+		b.m.sigs[sg].role, b.m.sigs[sg].key = ir.RoleLayer, n.Label
 		op.Params = append(op.Params, sg)
 		op.Reads = append(op.Reads, sg)
 		lp[p.Name] = v

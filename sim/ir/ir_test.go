@@ -28,24 +28,26 @@ func (r *recorder) rec(name string, n int) error {
 	return nil
 }
 
-func (r *recorder) Reset(o []*ir.Reset) error                   { return r.rec("Reset", len(o)) }
-func (r *recorder) Copy(o []*ir.Copy) error                     { return r.rec("Copy", len(o)) }
-func (r *recorder) ElementwiseInc(o []*ir.ElementwiseInc) error { return r.rec("ElementwiseInc", len(o)) }
-func (r *recorder) DotInc(o []*ir.DotInc) error                 { return r.rec("DotInc", len(o)) }
-func (r *recorder) SparseDotInc(o []*ir.SparseDotInc) error     { return r.rec("SparseDotInc", len(o)) }
-func (r *recorder) TimeUpdate(o []*ir.TimeUpdate) error         { return r.rec("TimeUpdate", len(o)) }
-func (r *recorder) SimNeurons(o []*ir.SimNeurons) error         { return r.rec("SimNeurons", len(o)) }
-func (r *recorder) SimSynapse(o []*ir.SimSynapse) error         { return r.rec("SimSynapse", len(o)) }
-func (r *recorder) SimProcess(o []*ir.SimProcess) error         { return r.rec("SimProcess", len(o)) }
-func (r *recorder) SimNodeFunc(o []*ir.SimNodeFunc) error       { return r.rec("SimNodeFunc", len(o)) }
-func (r *recorder) SimLayer(o []*ir.SimLayer) error             { return r.rec("SimLayer", len(o)) }
-func (r *recorder) SimPES(o []*ir.SimPES) error                 { return r.rec("SimPES", len(o)) }
-func (r *recorder) SimBCM(o []*ir.SimBCM) error                 { return r.rec("SimBCM", len(o)) }
-func (r *recorder) SimOja(o []*ir.SimOja) error                 { return r.rec("SimOja", len(o)) }
-func (r *recorder) SimVoja(o []*ir.SimVoja) error               { return r.rec("SimVoja", len(o)) }
-func (r *recorder) SimRLS(o []*ir.SimRLS) error                 { return r.rec("SimRLS", len(o)) }
-func (r *recorder) DotIncPES(o []*ir.DotIncPES) error           { return r.rec("DotIncPES", len(o)) }
-func (r *recorder) EnsembleReLU(o []*ir.EnsembleReLU) error     { return r.rec("EnsembleReLU", len(o)) }
+func (r *recorder) Reset(o []*ir.Reset) error { return r.rec("Reset", len(o)) }
+func (r *recorder) Copy(o []*ir.Copy) error   { return r.rec("Copy", len(o)) }
+func (r *recorder) ElementwiseInc(o []*ir.ElementwiseInc) error {
+	return r.rec("ElementwiseInc", len(o))
+}
+func (r *recorder) DotInc(o []*ir.DotInc) error             { return r.rec("DotInc", len(o)) }
+func (r *recorder) SparseDotInc(o []*ir.SparseDotInc) error { return r.rec("SparseDotInc", len(o)) }
+func (r *recorder) TimeUpdate(o []*ir.TimeUpdate) error     { return r.rec("TimeUpdate", len(o)) }
+func (r *recorder) SimNeurons(o []*ir.SimNeurons) error     { return r.rec("SimNeurons", len(o)) }
+func (r *recorder) SimSynapse(o []*ir.SimSynapse) error     { return r.rec("SimSynapse", len(o)) }
+func (r *recorder) SimProcess(o []*ir.SimProcess) error     { return r.rec("SimProcess", len(o)) }
+func (r *recorder) SimNodeFunc(o []*ir.SimNodeFunc) error   { return r.rec("SimNodeFunc", len(o)) }
+func (r *recorder) SimLayer(o []*ir.SimLayer) error         { return r.rec("SimLayer", len(o)) }
+func (r *recorder) SimPES(o []*ir.SimPES) error             { return r.rec("SimPES", len(o)) }
+func (r *recorder) SimBCM(o []*ir.SimBCM) error             { return r.rec("SimBCM", len(o)) }
+func (r *recorder) SimOja(o []*ir.SimOja) error             { return r.rec("SimOja", len(o)) }
+func (r *recorder) SimVoja(o []*ir.SimVoja) error           { return r.rec("SimVoja", len(o)) }
+func (r *recorder) SimRLS(o []*ir.SimRLS) error             { return r.rec("SimRLS", len(o)) }
+func (r *recorder) DotIncPES(o []*ir.DotIncPES) error       { return r.rec("DotIncPES", len(o)) }
+func (r *recorder) EnsembleReLU(o []*ir.EnsembleReLU) error { return r.rec("EnsembleReLU", len(o)) }
 
 // Every type reaches the Lowerer method of its own name, alone and as a
 // group, and Kind and String name it.
