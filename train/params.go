@@ -10,37 +10,37 @@ import (
 
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/sim/npz"
+	"github.com/neurogo/neurogo/toolkit/layers"
 )
 
 // layerParamTrainable reports whether a layer parameter signal is
 // trainable by the layer's own declaration (BatchNorm's moving statistics
 // are not).
 func (m *Model) layerParamTrainable(s int) bool {
-	for i := range m.g.Ops {
-		o := &m.g.Ops[i]
-		if o.Layer == nil {
-			continue
-		}
-		for k, a := range o.Aux {
-			if a == s {
-				if m.layerFixed == nil {
-					m.layerFixed = map[int]bool{}
-					for j := range m.g.Ops {
-						if l := m.g.Ops[j].Layer; l != nil {
-							for kk, p := range l.Params() {
-								if !p.Trainable {
-									m.layerFixed[m.g.Ops[j].Aux[kk]] = true
-								}
-							}
-						}
-					}
+	p := m.layerParam(s)
+	return p != nil && p.Trainable
+}
+
+// layerParam returns the declaration of the layer parameter held by
+// signal s — its Role, Shape, Trainable and Constraint, without its
+// initial Value — or nil when s is not a layer's parameter.
+func (m *Model) layerParam(s int) *layers.Param {
+	if m.layerDecl == nil {
+		m.layerDecl = map[int]*layers.Param{}
+		for j := range m.g.Ops {
+			o := &m.g.Ops[j]
+			if o.Layer == nil {
+				continue
+			}
+			for k, p := range o.Layer.Params() {
+				if k < len(o.Aux) {
+					p.Value = nil
+					m.layerDecl[o.Aux[k]] = &p
 				}
-				_ = k
-				return !m.layerFixed[s]
 			}
 		}
 	}
-	return false
+	return m.layerDecl[s]
 }
 
 // Params returns the model's current parameters in the simulator's form:
