@@ -90,7 +90,14 @@
 // accuracy), optimisers in train/optim (SGD with momentum and Nesterov,
 // Adam, RMSProp, Adagrad, schedules, clipping, and a multi-optimiser by
 // layer name or kind, after neon's "Design Decisions" notes, Intel Nervana
-// neon documentation, 2017). Callbacks: Progress (a terminal bar, or a
+// neon documentation, 2017, or by typed handle). The optimiser receives
+// one optim.Var per trainable parameter with typed references to it: Param,
+// a layer parameter's declaration (layers.Role, layers.Constraint), and
+// Owner, the model object; names serve display and state keys only. After
+// every optimiser step Fit applies each parameter's declared constraint
+// (optim.ApplyConstraints; Keras's kernel_constraint), e.g. the ±63 bounds
+// of the analog kernels of accel/analog, and Config.Regularizer penalises
+// the layer parameters of role layers.RoleKernel. Callbacks: Progress (a terminal bar, or a
 // live HTML bar in a notebook), LivePlot (the history redrawn in place),
 // EarlyStopping, Checkpoint (SaveCheckpoint/LoadCheckpoint resume
 // exactly), CallbackFuncs. A NaN or infinite loss or gradient stops Fit

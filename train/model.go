@@ -13,6 +13,7 @@ import (
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/train/loss"
 	"github.com/neurogo/neurogo/train/optim"
 )
@@ -42,8 +43,8 @@ type Model struct {
 	stopFlag bool
 	seed     uint64
 
-	layerFixed map[int]bool // layer parameters that are not trainable
-	noFuse     bool         // engines without their simplifications (tests)
+	layerDecl map[int]*layers.Param // layer parameter signal → its declaration (layerParam)
+	noFuse    bool                  // engines without their simplifications (tests)
 }
 
 type engineKey struct {
@@ -394,17 +395,21 @@ func (m *Model) vars(e *engine) []*optim.Var {
 		}
 		sg := m.g.Signals[s]
 		kind := "Layer"
+		owner := m.owner(s)
+		var decl *layers.Param
 		switch sg.Role {
 		case ir.RoleBias, ir.RoleScaledEncoders:
 			kind = "Ensemble"
 		case ir.RoleWeights, ir.RoleDecoders, ir.RoleTransform:
 			kind = "Connection"
 		case ir.RoleLayer:
-			if n, ok := m.owner(s).(*toolkit.Node); ok && n.Layer != nil {
+			if n, ok := owner.(*toolkit.Node); ok && n.Layer != nil {
 				kind = n.Layer.Kind()
 			}
+			decl = m.layerParam(s)
 		}
-		vs = append(vs, &optim.Var{Name: m.paramName(s), Kind: kind, Value: e.vals[s], Grad: e.grad[s]})
+		vs = append(vs, &optim.Var{Name: m.paramName(s), Kind: kind, Value: e.vals[s], Grad: e.grad[s],
+			Param: decl, Owner: owner})
 	}
 	return vs
 }
@@ -416,7 +421,8 @@ func (m *Model) regularized(s int) bool {
 	case ir.RoleBias:
 		return false
 	case ir.RoleLayer:
-		return strings.HasSuffix(sg.Name, ".kernel")
+		p := m.layerParam(s)
+		return p != nil && p.Role == layers.RoleKernel
 	}
 	return true
 }
@@ -735,6 +741,7 @@ func (m *Model) Fit(x map[*toolkit.Node]*Array, y map[*toolkit.Probe]*Array, o F
 				m.optStep--
 				return hist, fmt.Errorf("train: epoch %d, batch %d: %w; the parameters keep their values from before this batch", ep+1, bi+1, err)
 			}
+			optim.ApplyConstraints(vars) // the parameters' declared constraints (layers.Param.Constraint)
 			for _, cb := range o.Callbacks {
 				if err := cb.OnBatchEnd(m, ep, bi, Logs{"loss": total}); err != nil {
 					return hist, err

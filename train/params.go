@@ -11,37 +11,37 @@ import (
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/sim/npz"
+	"github.com/neurogo/neurogo/toolkit/layers"
 )
 
 // layerParamTrainable reports whether a layer parameter signal is
 // trainable by the layer's own declaration (BatchNorm's moving statistics
 // are not).
 func (m *Model) layerParamTrainable(s int) bool {
-	for i := range m.g.Ops {
-		o, ok := m.g.Ops[i].(*ir.SimLayer)
-		if !ok || o.Layer == nil {
-			continue
-		}
-		for k, a := range o.Params {
-			if a == s {
-				if m.layerFixed == nil {
-					m.layerFixed = map[int]bool{}
-					for j := range m.g.Ops {
-						if lo, ok := m.g.Ops[j].(*ir.SimLayer); ok && lo.Layer != nil {
-							for kk, p := range lo.Layer.Params() {
-								if !p.Trainable {
-									m.layerFixed[lo.Params[kk]] = true
-								}
-							}
-						}
-					}
+	p := m.layerParam(s)
+	return p != nil && p.Trainable
+}
+
+// layerParam returns the declaration of the layer parameter held by
+// signal s — its Role, Shape, Trainable and Constraint, without its
+// initial Value — or nil when s is not a layer's parameter.
+func (m *Model) layerParam(s int) *layers.Param {
+	if m.layerDecl == nil {
+		m.layerDecl = map[int]*layers.Param{}
+		for _, op := range m.g.Ops {
+			o, ok := op.(*ir.SimLayer)
+			if !ok || o.Layer == nil {
+				continue
+			}
+			for k, p := range o.Layer.Params() {
+				if k < len(o.Params) {
+					p.Value = nil
+					m.layerDecl[o.Params[k]] = &p
 				}
-				_ = k
-				return !m.layerFixed[s]
 			}
 		}
 	}
-	return false
+	return m.layerDecl[s]
 }
 
 // Params returns the model's current parameters in the simulator's form:
@@ -103,8 +103,8 @@ func (m *Model) Params() *sim.Params {
 			if p.Layers[sg.Key] == nil {
 				p.Layers[sg.Key] = map[string][]float64{}
 			}
-			if name, ok := m.layerParamName(s); ok {
-				p.Layers[sg.Key][name] = v
+			if lp := m.layerParam(s); lp != nil {
+				p.Layers[sg.Key][lp.Name] = v
 			}
 		}
 	}
@@ -297,22 +297,4 @@ func (m *Model) LoadParams(path string) error {
 		return fmt.Errorf("train: LoadParams: %w", err)
 	}
 	return nil
-}
-
-// layerParamName returns the name a layer declares for its parameter
-// held by signal s (the SimLayer operator lists its parameter signals in
-// the order of Layer.Params()).
-func (m *Model) layerParamName(s int) (string, bool) {
-	for _, op := range m.g.Ops {
-		l, ok := op.(*ir.SimLayer)
-		if !ok || l.Layer == nil {
-			continue
-		}
-		if k := slices.Index(l.Params, s); k >= 0 {
-			if ps := l.Layer.Params(); k < len(ps) {
-				return ps[k].Name, true
-			}
-		}
-	}
-	return "", false
 }

@@ -65,8 +65,15 @@
 // hardware-in-the-loop training), their backward pass is the software
 // model straight through, scaled by gain·num_sends, with gradients
 // dropped where a result saturated (§3.1). ReLU and ConvertingReLU convert
-// between layers; InitBound, ScaleWeights and FitInputScale scale; the
-// optimiser wrapper WeightClamp keeps kernels within ±63.
+// between layers; InitBound, ScaleWeights and FitInputScale scale. Their
+// kernels declare the hardware range as a constraint,
+// layers.Bounds{Lo: −63, Hi: 63} (Param.Constraint, role
+// layers.RoleKernel): package train applies it after every optimiser
+// step, the paper's clamp_weight_, so that the trained weights stay the
+// ones the chip runs (the forward pass clamps anyway; without the
+// projection the straight-through gradient would push weights ever
+// further outside, where they no longer act). Nothing here depends on
+// the trainer.
 //
 // NewBackend is a sim.Backend: the CPU simulator runs the model, its dense
 // products and Dense/Conv layer nodes run on an emulated, calibrated chip

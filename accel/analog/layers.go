@@ -352,9 +352,15 @@ func build(g *geom, c common, seed int64) (layers.Layer, error) {
 		}
 	}
 	l := &mmLayer{g: g, c: c, op: op}
-	l.params = append(l.params, layers.Param{Name: "kernel", Shape: append([]int(nil), g.kernelShape...), Value: k, Trainable: true})
+	// the kernel declares the hardware range as its constraint: the
+	// trainer clamps it after every optimiser step (the hxtorch paper's
+	// clamp_weight_), so that the trained weights stay the ones the chip
+	// runs
+	l.params = append(l.params, layers.Param{Name: "kernel", Role: layers.RoleKernel,
+		Shape: append([]int(nil), g.kernelShape...), Value: k, Trainable: true, Constraint: layers.Bounds{Lo: -WeightMax, Hi: WeightMax}})
 	if c.bias {
-		l.params = append(l.params, layers.Param{Name: "bias", Shape: []int{c.units}, Value: make([]float64, c.units), Trainable: true})
+		l.params = append(l.params, layers.Param{Name: "bias", Role: layers.RoleBias, Shape: []int{c.units},
+			Value: make([]float64, c.units), Trainable: true})
 	}
 	return l, nil
 }
@@ -379,7 +385,7 @@ func (l *mmLayer) gain() float64 {
 func (l *mmLayer) Params() []layers.Param {
 	ps := make([]layers.Param, len(l.params))
 	for i, p := range l.params {
-		ps[i] = layers.Param{Name: p.Name, Shape: append([]int(nil), p.Shape...), Value: append([]float64(nil), p.Value...), Trainable: p.Trainable}
+		ps[i] = p.Clone()
 	}
 	return ps
 }

@@ -300,3 +300,39 @@ func TestSaturationMasksGradient(t *testing.T) {
 		}
 	}
 }
+
+// TestKernelDeclaresHardwareRange: every analog layer's kernel declares
+// the role kernel and the constraint ±WeightMax (what the trainer clamps
+// to after each step, the hxtorch paper's clamp_weight_); the bias is a
+// RoleBias without a constraint.
+func TestKernelDeclaresHardwareRange(t *testing.T) {
+	cases := []struct {
+		spec layers.Spec
+		in   []int
+	}{
+		{Linear{Units: 3, Bias: true}, []int{4}},
+		{Conv1d{Filters: 2, Kernel: 3, Stride: 1, Bias: true}, []int{8, 2}},
+		{Conv2d{Filters: 2, Kernel: [2]int{2, 2}, Strides: [2]int{1, 1}}, []int{4, 4, 1}},
+		{ExpandedConv1d{Filters: 2, Kernel: 3, Stride: 1, Expansions: 2}, []int{8, 2}},
+	}
+	for _, tc := range cases {
+		l, err := tc.spec.Build(tc.in, 1)
+		if err != nil {
+			t.Fatalf("%T: %v", tc.spec, err)
+		}
+		for _, p := range l.Params() {
+			switch p.Name {
+			case "kernel":
+				if p.Role != layers.RoleKernel || p.Constraint != (layers.Bounds{Lo: -WeightMax, Hi: WeightMax}) {
+					t.Errorf("%s kernel: role %v, constraint %v, want kernel, Bounds[-63, 63]", l.Kind(), p.Role, p.Constraint)
+				}
+			case "bias":
+				if p.Role != layers.RoleBias || p.Constraint != nil {
+					t.Errorf("%s bias: role %v, constraint %v, want bias, none", l.Kind(), p.Role, p.Constraint)
+				}
+			default:
+				t.Errorf("%s: unexpected parameter %q", l.Kind(), p.Name)
+			}
+		}
+	}
+}

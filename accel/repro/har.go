@@ -405,9 +405,9 @@ func TrainLayersOnly(m *train.Model, h *HARNet) error {
 }
 
 // CompileHAR compiles m for h's classification: Adam with its rate
-// decaying from lr to 0 on a cosine over steps minibatches, inside
-// analog.WeightClamp (weights stay within ±63), sparse cross-entropy on
-// the logits of h.Out and accuracy as the metric.
+// decaying from lr to 0 on a cosine over steps minibatches (the analog
+// kernels' declared bounds keep the weights within ±63 after every step),
+// sparse cross-entropy on the logits of h.Out and accuracy as the metric.
 func CompileHAR(m *train.Model, h *HARNet, lr float64, steps int) error {
 	if m == nil || h == nil {
 		return fmt.Errorf("repro: CompileHAR: model %v, network %v: both are required", m != nil, h != nil)
@@ -416,7 +416,7 @@ func CompileHAR(m *train.Model, h *HARNet, lr float64, steps int) error {
 		return fmt.Errorf("repro: CompileHAR: learning rate %v: must be positive and finite", lr)
 	}
 	return m.Compile(train.Config{
-		Optimizer: &analog.WeightClamp{Opt: &optim.Adam{Schedule: optim.CosineDecay{Initial: lr, Steps: max(steps, 1)}}},
+		Optimizer: &optim.Adam{Schedule: optim.CosineDecay{Initial: lr, Steps: max(steps, 1)}},
 		Loss:      map[*toolkit.Probe]loss.Loss{h.Out: loss.CrossEntropy{FromLogits: true, Sparse: true}},
 		Metrics:   map[*toolkit.Probe][]loss.Metric{h.Out: {loss.Accuracy{Sparse: true}}},
 	})

@@ -55,6 +55,5 @@ func init() {
 		"ReLU":               reflect.ValueOf((*analog.ReLU)(nil)),
 		"System":             reflect.ValueOf((*analog.System)(nil)),
 		"Tile":               reflect.ValueOf((*analog.Tile)(nil)),
-		"WeightClamp":        reflect.ValueOf((*analog.WeightClamp)(nil)),
 	}
 }

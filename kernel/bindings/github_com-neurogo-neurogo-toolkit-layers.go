@@ -11,12 +11,21 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/toolkit/layers/layers"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Size":   reflect.ValueOf(layers.Size),
-		"SpecOf": reflect.ValueOf(layers.SpecOf),
+		"RoleBeta":           reflect.ValueOf(layers.RoleBeta),
+		"RoleBias":           reflect.ValueOf(layers.RoleBias),
+		"RoleGamma":          reflect.ValueOf(layers.RoleGamma),
+		"RoleKernel":         reflect.ValueOf(layers.RoleKernel),
+		"RoleMovingMean":     reflect.ValueOf(layers.RoleMovingMean),
+		"RoleMovingVariance": reflect.ValueOf(layers.RoleMovingVariance),
+		"RoleOther":          reflect.ValueOf(layers.RoleOther),
+		"Size":               reflect.ValueOf(layers.Size),
+		"SpecOf":             reflect.ValueOf(layers.SpecOf),
 
 		// type definitions
 		"AvgPool":     reflect.ValueOf((*layers.AvgPool)(nil)),
 		"BatchNorm":   reflect.ValueOf((*layers.BatchNorm)(nil)),
+		"Bounds":      reflect.ValueOf((*layers.Bounds)(nil)),
+		"Constraint":  reflect.ValueOf((*layers.Constraint)(nil)),
 		"Conv1D":      reflect.ValueOf((*layers.Conv1D)(nil)),
 		"Conv2D":      reflect.ValueOf((*layers.Conv2D)(nil)),
 		"Dense":       reflect.ValueOf((*layers.Dense)(nil)),
@@ -30,14 +39,33 @@ func init() {
 		"MaxPool":     reflect.ValueOf((*layers.MaxPool)(nil)),
 		"Param":       reflect.ValueOf((*layers.Param)(nil)),
 		"Reshape":     reflect.ValueOf((*layers.Reshape)(nil)),
+		"Role":        reflect.ValueOf((*layers.Role)(nil)),
 		"Spec":        reflect.ValueOf((*layers.Spec)(nil)),
 
 		// interface wrapper definitions
+		"_Constraint":  reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Constraint)(nil)),
 		"_Exec":        reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Exec)(nil)),
 		"_Float32Exec": reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Float32Exec)(nil)),
 		"_Layer":       reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Layer)(nil)),
 		"_Spec":        reflect.ValueOf((*_github_com_neurogo_neurogo_toolkit_layers_Spec)(nil)),
 	}
+}
+
+// _github_com_neurogo_neurogo_toolkit_layers_Constraint is an interface wrapper for Constraint type
+type _github_com_neurogo_neurogo_toolkit_layers_Constraint struct {
+	IValue   interface{}
+	WProject func(v []float64)
+	WString  func() string
+}
+
+func (W _github_com_neurogo_neurogo_toolkit_layers_Constraint) Project(v []float64) {
+	W.WProject(v)
+}
+func (W _github_com_neurogo_neurogo_toolkit_layers_Constraint) String() string {
+	if W.WString == nil {
+		return ""
+	}
+	return W.WString()
 }
 
 // _github_com_neurogo_neurogo_toolkit_layers_Exec is an interface wrapper for Exec type

@@ -10,6 +10,9 @@ import (
 
 func init() {
 	Symbols["github.com/neurogo/neurogo/train/optim/optim"] = map[string]reflect.Value{
+		// function, constant and variable definitions
+		"ApplyConstraints": reflect.ValueOf(optim.ApplyConstraints),
+
 		// type definitions
 		"Adagrad":          reflect.ValueOf((*optim.Adagrad)(nil)),
 		"Adam":             reflect.ValueOf((*optim.Adam)(nil)),

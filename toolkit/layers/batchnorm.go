@@ -54,10 +54,10 @@ func (s BatchNorm) Build(in []int, seed int64) (Layer, error) {
 	}
 	l := &bnLayer{base: base{kind: kind, in: append([]int(nil), in...), out: append([]int(nil), in...)}, c: c, momentum: mom, eps: eps}
 	l.params = []Param{
-		{Name: "gamma", Shape: []int{c}, Value: ones(), Trainable: true},
-		{Name: "beta", Shape: []int{c}, Value: make([]float64, c), Trainable: true},
-		{Name: "moving_mean", Shape: []int{c}, Value: make([]float64, c)},
-		{Name: "moving_variance", Shape: []int{c}, Value: ones()},
+		{Name: "gamma", Role: RoleGamma, Shape: []int{c}, Value: ones(), Trainable: true},
+		{Name: "beta", Role: RoleBeta, Shape: []int{c}, Value: make([]float64, c), Trainable: true},
+		{Name: "moving_mean", Role: RoleMovingMean, Shape: []int{c}, Value: make([]float64, c)},
+		{Name: "moving_variance", Role: RoleMovingVariance, Shape: []int{c}, Value: ones()},
 	}
 	return l, nil
 }

@@ -97,9 +97,9 @@ func (s Conv1D) Build(in []int, seed int64) (Layer, error) {
 	}
 	l := &convLayer{base: base{kind: kind, in: []int{in[0], in[1]}, out: []int{g.OW, g.F}, spec: s}, g: g, noBias: s.NoBias}
 	k := g.KW * g.C
-	l.params = append(l.params, Param{Name: "kernel", Shape: []int{g.KW, g.C, g.F}, Value: glorotUniform(k*g.F, k, g.KW*g.F, seed), Trainable: true})
+	l.params = append(l.params, Param{Name: "kernel", Role: RoleKernel, Shape: []int{g.KW, g.C, g.F}, Value: glorotUniform(k*g.F, k, g.KW*g.F, seed), Trainable: true})
 	if !s.NoBias {
-		l.params = append(l.params, Param{Name: "bias", Shape: []int{g.F}, Value: make([]float64, g.F), Trainable: true})
+		l.params = append(l.params, Param{Name: "bias", Role: RoleBias, Shape: []int{g.F}, Value: make([]float64, g.F), Trainable: true})
 	}
 	return l, nil
 }
@@ -148,10 +148,10 @@ func (s Conv2D) Build(in []int, seed int64) (Layer, error) {
 	}
 	l := &convLayer{base: base{kind: kind, in: []int{in[0], in[1], in[2]}, out: []int{g.OH, g.OW, g.F}, spec: s}, g: g, noBias: s.NoBias}
 	k := g.KH * g.KW * g.C
-	l.params = append(l.params, Param{Name: "kernel", Shape: []int{g.KH, g.KW, g.C, g.F},
+	l.params = append(l.params, Param{Name: "kernel", Role: RoleKernel, Shape: []int{g.KH, g.KW, g.C, g.F},
 		Value: glorotUniform(k*g.F, k, g.KH*g.KW*g.F, seed), Trainable: true})
 	if !s.NoBias {
-		l.params = append(l.params, Param{Name: "bias", Shape: []int{g.F}, Value: make([]float64, g.F), Trainable: true})
+		l.params = append(l.params, Param{Name: "bias", Role: RoleBias, Shape: []int{g.F}, Value: make([]float64, g.F), Trainable: true})
 	}
 	return l, nil
 }

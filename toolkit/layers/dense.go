@@ -25,9 +25,9 @@ func (s Dense) Build(in []int, seed int64) (Layer, error) {
 	d := in[len(in)-1]
 	out := append(append([]int(nil), in[:len(in)-1]...), s.Units)
 	l := &denseLayer{base: base{kind: "Dense", in: append([]int(nil), in...), out: out, spec: s}, d: d, units: s.Units, noBias: s.NoBias}
-	l.params = append(l.params, Param{Name: "kernel", Shape: []int{d, s.Units}, Value: glorotUniform(d*s.Units, d, s.Units, seed), Trainable: true})
+	l.params = append(l.params, Param{Name: "kernel", Role: RoleKernel, Shape: []int{d, s.Units}, Value: glorotUniform(d*s.Units, d, s.Units, seed), Trainable: true})
 	if !s.NoBias {
-		l.params = append(l.params, Param{Name: "bias", Shape: []int{s.Units}, Value: make([]float64, s.Units), Trainable: true})
+		l.params = append(l.params, Param{Name: "bias", Role: RoleBias, Shape: []int{s.Units}, Value: make([]float64, s.Units), Trainable: true})
 	}
 	return l, nil
 }

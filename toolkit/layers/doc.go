@@ -18,7 +18,13 @@
 // shape, validates, and draws the initial parameters from a seed, giving a
 // Layer. Layer.Params returns copies of the initial Param values, in a fixed
 // order (kernel, bias; gamma, beta, moving_mean, moving_variance); the caller
-// owns the parameter storage and passes it to every call. Layer.NewExec gives
+// owns the parameter storage and passes it to every call. Each Param
+// declares what it is with a typed Role (RoleKernel, RoleBias, …: code that
+// treats kernels and biases differently selects by it, never by the name)
+// and optionally a Constraint, a projection such as Bounds{Lo, Hi} that the
+// trainer applies after every optimiser step (Keras's kernel_constraint;
+// the analog layers of accel/analog bound their kernels by ±63, the
+// hxtorch paper's clamp_weight_). Layer.NewExec gives
 // an Exec for batches of up to maxBatch examples that owns all scratch
 // memory, so Forward and Backward allocate nothing per call (without
 // -tags openblas, float64 Dgemm starts goroutines for large products; with

@@ -103,3 +103,14 @@ func ExampleFunc() {
 	// Output:
 	// Scale [3 6] [3 3] [3]
 }
+
+// A parameter declares what it is (Role) and the projection the trainer
+// applies after every optimiser step (Constraint): here a kernel bounded
+// to ±63, as the analog layers of package accel/analog declare theirs.
+func ExampleBounds() {
+	w := layers.Param{Name: "kernel", Role: layers.RoleKernel, Shape: []int{4},
+		Value: []float64{-80, -3, 40, 70}, Trainable: true, Constraint: layers.Bounds{Lo: -63, Hi: 63}}
+	w.Constraint.Project(w.Value)
+	fmt.Println(w.Role, w.Constraint, w.Value)
+	// Output: kernel Bounds[-63, 63] [-63 -3 40 63]
+}

@@ -6,7 +6,10 @@ package layers
 // accumulate into dIn (when non-nil) and into the non-nil dParams entries,
 // with the Exec contract. A nil Backward makes the layer non-differentiable:
 // its Exec's Backward then returns an error. Kind defaults to "Func"; Params
-// are the parameter arrays, validated and copied by Build.
+// are the parameter arrays, validated and copied by Build. A parameter's
+// Role says what it is (a regulariser penalises RoleKernel parameters, as
+// it does Dense's kernel; the zero RoleOther is left alone) and its
+// Constraint, when set, is applied after every optimiser step.
 type Func struct {
 	Kind     string
 	Out      []int
@@ -61,6 +64,9 @@ func (s Func) Build(in []int, seed int64) (Layer, error) {
 			if err := checkFinite(kind, "Params", v); err != nil {
 				return nil, errf(kind, "Params", p.Name, "values must be finite")
 			}
+		}
+		if err := checkConstraint(kind, p); err != nil {
+			return nil, err
 		}
 		l.params = append(l.params, p.clone())
 	}

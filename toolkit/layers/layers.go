@@ -6,23 +6,21 @@ import (
 	"strings"
 )
 
-// Param is one parameter array of a built layer.
+// Param is one parameter array of a built layer. Role and Constraint are
+// its typed declaration: what the parameter is (selected by Role, not by
+// Name) and the projection the trainer applies after every optimiser step
+// (nil: none).
 type Param struct {
-	Name      string    // "kernel", "bias", "gamma", "beta", "moving_mean", "moving_variance", or a user name
-	Shape     []int     // dimensions, row-major
-	Value     []float64 // initial value, len = product of Shape, row-major
-	Trainable bool      // false for BatchNorm's moving statistics
+	Name       string     // "kernel", "bias", "gamma", "beta", "moving_mean", "moving_variance", or a user name
+	Role       Role       // what the parameter is (RoleKernel, RoleBias, …)
+	Shape      []int      // dimensions, row-major
+	Value      []float64  // initial value, len = product of Shape, row-major
+	Trainable  bool       // false for BatchNorm's moving statistics
+	Constraint Constraint // applied after every optimiser step (nil: none), e.g. Bounds
 }
 
 // clone returns a deep copy of p.
-func (p Param) clone() Param {
-	return Param{
-		Name:      p.Name,
-		Shape:     append([]int(nil), p.Shape...),
-		Value:     append([]float64(nil), p.Value...),
-		Trainable: p.Trainable,
-	}
-}
+func (p Param) clone() Param { return p.Clone() }
 
 // Layer is a built layer with fixed per-example input and output shapes
 // (channels last: (H, W, C) for 2-D, (L, C) for 1-D; batch first in data).

@@ -6,8 +6,13 @@
 // of neon's "Design Decisions" notes, Intel Nervana neon documentation,
 // 2017).
 //
-// A parameter is a Var: a name, its owner's kind, and two slices of equal
-// length, Value and Grad. Optimizer.Step(vars, step) updates every Value in
+// A parameter is a Var: a name, its owner's kind, two slices of equal
+// length, Value and Grad, and typed references to what it is — Param, the
+// declaration of a layer parameter (its layers.Role and
+// layers.Constraint), and Owner, the model object it belongs to. Names
+// are for display and state keys; Multi's rules can select by Owner or
+// Role instead, and ApplyConstraints, which package train calls after
+// every Step, projects each Value by its declared constraint. Optimizer.Step(vars, step) updates every Value in
 // place from its Grad; step counts from 1 and is the t of Adam's bias
 // correction and the argument of the schedule, so a resumed run passes the
 // step it resumes at. Each optimiser keeps per-var state (moments,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/train/optim"
 )
 
@@ -177,4 +178,32 @@ func ExampleNonFiniteError() {
 	// NaN loss/gradient at step 12 in parameter conv1.kernel
 	// optim: Adam: step 12: gradient of "conv1.kernel" (Conv2D) is NaN at index 1
 	// [1 2]
+}
+
+// Rules may select by what a parameter is, its declared layers.Role, or
+// by the model object it belongs to (Owner), instead of by names.
+func ExampleRule_role() {
+	opt := &optim.Multi{
+		Rules:   []optim.Rule{{Role: layers.RoleBias, Opt: &optim.SGD{LR: 0.5}}},
+		Default: &optim.SGD{LR: 1},
+	}
+	kernel := &optim.Var{Name: "dense.kernel", Kind: "Dense", Value: []float64{0}, Grad: []float64{1},
+		Param: &layers.Param{Name: "kernel", Role: layers.RoleKernel}}
+	bias := &optim.Var{Name: "dense.bias", Kind: "Dense", Value: []float64{0}, Grad: []float64{1},
+		Param: &layers.Param{Name: "bias", Role: layers.RoleBias}}
+	opt.Step([]*optim.Var{kernel, bias}, 1)
+	fmt.Println(kernel.Value[0], bias.Value[0])
+	// Output: -1 -0.5
+}
+
+// The trainer applies each parameter's declared constraint after every
+// optimiser step.
+func ExampleApplyConstraints() {
+	w := &optim.Var{Name: "conv.kernel", Kind: "analog.Conv1d", Value: []float64{62.5}, Grad: []float64{-1},
+		Param: &layers.Param{Name: "kernel", Role: layers.RoleKernel, Constraint: layers.Bounds{Lo: -63, Hi: 63}}}
+	vars := []*optim.Var{w}
+	(&optim.SGD{LR: 2}).Step(vars, 1) // 62.5 + 2 = 64.5
+	optim.ApplyConstraints(vars)
+	fmt.Println(w.Value[0])
+	// Output: 63
 }

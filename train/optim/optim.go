@@ -5,14 +5,45 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/neurogo/neurogo/toolkit/layers"
 )
 
 // Var is one trainable parameter array and its gradient (same length).
+//
+// Name and Kind are for display and for the keys of the optimiser's
+// state; code that treats parameters differently selects them by the
+// typed references Param and Owner (a Multi Rule's Owner or Role), which
+// package train fills in.
 type Var struct {
 	Name  string // unique, e.g. "conv1.kernel" or "Ensemble \"a\".encoders"
 	Kind  string // the owner's kind, e.g. "Conv2D", "Dense", "Ensemble", "Connection"
 	Value []float64
 	Grad  []float64
+	// Param is the declaration of the layer parameter this var trains —
+	// its Role, Shape and Constraint (its Value is not kept: Value above
+	// is the live one) — or nil for a parameter that is not a layer's
+	// (an ensemble's or a connection's).
+	Param *layers.Param
+	// Owner is the model object the parameter belongs to, compared by
+	// identity: package train sets the *toolkit.Ensemble,
+	// *toolkit.Connection or *toolkit.Node (of a layer). nil: unknown.
+	Owner any
+}
+
+// ApplyConstraints projects every var's Value by its declared constraint
+// (Param.Constraint; vars without one are left alone), Keras's
+// kernel_constraint: package train calls it after every successful
+// Optimizer.Step, so every optimiser, wrapped or not, trains constrained
+// parameters the same way. The analog layers of package accel/analog
+// declare their kernels bounded by ±63 this way (the hxtorch paper's
+// clamp_weight_).
+func ApplyConstraints(vars []*Var) {
+	for _, v := range vars {
+		if v != nil && v.Param != nil && v.Param.Constraint != nil {
+			v.Param.Constraint.Project(v.Value)
+		}
+	}
 }
 
 // Optimizer updates parameters from their gradients.

@@ -3,9 +3,12 @@ package optim
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/neurogo/neurogo/toolkit/layers"
 )
 
 // Clip clips the gradients before delegating to Opt, as Keras's
@@ -107,19 +110,42 @@ func (c *Clip) SetState(m map[string][]float64) error {
 	return c.Opt.SetState(m)
 }
 
-// Rule sends the vars it matches to Opt (see Multi).
+// Rule sends the vars it matches to Opt (see Multi). A rule selects by
+// exactly one of: Owner, the model object the parameters belong to (a
+// *toolkit.Node of a layer, a *toolkit.Ensemble, a *toolkit.Connection,
+// compared with Var.Owner by identity); Role, what a layer parameter is
+// (Var.Param.Role, e.g. layers.RoleBias); or Match, the labels and kinds
+// a user writes, as neon's MultiOptimizer maps layer names and types: a
+// Kind, a Name, or a Name prefix ending before a ".".
 type Rule struct {
-	Match string // a Kind, a Name, or a Name prefix ending before a "."
+	Match string
+	Owner any
+	Role  layers.Role
 	Opt   Optimizer
+}
+
+// matches reports whether r selects v.
+func (r *Rule) matches(v *Var) bool {
+	switch {
+	case r.Owner != nil:
+		return v.Owner == r.Owner
+	case r.Role != layers.RoleOther:
+		return v.Param != nil && v.Param.Role == r.Role
+	}
+	k := len(r.Match)
+	return r.Match == v.Kind || r.Match == v.Name ||
+		(len(v.Name) > k && v.Name[k] == '.' && v.Name[:k] == r.Match)
 }
 
 // Multi routes each var to an optimiser, as neon's MultiOptimizer maps
 // layer names and types to optimisers (neon's design notes, "optimizers
 // per layer").
-// A var goes to the first rule whose Match equals its Kind or its Name, or
-// is a prefix of its Name followed by "." ("conv1" matches "conv1.kernel"
-// but not "conv10.kernel"); unmatched vars go to Default, and with a nil
-// Default an unmatched var is an error naming it.
+// A var goes to the first rule that selects it: by Owner (the object, e.g.
+// the layer's node), by Role (e.g. every layers.RoleBias parameter), or
+// by Match, which equals its Kind or its Name, or is a prefix of its Name
+// followed by "." ("conv1" matches "conv1.kernel" but not
+// "conv10.kernel"); unmatched vars go to Default, and with a nil Default
+// an unmatched var is an error naming it.
 //
 // State keys are the inner keys prefixed "rule<i>/" (i the rule index) or
 // "default/", so two rules may hold state for the same var name. Each rule
@@ -136,10 +162,8 @@ func (m *Multi) Name() string { return "Multi" }
 
 // route returns the index of the rule for v, len(Rules) for Default, or -1.
 func (m *Multi) route(v *Var) int {
-	for i, r := range m.Rules {
-		k := len(r.Match)
-		if r.Match == v.Kind || r.Match == v.Name ||
-			(len(v.Name) > k && v.Name[k] == '.' && v.Name[:k] == r.Match) {
+	for i := range m.Rules {
+		if m.Rules[i].matches(v) {
 			return i
 		}
 	}
@@ -151,8 +175,20 @@ func (m *Multi) route(v *Var) int {
 
 func (m *Multi) checkRules() error {
 	for i, r := range m.Rules {
-		if r.Match == "" {
-			return fmt.Errorf("optim: Multi: Rules[%d].Match is empty, must name a kind, a var or a var prefix", i)
+		n := 0
+		for _, set := range []bool{r.Match != "", r.Owner != nil, r.Role != layers.RoleOther} {
+			if set {
+				n++
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("optim: Multi: Rules[%d].Match is empty, must name a kind, a var or a var prefix (or set Owner or Role)", i)
+		}
+		if n > 1 {
+			return fmt.Errorf("optim: Multi: Rules[%d] sets %d of Match, Owner and Role, must set exactly one", i, n)
+		}
+		if r.Owner != nil && !reflect.TypeOf(r.Owner).Comparable() {
+			return fmt.Errorf("optim: Multi: Rules[%d].Owner is a %T, must be comparable (a pointer to the model object)", i, r.Owner)
 		}
 		if r.Opt == nil {
 			return fmt.Errorf("optim: Multi: Rules[%d] (Match %q) has a nil Opt", i, r.Match)
@@ -235,6 +271,12 @@ func (m *Multi) opt(i int) Optimizer {
 
 func (m *Multi) label(i int) string {
 	if i < len(m.Rules) {
+		switch r := m.Rules[i]; {
+		case r.Owner != nil:
+			return fmt.Sprintf("rule %d (Owner %v)", i, r.Owner)
+		case r.Role != layers.RoleOther:
+			return fmt.Sprintf("rule %d (Role %v)", i, r.Role)
+		}
 		return fmt.Sprintf("rule %d (Match %q)", i, m.Rules[i].Match)
 	}
 	return "Default"
