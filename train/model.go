@@ -140,14 +140,9 @@ func (m *Model) owner(s int) any {
 			return c
 		}
 	case ir.RoleLayer:
-		for n := range m.g.NodeOutputs {
-			if n.Label == sg.Key {
-				return n
-			}
-		}
-		for _, n := range m.Net.AllNodes() {
-			if n.Label == sg.Key {
-				return n
+		for _, op := range m.g.Ops {
+			if l, ok := op.(*ir.SimLayer); ok && slices.Contains(l.Params, s) {
+				return l.Node
 			}
 		}
 	}

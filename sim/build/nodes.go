@@ -66,7 +66,7 @@ func (b *builder) buildLayer(o string, n *toolkit.Node, ns *nodeSigs) error {
 	if b.cfg.Params != nil {
 		over = b.cfg.Params.Layers[n.Label]
 	}
-	op := &ir.SimLayer{Base: ir.Base{Tag: o, Sets: []int{ns.out}, Reads: []int{ns.in}}, X: ns.in, Y: ns.out, Layer: n.Layer, Seed: b.seeds[n]}
+	op := &ir.SimLayer{Base: ir.Base{Tag: o, Sets: []int{ns.out}, Reads: []int{ns.in}}, X: ns.in, Y: ns.out, Layer: n.Layer, Seed: b.seeds[n], Node: n}
 	lp := map[string][]float64{}
 	for _, p := range n.Layer.Params() {
 		v := p.Value

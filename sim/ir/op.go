@@ -214,13 +214,15 @@ type SimNodeFunc struct {
 }
 
 // SimLayer runs Layer's forward pass from X into Y (inference mode), its
-// parameters in the signals Params in the order of Layer.Params().
+// parameters in the signals Params in the order of Layer.Params(). Node
+// is the layer node.
 type SimLayer struct {
 	Base
 	Layer  layers.Layer
 	X, Y   int
 	Params []int
 	Seed   int64
+	Node   *toolkit.Node
 }
 
 // SimPES computes the PES weight change (Nengo's SimPES): Delta =
