@@ -249,7 +249,7 @@ import (
     "github.com/neurogo/neurogo/train/data"
     "github.com/neurogo/neurogo/train/loss"
     "github.com/neurogo/neurogo/train/optim"
-    "github.com/neurogo/neurogo/train/repro"
+    "github.com/neurogo/neurogo/repro"
     "github.com/neurogo/neurogo/train/timeres"
     "github.com/neurogo/neurogo/viz"
 )
@@ -575,7 +575,7 @@ import (
     "github.com/neurogo/neurogo/train"
     "github.com/neurogo/neurogo/train/loss"
     "github.com/neurogo/neurogo/train/optim"
-    "github.com/neurogo/neurogo/train/repro"
+    "github.com/neurogo/neurogo/repro"
     "github.com/neurogo/neurogo/viz"
 )
 
@@ -949,7 +949,7 @@ import (
 
     "github.com/neurogo/neurogo/display"
     "github.com/neurogo/neurogo/toolkit/stream"
-    "github.com/neurogo/neurogo/train/repro"
+    "github.com/neurogo/neurogo/repro"
     "github.com/neurogo/neurogo/train/timeres"
 )
 

@@ -102,7 +102,7 @@
 // of its whole epochs and the parameters after its last whole batch).
 //
 // Data sets are in train/data (MNIST and Fashion-MNIST IDX files), the
-// paper reproductions in train/repro (`neurogo repro spiking-mnist`,
+// paper reproductions in package repro (`neurogo repro spiking-mnist`,
 // `neurogo repro spa-memory`), and `neurogo bench train` times an epoch
 // against PyTorch.
 package train
