@@ -312,6 +312,7 @@ import (
     "slices"
 
     "github.com/neurogo/neurogo/accel/analog"
+    "github.com/neurogo/neurogo/notebook"
     "github.com/neurogo/neurogo/repro/hxtorch"
     "github.com/neurogo/neurogo/sim"
     "github.com/neurogo/neurogo/toolkit"
@@ -475,7 +476,7 @@ if err := hxtorch.CompileHAR(swModel, sw, 0.03, epochs*perEpoch); err != nil {
 history, err := swModel.Fit(
     map[*toolkit.Node]*train.Array{sw.Input: x}, map[*toolkit.Probe]*train.Array{sw.Out: y},
     train.FitOptions{Epochs: epochs, BatchSize: minibatch, Seed: int64(seed),
-        Callbacks: []train.Callback{train.NewProgress(os.Stdout)}})
+        Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
 if err != nil {
     panic(err)
 }
@@ -564,7 +565,7 @@ Training continues on the chip model: the forward pass runs on the emulated chip
 _, err = hwModel.Fit(
     map[*toolkit.Node]*train.Array{hw.Input: x}, map[*toolkit.Probe]*train.Array{hw.Out: y},
     train.FitOptions{Epochs: hil_epochs, BatchSize: minibatch, Seed: int64(seed) + 7,
-        Callbacks: []train.Callback{train.NewProgress(os.Stdout)}})
+        Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
 if err != nil {
     panic(err)
 }

@@ -90,8 +90,8 @@
 // accuracy), optimisers in train/optim (SGD with momentum and Nesterov,
 // Adam, RMSProp, Adagrad, schedules, clipping, and a multi-optimiser by
 // layer name or kind, after neon's "Design Decisions" notes, Intel Nervana
-// neon documentation, 2017). Callbacks: Progress (a terminal bar, or a
-// live HTML bar in a notebook), LivePlot (the history redrawn in place),
+// neon documentation, 2017). Callbacks: Progress (a Keras-style text bar
+// written to an io.Writer; a ProgressView may show its updates elsewhere),
 // EarlyStopping, Checkpoint (SaveCheckpoint/LoadCheckpoint resume
 // exactly), CallbackFuncs. A NaN or infinite loss or gradient stops Fit
 // with an error naming the epoch, batch and parameter; the parameters keep
@@ -105,4 +105,9 @@
 // paper reproductions in package repro (`neurogo repro spiking-mnist`,
 // `neurogo repro spa-memory`), and `neurogo bench train` times an epoch
 // against PyTorch.
+//
+// train never imports viz or display: package notebook, above train and
+// viz, holds what reaches a notebook while Fit runs — notebook.Progress
+// (the live HTML bar, a ProgressView over Progress), notebook.LivePlot and
+// notebook.HistoryPlot (the training history as a plot).
 package train

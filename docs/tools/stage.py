@@ -44,7 +44,7 @@ GUIDES = {
     "train/plastic": "layerwise-parallel", "train/stimulus": "layerwise-parallel",
     "train/timeres": "layerwise-parallel",
     "accel": "analog", "accel/analog": "analog", "accel/jit": "analog",
-    "repro/hxtorch": "analog", "viz": "plots",
+    "repro/hxtorch": "analog", "viz": "plots", "notebook": "plots",
 }
 GUIDE_TITLES = {
     "kernel": "Kernel and display", "modelling": "Modelling",
