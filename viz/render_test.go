@@ -132,15 +132,6 @@ func TestPNG(t *testing.T) {
 	}
 }
 
-func keys(m map[string]any) []string {
-	var k []string
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
-}
-
 // TestRasterPixels checks the pixel path: a single spike lands where its
 // neuron and time say.
 func TestRasterPixels(t *testing.T) {
