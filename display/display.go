@@ -10,6 +10,7 @@ import (
 	"image"
 	"image/png"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -164,6 +165,15 @@ func stripTags(s string) string {
 // Bundle returns the MIME bundle and metadata for v, always with text/plain.
 // Values are rendered by the first of: MIMEBundle, PNG, SVG, HTML, Markdown
 // methods; image.Image; otherwise only text/plain (see Plain).
+//
+// A value with a PNG method may refine how it is shown with optional
+// methods: Retina() bool (true: the PNG has twice the pixels of its
+// intended size, and the metadata declares half its pixel size), SVG()
+// string (added beside the PNG) and String() string (its text/plain,
+// instead of a description of the image). Any value may limit its bundle
+// with MIMETypes() []string: only the listed types are kept (text/plain
+// always is), and renderings left out are not computed — a plot that can
+// draw SVG but is shown inline as PNG lists only "image/png".
 func Bundle(v any) (data, metadata map[string]any) {
 	data = map[string]any{}
 	metadata = map[string]any{}
@@ -175,6 +185,7 @@ func Bundle(v any) (data, metadata map[string]any) {
 			metadata = map[string]any{}
 		}
 	}()
+	want := wanted(v)
 	switch x := v.(type) {
 	case Value:
 		for k, d := range x.Data {
@@ -193,28 +204,56 @@ func Bundle(v any) (data, metadata map[string]any) {
 			}
 		}
 	case interface{ PNG() []byte }:
-		p := PNG(x.PNG())
-		if r, ok := v.(interface{ Retina() bool }); ok && r.Retina() {
-			p = RetinaPNG(x.PNG())
+		if want(MIMEPNG) {
+			p := PNG(x.PNG())
+			if r, ok := v.(interface{ Retina() bool }); ok && r.Retina() {
+				p = RetinaPNG(x.PNG())
+			}
+			data, metadata = p.Data, p.Metadata
 		}
-		data, metadata = p.Data, p.Metadata
-		if s, ok := v.(interface{ SVG() string }); ok {
+		if s, ok := v.(interface{ SVG() string }); ok && want(MIMESVG) {
 			data[MIMESVG] = s.SVG()
 		}
+		if s, ok := v.(fmt.Stringer); ok {
+			data[MIMEText] = safeString(s)
+		}
 	case interface{ SVG() string }:
-		data[MIMESVG] = x.SVG()
+		if want(MIMESVG) {
+			data[MIMESVG] = x.SVG()
+		}
 	case interface{ HTML() string }:
-		data[MIMEHTML] = x.HTML()
+		if want(MIMEHTML) {
+			data[MIMEHTML] = x.HTML()
+		}
 	case interface{ Markdown() string }:
-		data[MIMEMarkdown] = x.Markdown()
+		if want(MIMEMarkdown) {
+			data[MIMEMarkdown] = x.Markdown()
+		}
 	case image.Image:
 		p := Image(x)
 		data, metadata = p.Data, p.Metadata
+	}
+	for k := range data {
+		if k != MIMEText && !want(k) {
+			delete(data, k)
+			delete(metadata, k)
+		}
 	}
 	if _, ok := data[MIMEText]; !ok {
 		data[MIMEText] = Plain(v)
 	}
 	return data, metadata
+}
+
+// wanted returns the filter of v's MIMETypes method (every type when v
+// has none).
+func wanted(v any) func(mime string) bool {
+	m, ok := v.(interface{ MIMETypes() []string })
+	if !ok {
+		return func(string) bool { return true }
+	}
+	types := m.MIMETypes()
+	return func(mime string) bool { return mime == MIMEText || slices.Contains(types, mime) }
 }
 
 // Plain formats v as text/plain, the way a cell result is shown: strings are

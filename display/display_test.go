@@ -53,6 +53,18 @@ func (p pngPlot) PNG() []byte  { return pngBytes(40, 20) }
 func (p pngPlot) SVG() string  { return "<svg/>" }
 func (p pngPlot) Retina() bool { return p.retina }
 
+// inlinePlot is drawn as PNG and SVG but shown inline as its retina PNG
+// with its own text, as package viz's plots are.
+type inlinePlot struct{ pngPlot }
+
+func (inlinePlot) String() string      { return "<plot 20×10>" }
+func (inlinePlot) MIMETypes() []string { return []string{"image/png"} }
+
+// textOnly has an HTML method but asks for text/plain alone.
+type textOnly struct{ htmlTable }
+
+func (textOnly) MIMETypes() []string { return nil }
+
 type htmlTable struct{}
 
 func (htmlTable) HTML() string   { return "<table></table>" }
@@ -73,6 +85,8 @@ func TestBundle(t *testing.T) {
 		{"svg method", svgPlot{}, []string{"image/svg+xml", "text/plain"}, "{}", 0, 0},
 		{"png+svg", pngPlot{}, []string{"image/png", "image/svg+xml", "text/plain"}, "<image/png 40×20>", 40, 20},
 		{"retina", pngPlot{retina: true}, []string{"image/png", "image/svg+xml", "text/plain"}, "<image/png 40×20>", 20, 10},
+		{"retina PNG only, String", inlinePlot{pngPlot{retina: true}}, []string{"image/png", "text/plain"}, "<plot 20×10>", 20, 10},
+		{"MIMETypes leaves out HTML", textOnly{}, []string{"text/plain"}, "table", 0, 0},
 		{"html with String", htmlTable{}, []string{"text/html", "text/plain"}, "table", 0, 0},
 		{"image.Image", image.NewGray(image.Rect(0, 0, 3, 2)), []string{"image/png", "text/plain"}, "<image/png 3×2>", 3, 2},
 		{"markdown", display.Markdown("*x*"), []string{"text/markdown", "text/plain"}, "*x*", 0, 0},

@@ -11,8 +11,18 @@
 //	Markdown() string
 //	MIMEBundle() map[string]any
 //
-// or if it is an image.Image. Bundle computes the MIME bundle the kernel
-// sends for any value; text/plain is always included.
+// or if it is an image.Image. A value with a PNG method may add
+//
+//	Retina() bool          // true: 2× pixels, declared at half size
+//	String() string        // its text/plain
+//
+// and any value may keep only some of its renderings inline with
+//
+//	MIMETypes() []string   // e.g. {"image/png"}: no SVG beside the PNG
+//
+// which is how package viz's plots show themselves without importing this
+// package. Bundle computes the MIME bundle the kernel sends for any value;
+// text/plain is always included.
 //
 // Explicit display, from a cell or from compiled code running inside a cell:
 //

@@ -37,7 +37,7 @@ const modulePath = "github.com/neurogo/neurogo"
 // milliseconds. The standard library comes from export data as with
 // go/importer's "gc" importer, but the export files of all the standard
 // packages a neurogo package tree needs are found with one "go list"
-// (go/importer runs one per package, ~50 ms each: 2.5 s for train/repro).
+// (go/importer runs one per package, ~50 ms each: 2.5 s for repro).
 // Other modules' packages (gonum, gonum/plot, …) become empty packages —
 // their export data would first have to be compiled — so what depends on
 // them stays untyped, as does anything whose import fails.

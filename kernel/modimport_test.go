@@ -13,14 +13,14 @@ func TestModuleImporter(t *testing.T) {
 	}
 	imp := newModuleImporter(root)
 	t0 := time.Now()
-	pkg, err := imp.Import("github.com/neurogo/neurogo/train/repro")
+	pkg, err := imp.Import("github.com/neurogo/neurogo/repro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("train/repro and its neurogo dependencies typed in %v", time.Since(t0))
+	t.Logf("repro and its neurogo dependencies typed in %v", time.Since(t0))
 	obj := pkg.Scope().Lookup("StreamResult")
 	if obj == nil {
-		t.Fatal("no StreamResult in train/repro")
+		t.Fatal("no StreamResult in repro")
 	}
 	st, ok := obj.Type().Underlying().(*types.Struct)
 	if !ok {

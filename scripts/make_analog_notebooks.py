@@ -43,7 +43,7 @@ import (
     "time"
 
     "github.com/neurogo/neurogo/accel/analog"
-    accrepro "github.com/neurogo/neurogo/accel/repro"
+    "github.com/neurogo/neurogo/repro/hxtorch"
     "github.com/neurogo/neurogo/sim"
     "github.com/neurogo/neurogo/toolkit"
     "github.com/neurogo/neurogo/toolkit/synapses"
@@ -196,17 +196,17 @@ viz.FromGonum(gantt, viz.Frame{Width: 720, Height: 300})
 `BenchAccel` (also `neurogo bench accel`) measures, in one run, the host CPU's float32 GEMM on all cores, the pipeline with a fast mock communication partner (the software overhead alone, as the paper's simulated partner) and the pipeline with the emulated chip computing — against matrix size at a fixed batch and against batch size at 256². The dashed lines are what the link model gives a real setup: all configuration and data through the 1 Gbit/s host link or the 8 Gbit/s chip I/O. Every point is the best of repeats lasting together at least `bench_seconds`; when other programs share the cores, single points drop out of line (a dip in one curve that its neighbours and the other curves do not show is such a disturbance, not a property of that size).
 """),
 ("code", r"""
-brows, err := accrepro.BenchAccel(accrepro.AccelBenchOptions{MaxLog2: max_log2,
+brows, err := hxtorch.BenchAccel(hxtorch.AccelBenchOptions{MaxLog2: max_log2,
     EmulatedMaxLog2: emulated_log2, Batch: bench_batch, MaxBatchLog2: max_batch_log2,
     MinSeconds: bench_seconds})
 if err != nil {
     panic(err)
 }
-bySize, byBatch, err := accrepro.AccelFigures(brows)
+bySize, byBatch, err := hxtorch.AccelFigures(brows)
 if err != nil {
     panic(err)
 }
-summary := accrepro.SummarizeAccel(brows)
+summary := hxtorch.SummarizeAccel(brows)
 fmt.Printf("overhead-only pipeline, matrices ≥ one chip: ≥ %.2f of float32 GEMM\n",
     summary.MinFractionOneChip)
 fmt.Printf("256²: configuration = data at batch %.0f (volume model), %.0f (measured)\n",
@@ -302,7 +302,7 @@ var data_dir = ""        // UCI HAR directory ("": $NEUROGO_HAR if set, else syn
 ("markdown", r"""
 ## The data
 
-`accrepro.LoadHAR` reads the UCI layout from `data_dir` (or `$NEUROGO_HAR`) and otherwise returns the synthetic stand-in; its `Synthetic` field says which. `SubsetHAR` draws the requested number of windows with a fixed seed. Each window holds 128 samples of nine channels, channels last: body acceleration and body angular rate (gravity removed) and total acceleration, each x, y, z.
+`hxtorch.LoadHAR` reads the UCI layout from `data_dir` (or `$NEUROGO_HAR`) and otherwise returns the synthetic stand-in; its `Synthetic` field says which. `SubsetHAR` draws the requested number of windows with a fixed seed. Each window holds 128 samples of nine channels, channels last: body acceleration and body angular rate (gravity removed) and total acceleration, each x, y, z.
 """),
 ("code", r"""
 import (
@@ -312,7 +312,8 @@ import (
     "slices"
 
     "github.com/neurogo/neurogo/accel/analog"
-    accrepro "github.com/neurogo/neurogo/accel/repro"
+    "github.com/neurogo/neurogo/notebook"
+    "github.com/neurogo/neurogo/repro/hxtorch"
     "github.com/neurogo/neurogo/sim"
     "github.com/neurogo/neurogo/toolkit"
     "github.com/neurogo/neurogo/toolkit/layers"
@@ -321,17 +322,17 @@ import (
     "github.com/neurogo/neurogo/viz"
 )
 
-trainAll, testAll, err := accrepro.LoadHAR(data_dir, false, 0)
+trainAll, testAll, err := hxtorch.LoadHAR(data_dir, false, 0)
 if err != nil {
     panic(err)
 }
-trainSet := accrepro.SubsetHAR(trainAll, train_windows, int64(seed))
-testSet := accrepro.SubsetHAR(testAll, test_windows, int64(seed)+1)
+trainSet := hxtorch.SubsetHAR(trainAll, train_windows, int64(seed))
+testSet := hxtorch.SubsetHAR(testAll, test_windows, int64(seed)+1)
 source := "UCI HAR recordings"
 if trainSet.Synthetic {
     source = "synthetic HAR (data.SyntheticHAR)"
 }
-short := accrepro.ShortHARClasses(trainSet.Classes)
+short := hxtorch.ShortHARClasses(trainSet.Classes)
 fmt.Printf("%s: %d training and %d test windows of 128 samples × 9 channels\n",
     source, trainSet.Len(), testSet.Len())
 fmt.Println("training windows per class:", short, trainSet.ClassCounts())
@@ -377,24 +378,24 @@ The chip takes 5-bit inputs, integers 0..31. `analog.FitInputScale` maps every c
 ("code", r"""
 cut := make([][]float64, trainSet.Len())
 for i, w := range trainSet.Signals {
-    cut[i] = w[:accrepro.HARWindow*9]
+    cut[i] = w[:hxtorch.HARWindow*9]
 }
 scale, err := analog.FitInputScale(cut, 9, 0.001)
 if err != nil {
     panic(err)
 }
-x, y, err := accrepro.HARArrays(trainSet, scale)
+x, y, err := hxtorch.HARArrays(trainSet, scale)
 if err != nil {
     panic(err)
 }
-tx, ty, err := accrepro.HARArrays(testSet, scale)
+tx, ty, err := hxtorch.HARArrays(testSet, scale)
 if err != nil {
     panic(err)
 }
 first := x.At(0, 0) // training window 0: 122 samples × 9 channels, channels last
 img := make([][]float64, 9)
 for ch := range img {
-    img[ch] = make([]float64, accrepro.HARWindow)
+    img[ch] = make([]float64, hxtorch.HARWindow)
     for k := range img[ch] {
         img[ch][k] = first[k*9+ch]
     }
@@ -408,23 +409,23 @@ viz.Heatmap(img, viz.HeatmapOptions{ColorLabel: "input (0..31)", Frame: viz.Fram
 
 Conv1d(9 → 16 filters, kernel 32, stride 6) → ConvertingReLU → Linear(256 → 125) → ConvertingReLU → Linear(125 → 6), no biases. Each layer is a node of a `toolkit` network whose spec is one of `accel/analog`'s layers: its forward pass runs on an `analog.System` (weights −63..63, inputs 0..31, 8-bit results); its backward pass is the straight-through software model of §3.1 of the hxtorch paper. `ConvertingReLU` turns an 8-bit result into the next layer's 5-bit input (a right shift by one bit, clamped at 31). The last layer's 8-bit results, times 1/8, are the logits.
 
-How strongly a layer drives its columns is set by `num_sends` (each input is sent that many times). `PlanHAR` picks, per layer, the smallest `num_sends` with which the init rule can spread the layer's outputs over about a quarter of the 8-bit range, measured on up to 512 training windows. `buildHAR(sys)` builds the network with its analog layers on `sys` (`accrepro.NewHARNet` builds the same network); the graph shows the chain from the input node through the five layer nodes (conv, relu1, linear1, relu2, linear2); a probe on linear2 reads the logits.
+How strongly a layer drives its columns is set by `num_sends` (each input is sent that many times). `PlanHAR` picks, per layer, the smallest `num_sends` with which the init rule can spread the layer's outputs over about a quarter of the 8-bit range, measured on up to 512 training windows. `buildHAR(sys)` builds the network with its analog layers on `sys` (`hxtorch.NewHARNet` builds the same network); the graph shows the chain from the input node through the five layer nodes (conv, relu1, linear1, relu2, linear2); a probe on linear2 reads the logits.
 """),
 ("code", r"""
 sample := make([][]float64, min(512, x.N))
 for i := range sample {
     sample[i] = x.At(i, 0)
 }
-plan, err := accrepro.PlanHAR(sample, int64(seed), 1)
+plan, err := hxtorch.PlanHAR(sample, int64(seed), 1)
 if err != nil {
     panic(err)
 }
 fmt.Printf("num_sends per layer (conv, linear 1, linear 2): %v\n", plan.NumSends)
 
 // buildHAR builds Table 1's model with its analog layers on sys.
-func buildHAR(sys *analog.System) *accrepro.HARNet {
+func buildHAR(sys *analog.System) *hxtorch.HARNet {
     net := toolkit.New("har-analog", int64(seed))
-    in := net.Const("input", make([]float64, accrepro.HARWindow*9)...)
+    in := net.Const("input", make([]float64, hxtorch.HARWindow*9)...)
     layer := func(label string, from *toolkit.Node, spec layers.Spec, shape ...int) *toolkit.Node {
         n, err := net.Layer(label, from, spec, shape...)
         if err != nil {
@@ -434,7 +435,7 @@ func buildHAR(sys *analog.System) *accrepro.HARNet {
     }
     conv := layer("conv", in, analog.Conv1d{Filters: 16, Kernel: 32, Stride: 6, System: sys,
         NumSends: plan.NumSends[0], InputMeanSquare: plan.InputMeanSquare[0]},
-        accrepro.HARWindow, 9)
+        hxtorch.HARWindow, 9)
     r1 := layer("relu1", conv, analog.ConvertingReLU{Shift: plan.Shift})
     l1 := layer("linear1", r1, analog.Linear{Units: 125, System: sys,
         NumSends: plan.NumSends[1], InputMeanSquare: plan.InputMeanSquare[1]}, 256)
@@ -442,7 +443,7 @@ func buildHAR(sys *analog.System) *accrepro.HARNet {
     l2 := layer("linear2", r2, analog.Linear{Units: 6, System: sys,
         NumSends: plan.NumSends[2], InputMeanSquare: plan.InputMeanSquare[2],
         InitStd: plan.LogitStd, OutputScale: plan.LogitScale})
-    return &accrepro.HARNet{Net: net, Input: in, Out: net.Probe("out", l2, ""),
+    return &hxtorch.HARNet{Net: net, Input: in, Out: net.Probe("out", l2, ""),
         Layers: []*toolkit.Node{conv, l1, l2}}
 }
 
@@ -464,22 +465,22 @@ swModel, err := train.New(sw.Net)
 if err != nil {
     panic(err)
 }
-if err := accrepro.TrainLayersOnly(swModel, sw); err != nil {
+if err := hxtorch.TrainLayersOnly(swModel, sw); err != nil {
     panic(err)
 }
 const minibatch = 32
 perEpoch := (x.N + minibatch - 1) / minibatch
-if err := accrepro.CompileHAR(swModel, sw, 0.03, epochs*perEpoch); err != nil {
+if err := hxtorch.CompileHAR(swModel, sw, 0.03, epochs*perEpoch); err != nil {
     panic(err)
 }
 history, err := swModel.Fit(
     map[*toolkit.Node]*train.Array{sw.Input: x}, map[*toolkit.Probe]*train.Array{sw.Out: y},
     train.FitOptions{Epochs: epochs, BatchSize: minibatch, Seed: int64(seed),
-        Callbacks: []train.Callback{train.NewProgress(os.Stdout)}})
+        Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
 if err != nil {
     panic(err)
 }
-softwareStage, err := accrepro.EvalHAR("software (mock: quantised, noise)", swModel, sw, tx, ty)
+softwareStage, err := hxtorch.EvalHAR("software (mock: quantised, noise)", swModel, sw, tx, ty)
 if err != nil {
     panic(err)
 }
@@ -542,13 +543,13 @@ hwModel, err := train.New(hw.Net, sim.WithParams(swModel.Params()))
 if err != nil {
     panic(err)
 }
-if err := accrepro.TrainLayersOnly(hwModel, hw); err != nil {
+if err := hxtorch.TrainLayersOnly(hwModel, hw); err != nil {
     panic(err)
 }
-if err := accrepro.CompileHAR(hwModel, hw, 0.003, hil_epochs*perEpoch); err != nil {
+if err := hxtorch.CompileHAR(hwModel, hw, 0.003, hil_epochs*perEpoch); err != nil {
     panic(err)
 }
-chipStage, err := accrepro.EvalHAR("emulated chip, no retraining", hwModel, hw, tx, ty)
+chipStage, err := hxtorch.EvalHAR("emulated chip, no retraining", hwModel, hw, tx, ty)
 if err != nil {
     panic(err)
 }
@@ -564,11 +565,11 @@ Training continues on the chip model: the forward pass runs on the emulated chip
 _, err = hwModel.Fit(
     map[*toolkit.Node]*train.Array{hw.Input: x}, map[*toolkit.Probe]*train.Array{hw.Out: y},
     train.FitOptions{Epochs: hil_epochs, BatchSize: minibatch, Seed: int64(seed) + 7,
-        Callbacks: []train.Callback{train.NewProgress(os.Stdout)}})
+        Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
 if err != nil {
     panic(err)
 }
-hilStage, err := accrepro.EvalHAR("emulated chip, hardware-in-the-loop training",
+hilStage, err := hxtorch.EvalHAR("emulated chip, hardware-in-the-loop training",
     hwModel, hw, tx, ty)
 if err != nil {
     panic(err)
@@ -584,7 +585,7 @@ Test accuracy and recall per class (the fraction of each true activity classifie
 Read the matrices along their rows. On the synthetic data at the default size, lying is recognised almost perfectly (gravity on its own axis); almost all errors stay within two blocks — the three walking activities among themselves, sitting against standing — and at most 1 or 2 % of a row crosses from a moving to a static activity. The chip's fixed pattern moves windows within those blocks (at the defaults mostly standing taken for sitting and walking upstairs taken for walking), and the hardware-in-the-loop epoch moves most of them back. The printed accuracies say how much, for the parameters of this run.
 """),
 ("code", r"""
-stages := []accrepro.HARStage{softwareStage, chipStage, hilStage}
+stages := []hxtorch.HARStage{softwareStage, chipStage, hilStage}
 fmt.Printf("%-46s %8s  recall %v\n", "stage", "accuracy", short)
 for _, s := range stages {
     fmt.Printf("%-46s %7.1f %%  ", s.Name, 100*s.Accuracy)
@@ -597,7 +598,7 @@ var confusion []*viz.Plot
 panelNames := []string{"software", "chip, no retraining", "chip, hardware in the loop"}
 for i, s := range stages {
     s.Name = panelNames[i]
-    p, err := accrepro.HARConfusion(string(rune('a'+i)), s, trainSet.Classes, trainSet.Synthetic)
+    p, err := hxtorch.HARConfusion(string(rune('a'+i)), s, trainSet.Classes, trainSet.Synthetic)
     if err != nil {
         panic(err)
     }
@@ -615,7 +616,7 @@ bin/neurogo repro har-analog                      # $NEUROGO_HAR if set, else sy
 bin/neurogo repro har-analog --data "/path/UCI HAR Dataset"
 ```
 
-`--quick` runs 2000/1000 windows for 5 epochs; `--train`, `--test`, `--epochs`, `--hil-epochs`, `--chip-seed` and the chip's `--gain-spread`, `--offset-spread`, `--saturation` and `--noise` change the rest (`bin/neurogo repro` lists them). `accrepro.HAR(accrepro.HAROptions{...})` runs the same steps as this notebook in one call; with the same sizes and seeds (`--synthetic --train 3000 --test 1000 --epochs 10` for the defaults here) it gives the same accuracies.
+`--quick` runs 2000/1000 windows for 5 epochs; `--train`, `--test`, `--epochs`, `--hil-epochs`, `--chip-seed` and the chip's `--gain-spread`, `--offset-spread`, `--saturation` and `--noise` change the rest (`bin/neurogo repro` lists them). `hxtorch.HAR(hxtorch.HAROptions{...})` runs the same steps as this notebook in one call; with the same sizes and seeds (`--synthetic --train 3000 --test 1000 --epochs 10` for the defaults here) it gives the same accuracies.
 """),
 ("code", r"""
 for _, s := range stages {

@@ -38,6 +38,7 @@ import (
     "math/rand/v2"
     "os"
 
+    "github.com/neurogo/neurogo/notebook"
     "github.com/neurogo/neurogo/toolkit"
     "github.com/neurogo/neurogo/toolkit/neurons"
     "github.com/neurogo/neurogo/toolkit/synapses"
@@ -128,7 +129,7 @@ if err != nil {
 predBefore, _ := m.Predict(testIn, train.EvalOptions{Rates: true})
 hist, err := m.Fit(inputs, targets, train.FitOptions{Epochs: epochs, BatchSize: batch,
     Seed: int64(seed), ValidationSplit: 0.1,
-    Callbacks: []train.Callback{train.NewProgress(os.Stdout)}})
+    Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
 if err != nil {
     panic(err)
 }
@@ -138,7 +139,7 @@ if err != nil {
 }
 fmt.Printf("test MSE (rates): %.5f with Nengo's solved parameters, %.5f after training\n",
     before["loss"], after["loss"])
-train.HistoryPlot(hist, "loss")
+notebook.HistoryPlot(hist, "loss")
 """),
 ("markdown", r"""
 ## What changed
@@ -240,6 +241,8 @@ import (
     "math"
     "os"
 
+    "github.com/neurogo/neurogo/notebook"
+    "github.com/neurogo/neurogo/repro"
     "github.com/neurogo/neurogo/toolkit"
     "github.com/neurogo/neurogo/toolkit/dists"
     "github.com/neurogo/neurogo/toolkit/layers"
@@ -249,7 +252,6 @@ import (
     "github.com/neurogo/neurogo/train/data"
     "github.com/neurogo/neurogo/train/loss"
     "github.com/neurogo/neurogo/train/optim"
-    "github.com/neurogo/neurogo/train/repro"
     "github.com/neurogo/neurogo/train/timeres"
     "github.com/neurogo/neurogo/viz"
 )
@@ -385,11 +387,11 @@ x, y, err := repro.ImagesArray(trainSet, 1)
 if err != nil {
     panic(err)
 }
-live := &train.LivePlot{Keys: []string{"out_loss", "out_sparse_categorical_accuracy"}}
+live := &notebook.LivePlot{Keys: []string{"out_loss", "out_sparse_categorical_accuracy"}}
 hist, err := m.Fit(map[*toolkit.Node]*train.Array{input: x},
     map[*toolkit.Probe]*train.Array{out: y},
     train.FitOptions{Epochs: epochs, BatchSize: batch, Seed: int64(seed),
-        Callbacks: []train.Callback{train.NewProgress(os.Stdout), live}})
+        Callbacks: []train.Callback{notebook.NewProgress(os.Stdout), live}})
 if err != nil {
     panic(err)
 }
@@ -489,7 +491,7 @@ if err != nil {
 rt, ok := timeres.ResponseTime(tcm.Accuracy(), 0.9*spikeAcc)
 fmt.Printf("response time (accuracy ≥ 90 %% of its final %.3f): step %d (found: %v)\n",
     spikeAcc, rt, ok)
-tcm.Plot(nil, []int{steps / 8, steps / 4, steps / 2, steps - 1})
+notebook.TCMPlot(tcm, nil, []int{steps / 8, steps / 4, steps / 2, steps - 1})
 """),
 ("markdown", r"""
 ## Full size
@@ -568,6 +570,8 @@ import (
     "strings"
 
     "github.com/neurogo/neurogo/display"
+    "github.com/neurogo/neurogo/notebook"
+    "github.com/neurogo/neurogo/repro"
     "github.com/neurogo/neurogo/toolkit"
     "github.com/neurogo/neurogo/toolkit/networks"
     neuron "github.com/neurogo/neurogo/toolkit/neurons" // "neurons" is a parameter here
@@ -575,7 +579,6 @@ import (
     "github.com/neurogo/neurogo/train"
     "github.com/neurogo/neurogo/train/loss"
     "github.com/neurogo/neurogo/train/optim"
-    "github.com/neurogo/neurogo/train/repro"
     "github.com/neurogo/neurogo/viz"
 )
 
@@ -793,7 +796,7 @@ point := func(n, s int) repro.SPAPoint {
     p.Before, p.LossBefore, before = eval()
     _, err = m.Fit(xs(mn, trainD), ys(mn, trainD), train.FitOptions{Epochs: epochs,
         BatchSize: batch, Seed: int64(s),
-        Callbacks: []train.Callback{train.NewProgress(os.Stdout)}})
+        Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
     if err != nil {
         panic(err)
     }
@@ -948,8 +951,8 @@ import (
     "os"
 
     "github.com/neurogo/neurogo/display"
+    "github.com/neurogo/neurogo/repro"
     "github.com/neurogo/neurogo/toolkit/stream"
-    "github.com/neurogo/neurogo/train/repro"
     "github.com/neurogo/neurogo/train/timeres"
 )
 

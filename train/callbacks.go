@@ -2,14 +2,11 @@ package train
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
-
-	"github.com/neurogo/neurogo/display"
-	"github.com/neurogo/neurogo/viz"
 )
 
 // FitInfo describes a Fit run to callbacks.
@@ -73,27 +70,52 @@ func (c CallbackFuncs) OnTrainEnd(m *Model, h *History) error {
 	return c.TrainEnd(m, h)
 }
 
-// Progress is the progress-bar callback: inside a notebook kernel it
-// shows an HTML bar updated in place (display updates, at most 10 per
-// second); elsewhere it writes a line per update to W (carriage returns
-// on a terminal line, a newline at each epoch end), like Keras's verbose=1.
+// Progress is the progress-bar callback, like Keras's verbose=1: it writes
+// a line per update to W (carriage returns within an epoch, a newline at
+// each epoch end), at most one update per Interval and always the last
+// batch of an epoch. With View set, every update is offered to the view
+// first and written to W only when the view did not show it: package
+// notebook's Progress sets a view that shows a live HTML bar inside a
+// notebook kernel. train itself never talks to a notebook.
 type Progress struct {
 	W        io.Writer
-	ID       string        // display id in a notebook (default "neurogo-fit")
 	Interval time.Duration // minimum time between updates (default 100 ms)
+	View     ProgressView  // optional: shows updates elsewhere (nil: W only)
 
 	info    FitInfo
 	epoch   int
 	start   time.Time
 	last    time.Time
-	shown   bool
 	loss    float64
 	nLoss   int
 	history []string
 	now     func() time.Time
 }
 
-// NewProgress returns a progress bar writing to w outside a kernel.
+// ProgressView shows Progress updates somewhere other than a writer (a
+// notebook's output that updates in place). ShowProgress reports whether
+// it showed u; when it did not (for example outside a kernel), Progress
+// writes u.Line to its W.
+type ProgressView interface {
+	ShowProgress(u ProgressUpdate) (shown bool, err error)
+}
+
+// ProgressUpdate is one update of a Progress bar.
+type ProgressUpdate struct {
+	Epoch, Epochs int // epoch number from 1, and the number of the last epoch
+	Done, Batches int // batches done in this epoch, and batches per epoch
+	// Line is the text line Progress writes: "Epoch 2/10 13/20
+	// [===...] 1.3s ETA 1s - loss 0.012"; Status is its part after the
+	// bar (elapsed time, ETA, logs).
+	Line, Status string
+	// Finished holds the final lines of the epochs ended so far; at the
+	// end of an epoch (EpochEnd) its last entry is Line.
+	Finished []string
+	EpochEnd bool
+}
+
+// NewProgress returns a progress bar writing to w (nil: nothing is
+// written; a View may still show the updates).
 func NewProgress(w io.Writer) *Progress { return &Progress{W: w} }
 
 func (p *Progress) clock() time.Time {
@@ -105,13 +127,10 @@ func (p *Progress) clock() time.Time {
 
 func (p *Progress) OnTrainBegin(m *Model, info FitInfo) error {
 	p.info = info
-	if p.ID == "" {
-		p.ID = "neurogo-fit"
-	}
 	if p.Interval <= 0 {
 		p.Interval = 100 * time.Millisecond
 	}
-	p.shown, p.history = false, nil
+	p.history = nil
 	return nil
 }
 
@@ -157,24 +176,15 @@ func (p *Progress) line(done int, text string) string {
 
 func (p *Progress) show(done int, text string, epochEnd bool) error {
 	line := p.line(done, text)
-	if display.Active() {
-		var b strings.Builder
-		b.WriteString(`<div style="font-family:monospace;font-size:12px">`)
-		for _, h := range p.history {
-			if epochEnd && h == p.history[len(p.history)-1] {
-				break
-			}
-			fmt.Fprintf(&b, "<div>%s</div>", html.EscapeString(h))
+	if p.View != nil {
+		_, status, _ := strings.Cut(line, "] ")
+		shown, err := p.View.ShowProgress(ProgressUpdate{
+			Epoch: p.epoch + 1, Epochs: p.info.Epochs, Done: done, Batches: p.info.Batches,
+			Line: line, Status: status, Finished: slices.Clone(p.history), EpochEnd: epochEnd,
+		})
+		if shown || err != nil {
+			return err
 		}
-		pct := 100 * done / max(p.info.Batches, 1)
-		fmt.Fprintf(&b, `<div>Epoch %d/%d <progress value="%d" max="100" style="width:30ex"></progress> %s</div></div>`,
-			p.epoch+1, p.info.Epochs, pct, html.EscapeString(strings.SplitN(line, "] ", 2)[1]))
-		v := display.Value{Data: map[string]any{display.MIMEHTML: b.String(), display.MIMEText: strings.Join(append(p.history, line), "\n")}}
-		if !p.shown {
-			p.shown = true
-			return display.Show(p.ID, v)
-		}
-		return display.Update(p.ID, v)
 	}
 	if p.W == nil {
 		return nil
@@ -185,68 +195,6 @@ func (p *Progress) show(done int, text string, epochEnd bool) error {
 	}
 	_, err := fmt.Fprintf(p.W, "\r%s%s", line, end)
 	return err
-}
-
-// LivePlot is a callback that redraws the training history (loss and the
-// metrics, training and validation) after every epoch in a notebook, in
-// place (viz.Live, viz.TrainingHistory). Keys selects the logs to plot
-// (default: every key without the "val_" prefix). Outside a kernel it does
-// nothing.
-type LivePlot struct {
-	ID   string
-	Keys []string
-	live *viz.Live
-	hist *History
-}
-
-func (l *LivePlot) OnTrainBegin(m *Model, info FitInfo) error {
-	if l.ID == "" {
-		l.ID = "neurogo-history"
-	}
-	l.live, l.hist = viz.NewLive(l.ID), &History{}
-	return nil
-}
-func (l *LivePlot) OnEpochBegin(*Model, int) error          { return nil }
-func (l *LivePlot) OnBatchEnd(*Model, int, int, Logs) error { return nil }
-func (l *LivePlot) OnEpochEnd(m *Model, epoch int, logs Logs) error {
-	l.hist.Epochs = append(l.hist.Epochs, epoch)
-	l.hist.Logs = append(l.hist.Logs, logs)
-	return l.live.UpdateFunc(func() (*viz.Plot, error) { return HistoryPlot(l.hist, l.Keys...) })
-}
-func (l *LivePlot) OnTrainEnd(*Model, *History) error { return l.live.Flush() }
-
-// HistoryPlot draws a training history: one panel per key (default every
-// logged key without the "val_" prefix), with its validation curve when
-// logged.
-func HistoryPlot(h *History, keys ...string) (*viz.Plot, error) {
-	if h == nil || len(h.Logs) == 0 {
-		return nil, fmt.Errorf("train: HistoryPlot: empty history")
-	}
-	if len(keys) == 0 {
-		for _, k := range h.Keys() {
-			if !strings.HasPrefix(k, "val_") {
-				keys = append(keys, k)
-			}
-		}
-	}
-	var ms []viz.Metric
-	for _, k := range keys {
-		mt := viz.Metric{Name: k, Train: h.Series(k)}
-		if v := h.Series("val_" + k); !allNaN(v) {
-			mt.Validation = v
-		}
-		ms = append(ms, mt)
-	}
-	return viz.TrainingHistory(ms, viz.Frame{})
-}
-
-func allNaN(v []float64) bool {
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			return false
-		}
-	}
-	return true
 }
 
 // EarlyStopping stops Fit when Monitor (default "val_loss", or "loss"

@@ -97,8 +97,9 @@
 // every optimiser step Fit applies each parameter's declared constraint
 // (optim.ApplyConstraints; Keras's kernel_constraint), e.g. the ±63 bounds
 // of the analog kernels of accel/analog, and Config.Regularizer penalises
-// the layer parameters of role layers.RoleKernel. Callbacks: Progress (a terminal bar, or a
-// live HTML bar in a notebook), LivePlot (the history redrawn in place),
+// the layer parameters of role layers.RoleKernel. Callbacks: Progress (a
+// Keras-style text bar written to an io.Writer; a ProgressView may show
+// its updates elsewhere, e.g. package notebook's live bar),
 // EarlyStopping, Checkpoint (SaveCheckpoint/LoadCheckpoint resume
 // exactly), CallbackFuncs. A NaN or infinite loss or gradient stops Fit
 // with an error naming the epoch, batch and parameter; the parameters keep
@@ -109,7 +110,12 @@
 // of its whole epochs and the parameters after its last whole batch).
 //
 // Data sets are in train/data (MNIST and Fashion-MNIST IDX files), the
-// paper reproductions in train/repro (`neurogo repro spiking-mnist`,
+// paper reproductions in package repro (`neurogo repro spiking-mnist`,
 // `neurogo repro spa-memory`), and `neurogo bench train` times an epoch
 // against PyTorch.
+//
+// train never imports viz or display: package notebook, above train and
+// viz, holds what reaches a notebook while Fit runs — notebook.Progress
+// (the live HTML bar, a ProgressView over Progress), notebook.LivePlot and
+// notebook.HistoryPlot (the training history as a plot).
 package train

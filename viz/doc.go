@@ -2,8 +2,11 @@
 // accuracy-over-time and response-time plots, time series, tuning curves,
 // training histories, heatmaps, histograms, scatter and line plots, grids
 // of subplots and network graphs. Each plot renders a retina PNG and an
-// SVG and knows its MIME bundle, so a plot that is the last expression of
-// a notebook cell shows itself (see package display). Plots are built on
+// SVG through its own methods (PNG, SVG, Retina, String, MIMETypes), so a
+// plot that is the last expression of a notebook cell shows itself:
+// package display turns those methods into the MIME bundle. viz does not
+// import display; live plots that update in place while a loop runs are
+// in package notebook (notebook.Live). Plots are built on
 // gonum.org/v1/plot.
 //
 // # One pattern for every plot
@@ -27,9 +30,7 @@
 // TemporalConfusion, ResponseTime, ResponseTimeHistograms, TimeSeries,
 // Line, Scatter, Bar, Points, Histogram, Heatmap, ImageGrid (small
 // multiples of images on one colour scale), TuningCurves,
-// TrainingHistory, NetworkGraph and Grid (subplots). Live updates a shown
-// plot in place during long loops, at most 10 times per second, and does
-// nothing outside a kernel.
+// TrainingHistory, NetworkGraph and Grid (subplots).
 //
 // # Choosing the form
 //
@@ -72,8 +73,9 @@
 //
 //   - Sizes are CSS pixels (drawn as points, 1/72 inch; default 640×400).
 //     PNG renders at 144 dpi, twice the pixels, and the MIME metadata
-//     declares the CSS size (Retina reports true). The bundle carries PNG
-//     and text/plain; SVG() gives the vector version.
+//     declares the CSS size (Retina reports true). The inline bundle
+//     carries PNG and text/plain (MIMETypes lists only the PNG); SVG()
+//     gives the vector version.
 //   - Time is in seconds (dt, delays, response times), rates in Hz. Put
 //     units in axis labels: "time (s)". Defaults already do.
 //   - Colours are colour-blind safe: series cycle through seaborn's ten

@@ -207,18 +207,6 @@ func ExampleNetworkGraph() {
 	// Output: <viz.NetworkGraph 240×66> true true
 }
 
-func ExampleLive() {
-	// Outside a kernel a Live plot does nothing (and builds nothing).
-	live := viz.NewLive("loss")
-	for epoch := 0; epoch < 3; epoch++ {
-		live.UpdateFunc(func() (*viz.Plot, error) {
-			return viz.Line([]viz.Series{{Y: []float64{1, 0.5}}}, viz.LineOptions{})
-		})
-	}
-	fmt.Println(live.Flush(), live.Sent)
-	// Output: <nil> 0
-}
-
 // A toolkit model drawn as a graph: ensembles orange, nodes grey, the
 // learning connection labelled.
 func ExampleModelGraph() {

@@ -15,8 +15,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
-
-	"github.com/neurogo/neurogo/display"
 )
 
 // Default figure size in CSS pixels (one CSS pixel is drawn as one
@@ -53,8 +51,9 @@ type Frame struct {
 // still safe to display: it renders a short message instead of panicking.
 //
 // A *Plot shows itself when it is the last expression of a notebook cell:
-// it has PNG (retina, 2× pixels), SVG and MIMEBundle methods as package
-// display expects.
+// package display (which viz does not import) finds its PNG method (2×
+// pixels, Retina reports true), its String method for text/plain and
+// MIMETypes, which keeps the inline bundle to the PNG.
 type Plot struct {
 	name string
 	w, h vg.Length
@@ -177,19 +176,10 @@ func (p *Plot) SVG() string {
 	return buf.String()
 }
 
-// MIMEBundle is the Jupyter MIME bundle: a retina PNG and text/plain. (SVG
-// is left out to keep notebooks small; display it explicitly with
-// display.Display(display.SVG(p.SVG())).)
-func (p *Plot) MIMEBundle() map[string]any {
-	v := display.RetinaPNG(p.PNG())
-	v.Data[display.MIMEText] = p.String()
-	return v.Data
-}
-
-// MIMEMetadata declares the PNG's display size (half its pixel size).
-func (p *Plot) MIMEMetadata() map[string]any {
-	return display.RetinaPNG(p.PNG()).Metadata
-}
+// MIMETypes lists what a notebook shows inline: the retina PNG (and
+// text/plain, from String). SVG is left out to keep notebooks small;
+// display it explicitly with display.Display(display.SVG(p.SVG())).
+func (p *Plot) MIMETypes() []string { return []string{"image/png"} }
 
 // ---- styling helpers ----
 

@@ -2,17 +2,14 @@ package viz
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/neurogo/neurogo/display"
 )
 
 // Tolerances of the SVG structure goldens: element counts may drift by
@@ -126,24 +123,13 @@ func TestPNG(t *testing.T) {
 			if nonWhite < total/100 || ncolors < 3 {
 				t.Errorf("PNG looks blank: %d of %d pixels non-white, %d colours", nonWhite, total, ncolors)
 			}
-			data, md := display.Bundle(p)
-			if data[display.MIMEPNG] == nil || data[display.MIMEText] != p.String() {
-				t.Errorf("bundle: %v", keys(data))
-			}
-			if m, ok := md[display.MIMEPNG].(map[string]any); !ok || m["width"] != int(w) {
-				t.Errorf("metadata %v, want width %g", md, w)
+			// The inline bundle (built by package display, tested in
+			// package notebook): the retina PNG alone, text from String.
+			if !p.Retina() || !slices.Equal(p.MIMETypes(), []string{"image/png"}) || p.String() == "" {
+				t.Errorf("display methods: Retina %v, MIMETypes %v, String %q", p.Retina(), p.MIMETypes(), p.String())
 			}
 		})
 	}
-}
-
-func keys(m map[string]any) []string {
-	var k []string
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }
 
 // TestRasterPixels checks the pixel path: a single spike lands where its
@@ -257,68 +243,6 @@ func TestNilPlot(t *testing.T) {
 	}
 	if _, err := Grid([]*Plot{nil, nil}, GridOptions{}); err != nil {
 		t.Errorf("grid of nil plots: %v", err)
-	}
-}
-
-// fakeSink records display calls.
-type fakeSink struct {
-	shows, updates int
-	ids            []string
-}
-
-func (s *fakeSink) Display(data, metadata map[string]any, id string, update bool) error {
-	if data[display.MIMEPNG] == nil {
-		return errors.New("no PNG in bundle")
-	}
-	if update {
-		s.updates++
-	} else {
-		s.shows++
-	}
-	s.ids = append(s.ids, id)
-	return nil
-}
-func (s *fakeSink) Clear(bool) error { return nil }
-
-func TestLive(t *testing.T) {
-	mk := func() (*Plot, error) { return Histogram([]float64{1, 2, 2, 3}, HistogramOptions{}) }
-	// Outside a kernel: no-op, the plot is never built.
-	l := NewLive("h")
-	built := 0
-	for i := 0; i < 5; i++ {
-		if err := l.UpdateFunc(func() (*Plot, error) { built++; return mk() }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if built != 0 || l.Sent != 0 || l.Due() {
-		t.Fatalf("outside a kernel: built %d, sent %d", built, l.Sent)
-	}
-	// Inside: show once, then at most one update per 100 ms of (fake) time.
-	sink := &fakeSink{}
-	display.SetSink(sink)
-	defer display.SetSink(nil)
-	now := time.Unix(0, 0)
-	l.now = func() time.Time { return now }
-	for i := 0; i < 50; i++ { // 50 calls over 490 ms
-		if err := l.UpdateFunc(func() (*Plot, error) { built++; return mk() }); err != nil {
-			t.Fatal(err)
-		}
-		now = now.Add(10 * time.Millisecond)
-	}
-	if err := l.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	// Sends at 0, 100, 200, 300, 400 ms plus the flush.
-	if sink.shows != 1 || sink.updates != 5 || built != 6 {
-		t.Errorf("shows %d updates %d built %d; want 1, 5, 6", sink.shows, sink.updates, built)
-	}
-	for _, id := range sink.ids {
-		if id != "h" {
-			t.Errorf("display id %q, want h", id)
-		}
-	}
-	if err := l.Flush(); err != nil || sink.updates != 5 {
-		t.Errorf("second flush sent again")
 	}
 }
 

@@ -6,16 +6,30 @@ import (
 	"image/color"
 	"sort"
 
-	"github.com/neurogo/neurogo/viz"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// stageColor is the colour of stage s in Plot: viz's series colours in
-// stage order (preprocess blue, build orange, execute green, postprocess
-// vermillion).
-func stageColor(s Stage) color.RGBA { return viz.SeriesColor(int(s)) }
+// stageColors are the colours of the stages in Plot, in stage order:
+// the first four series colours of package viz (seaborn's colour-blind
+// safe palette) written out here, so that jit needs no plotting package
+// of neurogo: preprocess blue, build orange, execute green, postprocess
+// vermillion.
+var stageColors = [...]color.RGBA{
+	{0x01, 0x73, 0xB2, 0xFF}, // blue
+	{0xDE, 0x8F, 0x05, 0xFF}, // orange
+	{0x02, 0x9E, 0x73, 0xFF}, // green
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+}
+
+// stageColor is the colour of stage s in Plot.
+func stageColor(s Stage) color.RGBA {
+	if s < 0 || int(s) >= len(stageColors) {
+		return color.RGBA{0x94, 0x94, 0x94, 0xFF} // grey
+	}
+	return stageColors[s]
+}
 
 // Plot draws the trace as a Gantt chart like Fig 5 (right) of the hxtorch
 // paper: one

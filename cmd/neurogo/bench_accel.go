@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	accrepro "github.com/neurogo/neurogo/accel/repro"
+	"github.com/neurogo/neurogo/repro/hxtorch"
 )
 
 // cmdBenchAccel measures Fig 8 of the BrainScaleS-2/hxtorch paper
@@ -29,18 +29,18 @@ func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	o := accrepro.AccelBenchOptions{MaxLog2: *maxLog2, MinSeconds: *secs, Log: stderr}
+	o := hxtorch.AccelBenchOptions{MaxLog2: *maxLog2, MinSeconds: *secs, Log: stderr}
 	if *quick {
 		o.MaxLog2, o.EmulatedMaxLog2, o.MaxBatchLog2, o.MinSeconds = min(*maxLog2, 11), 10, 12, 0.2
 	}
-	rows, err := accrepro.BenchAccel(o)
+	rows, err := hxtorch.BenchAccel(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo bench accel: %v\n", err)
 		return 1
 	}
-	sum := accrepro.SummarizeAccel(rows)
+	sum := hxtorch.SummarizeAccel(rows)
 	if *figs != "" {
-		a, b, err := accrepro.AccelFigures(rows)
+		a, b, err := hxtorch.AccelFigures(rows)
 		if err == nil {
 			err = os.MkdirAll(*figs, 0o755)
 		}
@@ -77,7 +77,7 @@ func cmdBenchAccel(args []string, stdout, stderr io.Writer) int {
 		}
 		b, _ := json.Marshal(struct {
 			Sweep string `json:"sweep"`
-			accrepro.AccelSummary
+			hxtorch.AccelSummary
 		}{"summary", sum})
 		fmt.Fprintln(stdout, string(b))
 		return 0

@@ -7,7 +7,7 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/neurogo/neurogo/train/repro"
+	"github.com/neurogo/neurogo/repro"
 )
 
 // cmdBenchStream measures the frame rate of the two-path network of the

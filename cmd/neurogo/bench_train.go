@@ -15,13 +15,13 @@ import (
 	"time"
 
 	"github.com/neurogo/neurogo/kernel"
+	"github.com/neurogo/neurogo/repro"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/solvers"
 	"github.com/neurogo/neurogo/train"
 	"github.com/neurogo/neurogo/train/data"
 	"github.com/neurogo/neurogo/train/loss"
 	"github.com/neurogo/neurogo/train/optim"
-	"github.com/neurogo/neurogo/train/repro"
 )
 
 // cmdBenchTrain times an epoch of training the spiking-MNIST network

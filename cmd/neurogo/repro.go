@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/neurogo/neurogo/repro"
 	"github.com/neurogo/neurogo/train"
-	"github.com/neurogo/neurogo/train/repro"
 	"github.com/neurogo/neurogo/viz"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/neurogo/neurogo/accel/analog"
-	accrepro "github.com/neurogo/neurogo/accel/repro"
+	"github.com/neurogo/neurogo/repro/hxtorch"
 	"github.com/neurogo/neurogo/train/data"
 	"github.com/neurogo/neurogo/viz"
 )
@@ -17,7 +17,7 @@ func reproHAR(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("repro har-analog", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "small run: 2000 training and 1000 test windows, 5 epochs (under a minute)")
-	o := accrepro.HAROptions{}
+	o := hxtorch.HAROptions{}
 	fs.StringVar(&o.DataDir, "data", "", "UCI HAR directory (default $NEUROGO_HAR, else the synthetic set)")
 	fs.BoolVar(&o.Synthetic, "synthetic", false, "use the synthetic HAR set even when real data are configured")
 	write := fs.String("write-synthetic", "", "write the synthetic set in the UCI layout to this directory and exit")
@@ -69,12 +69,12 @@ func reproHAR(args []string, stdout, stderr io.Writer) int {
 	}
 	o.Chip = &chip
 	o.Log = stderr
-	res, err := accrepro.HAR(o)
+	res, err := hxtorch.HAR(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo repro har-analog: %v\n", err)
 		return 1
 	}
-	stage := func(s accrepro.HARStage) map[string]any {
+	stage := func(s hxtorch.HARStage) map[string]any {
 		return map[string]any{"name": s.Name, "accuracy": s.Accuracy, "recall": s.Recall, "confusion": s.Confusion}
 	}
 	summary := map[string]any{
@@ -103,7 +103,7 @@ func reproHAR(args []string, stdout, stderr io.Writer) int {
 		kind = "SYNTHETIC HAR (data.SyntheticHAR)"
 	}
 	fmt.Fprintf(stdout, "har-analog on %s, num_sends %v, ConvertingReLU shift %d\n", kind, res.Plan.NumSends, res.Plan.Shift)
-	for _, s := range []accrepro.HARStage{res.Software, res.Chip, res.HIL} {
+	for _, s := range []hxtorch.HARStage{res.Software, res.Chip, res.HIL} {
 		fmt.Fprintf(stdout, "  %-46s accuracy %.1f %%  recall", s.Name, 100*s.Accuracy)
 		for _, r := range s.Recall {
 			fmt.Fprintf(stdout, " %.2f", r)
@@ -114,7 +114,7 @@ func reproHAR(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func chipConfig(o accrepro.HAROptions) analog.Config {
+func chipConfig(o hxtorch.HAROptions) analog.Config {
 	if o.Chip != nil {
 		return *o.Chip
 	}

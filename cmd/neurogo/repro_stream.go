@@ -7,7 +7,7 @@ import (
 	"math"
 	"path/filepath"
 
-	"github.com/neurogo/neurogo/train/repro"
+	"github.com/neurogo/neurogo/repro"
 	"github.com/neurogo/neurogo/viz"
 )
 

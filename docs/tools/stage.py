@@ -39,12 +39,12 @@ GUIDES = {
     "sim": "simulation", "sim/bench": "simulation", "sim/npz": "simulation",
     "sim/simtest": "simulation",
     "train": "training", "train/loss": "training", "train/optim": "training",
-    "train/data": "training", "train/repro": "training",
+    "train/data": "training", "repro": "training",
     "toolkit/stream": "layerwise-parallel", "sim/frames": "layerwise-parallel",
     "train/plastic": "layerwise-parallel", "train/stimulus": "layerwise-parallel",
     "train/timeres": "layerwise-parallel",
     "accel": "analog", "accel/analog": "analog", "accel/jit": "analog",
-    "accel/repro": "analog", "viz": "plots",
+    "repro/hxtorch": "analog", "viz": "plots", "notebook": "plots",
 }
 GUIDE_TITLES = {
     "kernel": "Kernel and display", "modelling": "Modelling",

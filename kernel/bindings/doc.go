@@ -36,7 +36,7 @@
 //     candidate packages with the reason for each.
 //
 // The candidates are `go list std` of the running toolchain, gonum.org/v1/gonum/...,
-// gonum.org/v1/plot/... and github.com/neurogo/neurogo/{toolkit,sim,train,accel,viz,display}/...
+// gonum.org/v1/plot/... and github.com/neurogo/neurogo/{toolkit,sim,train,accel,viz,display,notebook,repro}/...
 // Internal, vendored and main packages are never candidates; unsafe,
 // syscall/js and runtime/cgo are excluded by rule; gonum's test-support
 // packages (testblas, testlapack, testgraph, testquad) are left out to keep

@@ -11,7 +11,6 @@ import (
 func init() {
 	Symbols["github.com/neurogo/neurogo/train/timeres/timeres"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"AccuracyPlot":        reflect.ValueOf(timeres.AccuracyPlot),
 		"Correct":             reflect.ValueOf(timeres.Correct),
 		"Distances":           reflect.ValueOf(timeres.Distances),
 		"FromArray":           reflect.ValueOf(timeres.FromArray),
@@ -19,7 +18,6 @@ func init() {
 		"New":                 reflect.ValueOf(timeres.New),
 		"NewTracker":          reflect.ValueOf(timeres.NewTracker),
 		"ResponseTime":        reflect.ValueOf(timeres.ResponseTime),
-		"ResponseTimePlot":    reflect.ValueOf(timeres.ResponseTimePlot),
 		"SampleResponseTimes": reflect.ValueOf(timeres.SampleResponseTimes),
 		"ShortestPath":        reflect.ValueOf(timeres.ShortestPath),
 		"ShortestPathNetwork": reflect.ValueOf(timeres.ShortestPathNetwork),

@@ -13,7 +13,6 @@ func init() {
 		// function, constant and variable definitions
 		"ArrayFromLabels": reflect.ValueOf(train.ArrayFromLabels),
 		"ArrayFromRows":   reflect.ValueOf(train.ArrayFromRows),
-		"HistoryPlot":     reflect.ValueOf(train.HistoryPlot),
 		"New":             reflect.ValueOf(train.New),
 		"NewArray":        reflect.ValueOf(train.NewArray),
 		"NewProgress":     reflect.ValueOf(train.NewProgress),
@@ -32,13 +31,15 @@ func init() {
 		"GradEntry":        reflect.ValueOf((*train.GradEntry)(nil)),
 		"GradReport":       reflect.ValueOf((*train.GradReport)(nil)),
 		"History":          reflect.ValueOf((*train.History)(nil)),
-		"LivePlot":         reflect.ValueOf((*train.LivePlot)(nil)),
 		"Logs":             reflect.ValueOf((*train.Logs)(nil)),
 		"Model":            reflect.ValueOf((*train.Model)(nil)),
 		"Progress":         reflect.ValueOf((*train.Progress)(nil)),
+		"ProgressUpdate":   reflect.ValueOf((*train.ProgressUpdate)(nil)),
+		"ProgressView":     reflect.ValueOf((*train.ProgressView)(nil)),
 
 		// interface wrapper definitions
-		"_Callback": reflect.ValueOf((*_github_com_neurogo_neurogo_train_Callback)(nil)),
+		"_Callback":     reflect.ValueOf((*_github_com_neurogo_neurogo_train_Callback)(nil)),
+		"_ProgressView": reflect.ValueOf((*_github_com_neurogo_neurogo_train_ProgressView)(nil)),
 	}
 }
 
@@ -66,4 +67,14 @@ func (W _github_com_neurogo_neurogo_train_Callback) OnTrainBegin(m *train.Model,
 }
 func (W _github_com_neurogo_neurogo_train_Callback) OnTrainEnd(m *train.Model, h *train.History) error {
 	return W.WOnTrainEnd(m, h)
+}
+
+// _github_com_neurogo_neurogo_train_ProgressView is an interface wrapper for ProgressView type
+type _github_com_neurogo_neurogo_train_ProgressView struct {
+	IValue        interface{}
+	WShowProgress func(u train.ProgressUpdate) (shown bool, err error)
+}
+
+func (W _github_com_neurogo_neurogo_train_ProgressView) ShowProgress(u train.ProgressUpdate) (shown bool, err error) {
+	return W.WShowProgress(u)
 }

@@ -989,10 +989,12 @@ def test_output_streams_while_the_cell_runs(kc: Any) -> None:
 
 
 def test_fit_shows_live_progress_and_history(kc):
-    """train.Fit with the Progress and LivePlot callbacks: both are shown
-    under their display ids and updated in place while training runs
-    (update_display_data), throttled to at most 10 updates a second."""
-    need(kc, "time", "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/train",
+    """train.Fit with package notebook's Progress and LivePlot callbacks:
+    both are shown under their display ids and updated in place while
+    training runs (update_display_data), throttled to at most 10 updates a
+    second; the history PNG is declared at its CSS size with no SVG."""
+    need(kc, "time", "github.com/neurogo/neurogo/notebook",
+         "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/train",
          "github.com/neurogo/neurogo/train/loss", "github.com/neurogo/neurogo/train/optim")
     code = """
 ngLiveNet := toolkit.New("live", 1)
@@ -1014,7 +1016,7 @@ ngSlow := train.CallbackFuncs{EpochEnd: func(m *train.Model, epoch int, logs tra
     return nil
 }}
 _, err = ngLiveM.Fit(map[*toolkit.Node]*train.Array{ngLiveX: ngLiveXs}, map[*toolkit.Probe]*train.Array{ngLiveP: ngLiveYs},
-    train.FitOptions{Epochs: 4, BatchSize: 2, Callbacks: []train.Callback{train.NewProgress(nil), &train.LivePlot{}, ngSlow}})
+    train.FitOptions{Epochs: 4, BatchSize: 2, Callbacks: []train.Callback{notebook.NewProgress(nil), &notebook.LivePlot{}, ngSlow}})
 if err != nil {
     panic(err)
 }
@@ -1032,3 +1034,7 @@ if err != nil {
     assert len(plot) == 1 and "image/png" in plot[0]["content"]["data"], describe({}, outputs)
     assert len(plot_updates) >= 2, f"{len(plot_updates)} history updates"
     assert all("image/png" in u["content"]["data"] for u in plot_updates)
+    for o in plot + plot_updates:
+        assert set(o["content"]["data"]) == {"image/png", "text/plain"}, sorted(o["content"]["data"])
+        assert o["content"]["data"]["text/plain"].startswith("<viz.TrainingHistory ")
+        assert o["content"]["metadata"]["image/png"]["width"] in (420, 840), o["content"]["metadata"]

@@ -29,8 +29,9 @@
 //     neuron-pools of a toolkit/stream.Net, one frame per synapse-pool)
 //     and ShortestPathNetwork (steps between two objects of a
 //     toolkit.Network, one step per connection with a synapse).
-//   - Plots through package viz: (*TCM).Plot, AccuracyPlot,
-//     ResponseTimePlot.
+//   - Curve, an accuracy-over-delay curve. The plots of all these are in
+//     package notebook (TCMPlot, AccuracyPlot, ResponseTimePlot): timeres
+//     itself never imports viz or display.
 //
 // # Conventions
 //

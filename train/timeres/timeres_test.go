@@ -383,37 +383,6 @@ func TestFromSteps(t *testing.T) {
 	}
 }
 
-func TestPlots(t *testing.T) {
-	m, _ := New(3, 2)
-	m.Add([]int{0, 1, 2}, []int{0, 0, 0}, []int{0, 1, 1}, 1)
-	p, err := m.Plot(nil, nil)
-	if err != nil || p == nil {
-		t.Fatalf("Plot: %v", err)
-	}
-	if len(p.SVG()) == 0 {
-		t.Error("empty SVG")
-	}
-	if _, err := m.Plot(nil, []int{5}); err == nil {
-		t.Error("Plot at δt 5 > MaxDelay should fail")
-	}
-	empty, _ := New(3, 2)
-	if _, err := empty.Plot(nil, nil); err == nil {
-		t.Error("Plot of an empty TCM should fail")
-	}
-	if _, err := AccuracyPlot([]Curve{{"a", m.Accuracy()}}, m.ChanceLevel()); err != nil {
-		t.Errorf("AccuracyPlot: %v", err)
-	}
-	if _, err := AccuracyPlot([]Curve{{"none", empty.Accuracy()}}, 0.1); err == nil {
-		t.Error("AccuracyPlot of an all-NaN curve should fail")
-	}
-	if _, err := ResponseTimePlot([][]int{{3, 4, 4, -1}, {5}}, []string{"a", "b"}); err != nil {
-		t.Errorf("ResponseTimePlot: %v", err)
-	}
-	if _, err := ResponseTimePlot([][]int{{-1}}, nil); err == nil {
-		t.Error("ResponseTimePlot without responses should fail")
-	}
-}
-
 // TestShortestPathFile loads the appendix network (the statestream paper, §6.2,
 // statestream's demonstration.st_graph) with the stream loader.
 func TestShortestPathFile(t *testing.T) {

@@ -1,14 +1,15 @@
-package timeres
+package notebook
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/neurogo/neurogo/train/timeres"
 	"github.com/neurogo/neurogo/viz"
 )
 
-// Plot draws the confusion matrices at the given delays (nil: every
-// delay with samples) side by side, rows normalised to fractions, each
+// TCMPlot draws the confusion matrices of m (package train/timeres) at
+// the given delays (nil: every delay with samples) side by side, rows normalised to fractions, each
 // panel titled with its δt in frames and its accuracy, on one colour
 // scale with one colour bar — the temporal confusion matrix of the
 // statestream paper, §3.2. classNames may be nil (0, 1, …).
@@ -16,25 +17,29 @@ import (
 // The panels are viz.ConfusionMatrix plots composed with viz.Grid rather
 // than viz.TemporalConfusion, whose panel titles give delays in seconds;
 // here delays are frames.
-func (m *TCM) Plot(classNames []string, delays []int) (*viz.Plot, error) {
+func TCMPlot(m *timeres.TCM, classNames []string, delays []int) (*viz.Plot, error) {
+	if m == nil {
+		return nil, fmt.Errorf("notebook: TCMPlot: nil TCM")
+	}
+	maxDelay := m.MaxDelay()
 	if delays == nil {
-		for dt := 0; dt <= m.maxDelay; dt++ {
-			if m.samples[dt] > 0 {
+		for dt := 0; dt <= maxDelay; dt++ {
+			if m.Samples(dt) > 0 {
 				delays = append(delays, dt)
 			}
 		}
 		if len(delays) == 0 {
-			return nil, fmt.Errorf("timeres: TCM.Plot: no samples recorded")
+			return nil, fmt.Errorf("notebook: TCMPlot: no samples recorded")
 		}
 	}
 	if len(delays) == 0 {
-		return nil, fmt.Errorf("timeres: TCM.Plot: delays is empty (nil plots every delay with samples)")
+		return nil, fmt.Errorf("notebook: TCMPlot: delays is empty (nil plots every delay with samples)")
 	}
 	acc := m.Accuracy()
 	panels := make([]*viz.Plot, len(delays))
 	for i, dt := range delays {
-		if dt < 0 || dt > m.maxDelay {
-			return nil, fmt.Errorf("timeres: TCM.Plot: delays[%d] = %d: must be in [0, %d]", i, dt, m.maxDelay)
+		if dt < 0 || dt > maxDelay {
+			return nil, fmt.Errorf("notebook: TCMPlot: delays[%d] = %d: must be in [0, %d]", i, dt, maxDelay)
 		}
 		title := fmt.Sprintf("Δt = %d (no samples)", dt)
 		if !math.IsNaN(acc[dt]) {
@@ -43,10 +48,10 @@ func (m *TCM) Plot(classNames []string, delays []int) (*viz.Plot, error) {
 		p, err := viz.ConfusionMatrix(m.Counts(dt), classNames, viz.ConfusionOptions{
 			Frame:      viz.Frame{Title: title, Width: 300, Height: 280},
 			Normalize:  true,
-			HideValues: m.classes > 6,
+			HideValues: m.Classes() > 6,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("timeres: TCM.Plot: Δt = %d: %w", dt, err)
+			return nil, fmt.Errorf("notebook: TCMPlot: Δt = %d: %w", dt, err)
 		}
 		panels[i] = p
 	}
@@ -54,23 +59,16 @@ func (m *TCM) Plot(classNames []string, delays []int) (*viz.Plot, error) {
 		Frame: viz.Frame{Title: "Confusion matrices over frames since stimulus onset"}})
 }
 
-// Curve is one named accuracy-over-delay curve for AccuracyPlot.
-type Curve struct {
-	Name string
-	// Accuracy[δt], NaN where there are no samples (left out).
-	Accuracy []float64
-}
-
 // AccuracyPlot draws accuracy against the delay δt since stimulus onset,
 // in frames, one line per curve (with markers up to 20 delays), and the
 // chance level dashed when chance > 0 (Fig. 3b of the statestream paper).
 // NaN points are left out; a curve must have at least one point.
-func AccuracyPlot(curves []Curve, chance float64) (*viz.Plot, error) {
+func AccuracyPlot(curves []timeres.Curve, chance float64) (*viz.Plot, error) {
 	if len(curves) == 0 {
-		return nil, fmt.Errorf("timeres: AccuracyPlot: no curves")
+		return nil, fmt.Errorf("notebook: AccuracyPlot: no curves")
 	}
 	if math.IsNaN(chance) || chance < 0 || chance > 1 {
-		return nil, fmt.Errorf("timeres: AccuracyPlot: chance = %v: must be in [0, 1] (0 leaves the line out)", chance)
+		return nil, fmt.Errorf("notebook: AccuracyPlot: chance = %v: must be in [0, 1] (0 leaves the line out)", chance)
 	}
 	var series []viz.Series
 	last := 0
@@ -81,14 +79,14 @@ func AccuracyPlot(curves []Curve, chance float64) (*viz.Plot, error) {
 				continue
 			}
 			if a < 0 || a > 1 {
-				return nil, fmt.Errorf("timeres: AccuracyPlot: curve %d (%q): accuracy[%d] = %v: must be in [0, 1]", k, c.Name, dt, a)
+				return nil, fmt.Errorf("notebook: AccuracyPlot: curve %d (%q): accuracy[%d] = %v: must be in [0, 1]", k, c.Name, dt, a)
 			}
 			s.X = append(s.X, float64(dt))
 			s.Y = append(s.Y, a)
 			last = max(last, dt)
 		}
 		if len(s.Y) == 0 {
-			return nil, fmt.Errorf("timeres: AccuracyPlot: curve %d (%q) has no samples (all NaN)", k, c.Name)
+			return nil, fmt.Errorf("notebook: AccuracyPlot: curve %d (%q) has no samples (all NaN)", k, c.Name)
 		}
 		series = append(series, s)
 	}
@@ -101,7 +99,7 @@ func AccuracyPlot(curves []Curve, chance float64) (*viz.Plot, error) {
 
 // ResponseTimePlot draws the distribution of per-presentation response
 // times in frames, one outline histogram per class (times[class][i], as
-// Tracker.Times gives them; −1 entries, no response, are left out), via
+// timeres.Tracker.Times gives them; −1 entries, no response, are left out), via
 // viz.ResponseTimeHistograms. classNames may be nil.
 func ResponseTimePlot(times [][]int, classNames []string) (*viz.Plot, error) {
 	f := make([][]float64, len(times))
@@ -121,7 +119,7 @@ func ResponseTimePlot(times [][]int, classNames []string) (*viz.Plot, error) {
 	}
 	p, err := viz.ResponseTimeHistograms(f, classNames, opts)
 	if err != nil {
-		return nil, fmt.Errorf("timeres: ResponseTimePlot: %w", err)
+		return nil, fmt.Errorf("notebook: ResponseTimePlot: %w", err)
 	}
 	return p, nil
 }

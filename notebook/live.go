@@ -1,9 +1,10 @@
-package viz
+package notebook
 
 import (
 	"time"
 
 	"github.com/neurogo/neurogo/display"
+	"github.com/neurogo/neurogo/viz"
 )
 
 // DefaultLiveInterval is the shortest time between two updates of a Live
@@ -17,7 +18,7 @@ const DefaultLiveInterval = 100 * time.Millisecond
 // false) every method is a cheap no-op, so library code may use it
 // unconditionally.
 //
-//	live := viz.NewLive("accuracy")
+//	live := notebook.NewLive("accuracy")
 //	for epoch := range epochs {
 //		...
 //		live.UpdateFunc(func() (*viz.Plot, error) { return viz.TrainingHistory(hist, viz.Frame{}) })
@@ -29,7 +30,7 @@ type Live struct {
 	now      func() time.Time
 	last     time.Time
 	shown    bool
-	pending  func() (*Plot, error)
+	pending  func() (*viz.Plot, error)
 	// Sent counts the updates actually sent to the front end.
 	Sent int
 }
@@ -56,14 +57,14 @@ func (l *Live) Due() bool {
 
 // Update shows p, or replaces the shown plot with it, if Due; otherwise
 // it remembers p for Flush. It returns the display error, if any.
-func (l *Live) Update(p *Plot) error {
-	return l.UpdateFunc(func() (*Plot, error) { return p, nil })
+func (l *Live) Update(p *viz.Plot) error {
+	return l.UpdateFunc(func() (*viz.Plot, error) { return p, nil })
 }
 
 // UpdateFunc is Update with the plot built only when it will be sent
 // (building a plot costs more than checking the clock). An error from
 // build is returned and nothing is sent.
-func (l *Live) UpdateFunc(build func() (*Plot, error)) error {
+func (l *Live) UpdateFunc(build func() (*viz.Plot, error)) error {
 	if !display.Active() {
 		return nil
 	}
@@ -82,7 +83,7 @@ func (l *Live) Flush() error {
 	return l.send(l.pending)
 }
 
-func (l *Live) send(build func() (*Plot, error)) error {
+func (l *Live) send(build func() (*viz.Plot, error)) error {
 	l.pending = nil
 	p, err := build()
 	if err != nil {

@@ -1,6 +1,6 @@
 //go:build openblas
 
-package repro
+package hxtorch
 
 // With the build tag openblas (scripts/lib.sh builds neurogo with it when
 // libopenblas-dev is there) float32 products — the GEMM baseline of

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/notebook"
 	"github.com/neurogo/neurogo/sim/frames"
 	"github.com/neurogo/neurogo/toolkit/stream"
 	"github.com/neurogo/neurogo/train/data"
@@ -330,12 +331,12 @@ func (r *StreamResult) Figures() (acc, tcm, rts *viz.Plot, err error) {
 	if r.Sequential != nil {
 		curves = append(curves, timeres.Curve{Name: "layerwise-sequential", Accuracy: r.Sequential})
 	}
-	if acc, err = timeres.AccuracyPlot(curves, 0.1); err != nil {
+	if acc, err = notebook.AccuracyPlot(curves, 0.1); err != nil {
 		return
 	}
-	if tcm, err = r.TCM.Plot(data.MNISTClasses(), []int{2, 3, 4, 5}); err != nil {
+	if tcm, err = notebook.TCMPlot(r.TCM, data.MNISTClasses(), []int{2, 3, 4, 5}); err != nil {
 		return
 	}
-	rts, err = timeres.ResponseTimePlot(r.SampleResponseTimes, data.MNISTClasses())
+	rts, err = notebook.ResponseTimePlot(r.SampleResponseTimes, data.MNISTClasses())
 	return
 }

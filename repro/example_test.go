@@ -3,7 +3,7 @@ package repro_test
 import (
 	"fmt"
 
-	"github.com/neurogo/neurogo/train/repro"
+	"github.com/neurogo/neurogo/repro"
 )
 
 // Binding with the vector [0, 1, 0, 0] shifts by one place.

@@ -1,4 +1,4 @@
-// Package repro reproduces the analog-accelerator results of "hxtorch:
+// Package hxtorch reproduces the analog-accelerator results of "hxtorch:
 // PyTorch for BrainScaleS-2 — Perceptrons on Analog Neuromorphic
 // Hardware" (Spilger et al., 2020; the hxtorch paper) with neurogo's
 // emulated chip: the MAC-rate
@@ -15,4 +15,4 @@
 // NewHARNet (Table 1's model on an analog system), TrainLayersOnly and
 // CompileHAR (training set-up), EvalHAR and HARConfusion (Fig 9's
 // panels).
-package repro
+package hxtorch

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/neurogo/neurogo/notebook"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/dists"
 	"github.com/neurogo/neurogo/toolkit/layers"
@@ -346,7 +347,7 @@ func SpikingMNIST(o MNISTOptions) (*MNISTResult, error) {
 // confusion matrices (row-normalised).
 func (r *MNISTResult) Figures() (history, byStep, rateConf, spikeConf *viz.Plot, err error) {
 	if r.History != nil && len(r.History.Logs) > 0 {
-		if history, err = train.HistoryPlot(r.History); err != nil {
+		if history, err = notebook.HistoryPlot(r.History); err != nil {
 			return
 		}
 	}
