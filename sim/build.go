@@ -14,6 +14,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/dists"
 	"github.com/neurogo/neurogo/toolkit/solvers"
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/toolkit/validate"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -424,7 +425,7 @@ func rngFor(seed int64, salt uint64) *rand.Rand {
 }
 
 func objErr(obj, field string, value any, rule string, err error) error {
-	return &toolkit.Error{Object: obj, Field: field, Value: value, Rule: rule, Err: err}
+	return &validate.Error{Pkg: "toolkit", Object: obj, Field: field, Value: value, Rule: rule, Err: err}
 }
 
 func (b *builder) buildEnsemble(e *toolkit.Ensemble) error {
