@@ -85,8 +85,10 @@ func TestSummarize(t *testing.T) {
 	if !reflect.DeepEqual(r.NeuronsPerDim, []int{5, 10}) || len(r.Points) != 3 {
 		t.Fatalf("groups %v, %d points", r.NeuronsPerDim, len(r.Points))
 	}
-	// two seeds: mean ± t(1)·sd/√2 with t(1) = 12.706, sd = 0.1414
-	h := 12.706 * math.Sqrt(0.02) / math.Sqrt(2)
+	// two seeds: mean ± t(1)·sd/√2, sd = 0.1414, with the exact 0.975
+	// quantile t(1) = tan(0.475π) = 12.7062047361747 (gonum's agrees to
+	// a relative 1e-15; the tolerance below is 1e-9)
+	h := math.Tan(0.475*math.Pi) * math.Sqrt(0.02) / math.Sqrt(2)
 	want := [][]float64{{0.6, 0.6 - h, 0.6 + h, 0.8, 0.8 - h, 0.8 + h}, {0.6, 0.6, 0.6, 0.9, 0.9, 0.9}}
 	for g, w := range want {
 		got := []float64{r.BeforeMean[g], r.BeforeLo[g], r.BeforeHi[g], r.AfterMean[g], r.AfterLo[g], r.AfterHi[g]}

@@ -21,6 +21,7 @@ import (
 	"github.com/neurogo/neurogo/train/loss"
 	"github.com/neurogo/neurogo/train/optim"
 	"github.com/neurogo/neurogo/viz"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // SPAMemoryNet is the memory model of Fig. 9 of "NengoDL: Combining deep
@@ -470,14 +471,10 @@ func meanCI(v []float64) (mean, lo, hi float64) {
 	return mean, mean - h, mean + h
 }
 
-// tQuantile975 is the 97.5 % quantile of Student's t with df degrees of
-// freedom (table for small df, normal beyond).
+// tQuantile975 is the 97.5 % quantile of Student's t with df >= 1 degrees
+// of freedom (gonum's distuv.StudentsT).
 func tQuantile975(df int) float64 {
-	table := []float64{0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228}
-	if df < len(table) {
-		return table[df]
-	}
-	return 1.96 + 2.4/float64(df)
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
 }
 
 // Figure draws Fig. 9: retrieval accuracy against neurons per dimension,

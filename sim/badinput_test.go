@@ -7,6 +7,7 @@ import (
 
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // A connection between objects of two networks is a validation error
@@ -18,9 +19,9 @@ func TestBuildForeignObject(t *testing.T) {
 	y := b.Ensemble("y", 20, 1)
 	a.Connect(x, y)
 	_, err := sim.Build(a)
-	var ve *toolkit.Error
+	var ve *validate.Error
 	if !errors.As(err, &ve) {
-		t.Fatalf("Build: %v, want a *toolkit.Error", err)
+		t.Fatalf("Build: %v, want a *validate.Error", err)
 	}
 	for _, want := range []string{`Ensemble "y"`, "Post", `network "a"`} {
 		if !strings.Contains(err.Error(), want) {
@@ -42,7 +43,7 @@ func TestBuildTooLarge(t *testing.T) {
 	net := toolkit.New("huge", 1)
 	net.Ensemble("big", 1_000_000_000_000, 1)
 	_, err := sim.Build(net)
-	var ve *toolkit.Error
+	var ve *validate.Error
 	if !errors.As(err, &ve) || ve.Object != `Ensemble "big"` || ve.Field != "N" {
 		t.Fatalf("Build: %v, want a validation error on Ensemble \"big\".N", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/solvers"
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // TestBuildErrors: invalid descriptions fail at build time with an error
@@ -76,7 +77,7 @@ func TestParamsOverrideErrors(t *testing.T) {
 	net.Ensemble("a", 10, 1)
 	p := &sim.Params{Ensembles: map[string]*sim.EnsembleParams{"a": {Gain: []float64{1}, Bias: []float64{1}}}}
 	_, err := sim.BuildWithParams(net, p)
-	var te *toolkit.Error
+	var te *validate.Error
 	if !errors.As(err, &te) || te.Field != "params.Gain/Bias" {
 		t.Fatalf("got %v", err)
 	}

@@ -302,35 +302,34 @@ func sparseNet() *toolkit.Network {
 var parityModels = []struct {
 	name string
 	net  func() *toolkit.Network
-	skip string // why the model cannot be built yet
 }{
-	{"lif_ens", func() *toolkit.Network { return neuronEns(neurons.NewLIF(), 0) }, ""},
-	{"lifrate_ens", func() *toolkit.Network { return neuronEns(neurons.NewLIFRate(), 0) }, ""},
-	{"relu_ens", func() *toolkit.Network { return neuronEns(neurons.NewRectifiedLinear(), 0) }, ""},
-	{"srelu_ens", func() *toolkit.Network { return neuronEns(neurons.NewSpikingRectifiedLinear(), 0) }, ""},
-	{"alif_ens", func() *toolkit.Network { return neuronEns(neurons.NewAdaptiveLIF(), 0) }, ""},
-	{"alifrate_ens", func() *toolkit.Network { return neuronEns(neurons.NewAdaptiveLIFRate(), 0) }, ""},
-	{"izh_ens", func() *toolkit.Network { return neuronEns(neurons.NewIzhikevich(), 0) }, ""},
-	{"synapses", synapsesNet, ""},
-	{"integrator", integratorNet, ""},
-	{"square", squareNet, ""},
-	{"product", productNet, ""},
-	{"node_size_in", nodeSizeInNet, ""},
-	{"sample_every", func() *toolkit.Network { return neuronEns(neurons.NewLIF(), 0.005) }, ""},
-	{"pes", pesNet, ""},
-	{"voja", vojaNet, ""},
-	{"rls", rlsNet, ""},
-	{"sparse", sparseNet, ""},
+	{"lif_ens", func() *toolkit.Network { return neuronEns(neurons.NewLIF(), 0) }},
+	{"lifrate_ens", func() *toolkit.Network { return neuronEns(neurons.NewLIFRate(), 0) }},
+	{"relu_ens", func() *toolkit.Network { return neuronEns(neurons.NewRectifiedLinear(), 0) }},
+	{"srelu_ens", func() *toolkit.Network { return neuronEns(neurons.NewSpikingRectifiedLinear(), 0) }},
+	{"alif_ens", func() *toolkit.Network { return neuronEns(neurons.NewAdaptiveLIF(), 0) }},
+	{"alifrate_ens", func() *toolkit.Network { return neuronEns(neurons.NewAdaptiveLIFRate(), 0) }},
+	{"izh_ens", func() *toolkit.Network { return neuronEns(neurons.NewIzhikevich(), 0) }},
+	{"synapses", synapsesNet},
+	{"integrator", integratorNet},
+	{"square", squareNet},
+	{"product", productNet},
+	{"node_size_in", nodeSizeInNet},
+	{"sample_every", func() *toolkit.Network { return neuronEns(neurons.NewLIF(), 0.005) }},
+	{"pes", pesNet},
+	{"voja", vojaNet},
+	{"rls", rlsNet},
+	{"sparse", sparseNet},
 	{"bcm", func() *toolkit.Network {
 		r := toolkit.NewBCM()
 		r.LearningRate = 1e-7
 		return hebbNet(r)
-	}, ""},
+	}},
 	{"oja", func() *toolkit.Network {
 		r := toolkit.NewOja()
 		r.LearningRate = 1e-5
 		return hebbNet(r)
-	}, ""},
+	}},
 }
 
 // stimFeed feeds the input node "stim" with the fixture's probe/stim_p:
@@ -370,9 +369,6 @@ func TestParityNengo(t *testing.T) {
 			path := filepath.Join(fixtureDir(), tc.name+".npz")
 			if _, err := os.Stat(path); err != nil {
 				t.Skipf("fixture %s missing (generate with python3 sim/testdata/nengo/export.py)", path)
-			}
-			if tc.skip != "" {
-				t.Skip(tc.skip)
 			}
 			fx := loadNPZ(t, path)
 			dt := fx["meta/dt"].data[0]
@@ -438,7 +434,7 @@ func TestDecodersNengo(t *testing.T) {
 	for _, name := range []string{"lif_ens", "lifrate_ens", "relu_ens", "alif_ens", "integrator", "square", "product", "node_size_in"} {
 		path := filepath.Join(fixtureDir(), name+".npz")
 		if _, err := os.Stat(path); err != nil {
-			t.Logf("skip %s: fixture missing", name)
+			t.Errorf("%s: fixture missing (committed in sim/testdata): %v", name, err)
 			continue
 		}
 		fx := loadNPZ(t, path)

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Direct is Nengo's Direct neuron type: the ensemble has no neurons and
@@ -21,7 +22,7 @@ func (Direct) Negative() bool  { return true }
 func (Direct) Validate() error { return nil }
 
 func directErr(field string) error {
-	return &Error{Object: "Direct", Field: field, Value: "called", Rule: "Direct ensembles have no neurons"}
+	return &validate.Error{Pkg: "toolkit", Object: "Direct", Field: field, Value: "called", Rule: "Direct ensembles have no neurons"}
 }
 
 func (Direct) GainBias(maxRates, intercepts []float64) ([]float64, []float64, error) {

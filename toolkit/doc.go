@@ -60,7 +60,9 @@
 //     SetSeed; sub-networks derive theirs from the parent. The same seed
 //     gives the same model.
 //   - Validate (also run by sim.Build) reports the first invalid field as
-//     an *Error naming the object (kind and label), field, value and rule,
+//     a *validate.Error (package toolkit/validate, shared by every
+//     toolkit package) naming the object (kind and label), field, value
+//     and rule,
 //     e.g. `toolkit: Ensemble "a".N = 0: must be positive (number of
 //     neurons)`. Nothing here panics on user input.
 //   - The API is not generic, so the notebook interpreter can bind it.

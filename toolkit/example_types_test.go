@@ -11,6 +11,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/dists"
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // A decoded connection computing x² with its defaults, and its sizes.
@@ -38,12 +39,12 @@ func ExampleDefaults() {
 }
 
 // Validation errors name the object, the field, the value and the rule.
-func ExampleError() {
+func Example_invalid() {
 	net := toolkit.New("net", 0)
 	a := net.Ensemble("a", 50, 1)
 	a.Radius = -1
 	err := net.Validate()
-	var e *toolkit.Error
+	var e *validate.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Object, e.Field, e.Value)
 	}

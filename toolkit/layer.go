@@ -7,6 +7,7 @@ import (
 
 	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Layer adds a deep-learning layer node fed by input (NengoDL's
@@ -23,7 +24,7 @@ import (
 func (net *Network) Layer(label string, input Target, spec layers.Spec, shapeIn ...int) (*Node, error) {
 	o := fmt.Sprintf("Node %q", label)
 	if spec == nil {
-		return nil, &Error{Object: o, Field: "spec", Value: nil, Rule: "must be a layer spec (layers.Dense, layers.Conv2D, …)"}
+		return nil, &validate.Error{Pkg: "toolkit", Object: o, Field: "spec", Value: nil, Rule: "must be a layer spec (layers.Dense, layers.Conv2D, …)"}
 	}
 	shape, err := inputShape(o, input, shapeIn)
 	if err != nil {
@@ -31,7 +32,7 @@ func (net *Network) Layer(label string, input Target, spec layers.Spec, shapeIn 
 	}
 	l, err := spec.Build(shape, layerSeed(net, label))
 	if err != nil {
-		return nil, &Error{Object: o, Field: "spec", Value: fmt.Sprintf("%T", spec), Rule: "cannot be built", Err: err}
+		return nil, &validate.Error{Pkg: "toolkit", Object: o, Field: "spec", Value: fmt.Sprintf("%T", spec), Rule: "cannot be built", Err: err}
 	}
 	n := net.LayerNode(label, l)
 	c := net.Connect(input, n)
@@ -57,7 +58,7 @@ func (net *Network) LayerNode(label string, l layers.Layer) *Node {
 func (net *Network) NeuronLayer(label string, input Target, nt neurons.Type, shapeIn ...int) (*Ensemble, error) {
 	o := fmt.Sprintf("Ensemble %q", label)
 	if nt == nil {
-		return nil, &Error{Object: o, Field: "NeuronType", Value: nil, Rule: "must be a neuron type"}
+		return nil, &validate.Error{Pkg: "toolkit", Object: o, Field: "NeuronType", Value: nil, Rule: "must be a neuron type"}
 	}
 	shape, err := inputShape(o, input, shapeIn)
 	if err != nil {
@@ -79,17 +80,17 @@ func (net *Network) NeuronLayer(label string, input Target, nt neurons.Type, sha
 // inputShape returns the per-example shape of a layer's input.
 func inputShape(o string, input Target, shapeIn []int) ([]int, error) {
 	if input == nil || input.Obj() == nil {
-		return nil, &Error{Object: o, Field: "input", Value: nil, Rule: "must be a node, ensemble or neurons"}
+		return nil, &validate.Error{Pkg: "toolkit", Object: o, Field: "input", Value: nil, Rule: "must be a node, ensemble or neurons"}
 	}
 	size := TargetSize(input, false)
 	if len(shapeIn) > 0 {
 		for _, d := range shapeIn {
 			if d < 1 {
-				return nil, &Error{Object: o, Field: "shapeIn", Value: shapeIn, Rule: "dimensions must be positive"}
+				return nil, &validate.Error{Pkg: "toolkit", Object: o, Field: "shapeIn", Value: shapeIn, Rule: "dimensions must be positive"}
 			}
 		}
 		if layers.Size(shapeIn) != size {
-			return nil, &Error{Object: o, Field: "shapeIn", Value: shapeIn, Rule: fmt.Sprintf("has %d values, the input %s gives %d", layers.Size(shapeIn), Ref(input), size)}
+			return nil, &validate.Error{Pkg: "toolkit", Object: o, Field: "shapeIn", Value: shapeIn, Rule: fmt.Sprintf("has %d values, the input %s gives %d", layers.Size(shapeIn), Ref(input), size)}
 		}
 		return slices.Clone(shapeIn), nil
 	}

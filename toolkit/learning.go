@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // PES is the prescribed error sensitivity rule (nengo.PES; MacNeil &
@@ -25,14 +26,14 @@ func (*PES) Name() string { return "PES" }
 // Validate checks Nengo's ranges (0 <= LearningRate < 1).
 func (p *PES) Validate() error {
 	if !(p.LearningRate >= 0 && p.LearningRate < 1) {
-		return &Error{Object: "PES", Field: "LearningRate", Value: p.LearningRate, Rule: "must be in [0, 1)"}
+		return &validate.Error{Pkg: "toolkit", Object: "PES", Field: "LearningRate", Value: p.LearningRate, Rule: "must be in [0, 1)"}
 	}
 	if math.IsNaN(p.LearningRate) {
-		return &Error{Object: "PES", Field: "LearningRate", Value: p.LearningRate, Rule: "must be finite"}
+		return &validate.Error{Pkg: "toolkit", Object: "PES", Field: "LearningRate", Value: p.LearningRate, Rule: "must be finite"}
 	}
 	if p.PreSynapse != nil {
 		if err := p.PreSynapse.Validate(); err != nil {
-			return &Error{Object: "PES", Field: "PreSynapse", Value: p.PreSynapse.Name(), Rule: "invalid synapse", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: "PES", Field: "PreSynapse", Value: p.PreSynapse.Name(), Rule: "invalid synapse", Err: err}
 		}
 	}
 	return nil
@@ -127,7 +128,7 @@ func (*Oja) Name() string { return "Oja" }
 // Validate checks the rate, Beta and the synapses.
 func (r *Oja) Validate() error {
 	if !(r.Beta >= 0) || math.IsInf(r.Beta, 1) {
-		return &Error{Object: "Oja", Field: "Beta", Value: r.Beta, Rule: "must be non-negative and finite"}
+		return &validate.Error{Pkg: "toolkit", Object: "Oja", Field: "Beta", Value: r.Beta, Rule: "must be non-negative and finite"}
 	}
 	return validateRule("Oja", r.LearningRate, map[string]synapses.Synapse{
 		"PreSynapse": r.PreSynapse, "PostSynapse": r.PostSynapse})
@@ -135,12 +136,12 @@ func (r *Oja) Validate() error {
 
 func validateRule(obj string, rate float64, syns map[string]synapses.Synapse) error {
 	if !(rate >= 0) || math.IsInf(rate, 1) {
-		return &Error{Object: obj, Field: "LearningRate", Value: rate, Rule: "must be non-negative and finite"}
+		return &validate.Error{Pkg: "toolkit", Object: obj, Field: "LearningRate", Value: rate, Rule: "must be non-negative and finite"}
 	}
 	for _, name := range []string{"PreSynapse", "PostSynapse", "ThetaSynapse"} {
 		if s := syns[name]; s != nil {
 			if err := s.Validate(); err != nil {
-				return &Error{Object: obj, Field: name, Value: s.Name(), Rule: "invalid synapse", Err: err}
+				return &validate.Error{Pkg: "toolkit", Object: obj, Field: name, Value: s.Name(), Rule: "invalid synapse", Err: err}
 			}
 		}
 	}

@@ -187,7 +187,7 @@ func splitmix(x uint64) uint64 {
 }
 
 // Validate checks every object in the tree and returns the first problem
-// found (an *Error naming the object, field, value and rule).
+// found (a *validate.Error naming the object, field, value and rule).
 func (net *Network) Validate() error {
 	var err error
 	net.All(func(n *Network) {

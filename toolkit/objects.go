@@ -10,6 +10,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit/neurons"
 	"github.com/neurogo/neurogo/toolkit/solvers"
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Object is a model object that connections and probes attach to: an
@@ -152,19 +153,19 @@ func (e *Ensemble) obj() string { return fmt.Sprintf("Ensemble %q", e.Label) }
 func (e *Ensemble) Validate() error {
 	o := e.obj()
 	if e.N <= 0 {
-		return &Error{Object: o, Field: "N", Value: e.N, Rule: "must be positive (number of neurons)"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "N", Value: e.N, Rule: "must be positive (number of neurons)"}
 	}
 	if e.Dims <= 0 {
-		return &Error{Object: o, Field: "Dims", Value: e.Dims, Rule: "must be positive"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Dims", Value: e.Dims, Rule: "must be positive"}
 	}
 	if !(e.Radius > 0) || math.IsInf(e.Radius, 1) {
-		return &Error{Object: o, Field: "Radius", Value: e.Radius, Rule: "must be positive and finite"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Radius", Value: e.Radius, Rule: "must be positive and finite"}
 	}
 	if e.NeuronType == nil {
-		return &Error{Object: o, Field: "NeuronType", Value: nil, Rule: "must be set"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "NeuronType", Value: nil, Rule: "must be set"}
 	}
 	if err := e.NeuronType.Validate(); err != nil {
-		return &Error{Object: o, Field: "NeuronType", Value: e.NeuronType.Name(), Rule: "invalid parameters", Err: err}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "NeuronType", Value: e.NeuronType.Name(), Rule: "invalid parameters", Err: err}
 	}
 	for _, f := range []struct {
 		name string
@@ -174,24 +175,24 @@ func (e *Ensemble) Validate() error {
 			if (f.name == "MaxRates" || f.name == "Intercepts") && e.Gain != nil {
 				continue
 			}
-			return &Error{Object: o, Field: f.name, Value: nil, Rule: "must be set"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: f.name, Value: nil, Rule: "must be set"}
 		}
 		if err := f.d.Validate(); err != nil {
-			return &Error{Object: o, Field: f.name, Value: f.d.Name(), Rule: "invalid distribution", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: f.name, Value: f.d.Name(), Rule: "invalid distribution", Err: err}
 		}
 	}
 	if e.NEvalPoints < 0 {
-		return &Error{Object: o, Field: "NEvalPoints", Value: e.NEvalPoints, Rule: "must be non-negative (0: Nengo's rule)"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "NEvalPoints", Value: e.NEvalPoints, Rule: "must be non-negative (0: Nengo's rule)"}
 	}
 	if (e.Gain == nil) != (e.Bias == nil) {
-		return &Error{Object: o, Field: "Gain/Bias", Value: fmt.Sprintf("len %d/%d", len(e.Gain), len(e.Bias)), Rule: "must be set together"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Gain/Bias", Value: fmt.Sprintf("len %d/%d", len(e.Gain), len(e.Bias)), Rule: "must be set together"}
 	}
 	if e.Gain != nil {
 		if len(e.Gain) != e.N {
-			return &Error{Object: o, Field: "len(Gain)", Value: len(e.Gain), Rule: fmt.Sprintf("must equal N = %d", e.N)}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "len(Gain)", Value: len(e.Gain), Rule: fmt.Sprintf("must equal N = %d", e.N)}
 		}
 		if len(e.Bias) != e.N {
-			return &Error{Object: o, Field: "len(Bias)", Value: len(e.Bias), Rule: fmt.Sprintf("must equal N = %d", e.N)}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "len(Bias)", Value: len(e.Bias), Rule: fmt.Sprintf("must equal N = %d", e.N)}
 		}
 		if err := checkFinite(o, "Gain", e.Gain); err != nil {
 			return err
@@ -202,7 +203,7 @@ func (e *Ensemble) Validate() error {
 	}
 	if e.Noise != nil {
 		if err := e.Noise.Validate(); err != nil {
-			return &Error{Object: o, Field: "Noise", Value: e.Noise.Name(), Rule: "invalid process", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Noise", Value: e.Noise.Name(), Rule: "invalid process", Err: err}
 		}
 	}
 	return nil
@@ -211,7 +212,7 @@ func (e *Ensemble) Validate() error {
 func checkFinite(obj, field string, v []float64) error {
 	for i, x := range v {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return &Error{Object: obj, Field: fmt.Sprintf("%s[%d]", field, i), Value: x, Rule: "must be finite"}
+			return &validate.Error{Pkg: "toolkit", Object: obj, Field: fmt.Sprintf("%s[%d]", field, i), Value: x, Rule: "must be finite"}
 		}
 	}
 	return nil
@@ -339,10 +340,10 @@ func (n *Node) IsPassthrough() bool {
 func (n *Node) Validate() error {
 	o := fmt.Sprintf("Node %q", n.Label)
 	if n.SizeIn < 0 {
-		return &Error{Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: "must be non-negative"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: "must be non-negative"}
 	}
 	if n.SizeOut < 0 {
-		return &Error{Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: "must be non-negative"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: "must be non-negative"}
 	}
 	set := 0
 	for _, b := range []bool{n.Output != nil, n.TimeFn != nil, n.Fn != nil, n.Process != nil, n.Layer != nil} {
@@ -351,40 +352,40 @@ func (n *Node) Validate() error {
 		}
 	}
 	if set > 1 {
-		return &Error{Object: o, Field: "Output/TimeFn/Fn/Process/Layer", Value: set, Rule: "at most one may be set"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Output/TimeFn/Fn/Process/Layer", Value: set, Rule: "at most one may be set"}
 	}
 	if n.Layer != nil {
 		if in := layers.Size(n.Layer.InShape()); n.SizeIn != in {
-			return &Error{Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: fmt.Sprintf("must equal the size %d of the layer's input shape %v", in, n.Layer.InShape())}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: fmt.Sprintf("must equal the size %d of the layer's input shape %v", in, n.Layer.InShape())}
 		}
 		if out := layers.Size(n.Layer.OutShape()); n.SizeOut != out {
-			return &Error{Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: fmt.Sprintf("must equal the size %d of the layer's output shape %v", out, n.Layer.OutShape())}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: fmt.Sprintf("must equal the size %d of the layer's output shape %v", out, n.Layer.OutShape())}
 		}
 		return nil
 	}
 	if n.Process != nil {
 		if err := n.Process.Validate(); err != nil {
-			return &Error{Object: o, Field: "Process", Value: n.Process.Name(), Rule: "invalid process", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Process", Value: n.Process.Name(), Rule: "invalid process", Err: err}
 		}
 		return nil
 	}
 	switch {
 	case n.Output != nil:
 		if n.SizeIn != 0 {
-			return &Error{Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: "must be 0 for a constant output"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: "must be 0 for a constant output"}
 		}
 		if len(n.Output) != n.SizeOut {
-			return &Error{Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: fmt.Sprintf("must equal len(Output) = %d", len(n.Output))}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: fmt.Sprintf("must equal len(Output) = %d", len(n.Output))}
 		}
 		return checkFinite(o, "Output", n.Output)
 	case n.TimeFn != nil:
 		if n.SizeIn != 0 {
-			return &Error{Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: "must be 0 for f(t) (use Fn for f(t, x))"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeIn", Value: n.SizeIn, Rule: "must be 0 for f(t) (use Fn for f(t, x))"}
 		}
 	case n.Fn != nil:
 	default:
 		if n.SizeOut != n.SizeIn {
-			return &Error{Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: fmt.Sprintf("must equal SizeIn = %d for a passthrough node", n.SizeIn)}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "SizeOut", Value: n.SizeOut, Rule: fmt.Sprintf("must equal SizeIn = %d for a passthrough node", n.SizeIn)}
 		}
 	}
 	return nil
@@ -505,10 +506,10 @@ func TargetSize(t Target, post bool) int {
 func (c *Connection) Validate() error {
 	o := c.String()
 	if c.Pre == nil || c.Pre.Obj() == nil {
-		return &Error{Object: o, Field: "Pre", Value: nil, Rule: "must be set"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Pre", Value: nil, Rule: "must be set"}
 	}
 	if c.Post == nil || c.Post.Obj() == nil {
-		return &Error{Object: o, Field: "Post", Value: nil, Rule: "must be set"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Post", Value: nil, Rule: "must be set"}
 	}
 	for _, tf := range []struct {
 		name string
@@ -522,40 +523,40 @@ func (c *Connection) Validate() error {
 		}
 		for _, i := range tf.t.Indices() {
 			if i < 0 || i >= size {
-				return &Error{Object: o, Field: tf.name, Value: Ref(tf.t), Rule: fmt.Sprintf("index %d out of range [0, %d)", i, size)}
+				return &validate.Error{Pkg: "toolkit", Object: o, Field: tf.name, Value: Ref(tf.t), Rule: fmt.Sprintf("index %d out of range [0, %d)", i, size)}
 			}
 		}
 	}
 	switch c.Pre.Obj().(type) {
 	case *Ensemble, *Neurons, *Node:
 	default:
-		return &Error{Object: o, Field: "Pre", Value: Ref(c.Pre), Rule: "must be an Ensemble, Neurons or Node"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Pre", Value: Ref(c.Pre), Rule: "must be an Ensemble, Neurons or Node"}
 	}
 	if r, ok := c.Post.Obj().(*Rule); ok && r.Conn.LearningRule == nil {
-		return &Error{Object: o, Field: "Post", Value: Ref(c.Post), Rule: "the connection has no LearningRule"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Post", Value: Ref(c.Post), Rule: "the connection has no LearningRule"}
 	}
 	if _, ok := c.Post.Obj().(*Connection); ok {
-		return &Error{Object: o, Field: "Post", Value: Ref(c.Post), Rule: "must be an Ensemble, Neurons or Node"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Post", Value: Ref(c.Post), Rule: "must be an Ensemble, Neurons or Node"}
 	}
 	if n, ok := c.Post.Obj().(*Node); ok && n.SizeIn == 0 {
-		return &Error{Object: o, Field: "Post", Value: Ref(c.Post), Rule: "a Node with SizeIn 0 takes no input"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Post", Value: Ref(c.Post), Rule: "a Node with SizeIn 0 takes no input"}
 	}
 	if TargetSize(c.Pre, false) == 0 {
-		return &Error{Object: o, Field: "Pre", Value: Ref(c.Pre), Rule: "has no output"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Pre", Value: Ref(c.Pre), Rule: "has no output"}
 	}
 	if c.Targets != nil {
 		if c.Function != nil {
-			return &Error{Object: o, Field: "Targets", Value: len(c.Targets), Rule: "cannot be set together with Function"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Targets", Value: len(c.Targets), Rule: "cannot be set together with Function"}
 		}
 		if _, ok := c.Pre.Obj().(*Ensemble); !ok {
-			return &Error{Object: o, Field: "Targets", Value: len(c.Targets), Rule: "need an Ensemble as Pre"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Targets", Value: len(c.Targets), Rule: "need an Ensemble as Pre"}
 		}
 		if c.EvalPoints == nil {
-			return &Error{Object: o, Field: "Targets", Value: len(c.Targets), Rule: "need EvalPoints (the points the targets are given at)"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Targets", Value: len(c.Targets), Rule: "need EvalPoints (the points the targets are given at)"}
 		}
 		for i, r := range c.Targets {
 			if len(r) == 0 || len(r) != len(c.Targets[0]) {
-				return &Error{Object: o, Field: fmt.Sprintf("Targets[%d]", i), Value: len(r), Rule: "rows must be non-empty and of equal length"}
+				return &validate.Error{Pkg: "toolkit", Object: o, Field: fmt.Sprintf("Targets[%d]", i), Value: len(r), Rule: "rows must be non-empty and of equal length"}
 			}
 			if err := checkFinite(o, fmt.Sprintf("Targets[%d]", i), r); err != nil {
 				return err
@@ -564,7 +565,7 @@ func (c *Connection) Validate() error {
 	}
 	if c.Function != nil {
 		if _, ok := c.Pre.Obj().(*Neurons); ok {
-			return &Error{Object: o, Field: "Function", Value: "set", Rule: "a connection from Neurons cannot have a function"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Function", Value: "set", Rule: "a connection from Neurons cannot have a function"}
 		}
 	}
 	if sp := c.Transform.Sparse; sp != nil {
@@ -573,50 +574,50 @@ func (c *Connection) Validate() error {
 		}
 	} else if c.Transform.Matrix == nil {
 		if math.IsNaN(c.Transform.Scalar) || math.IsInf(c.Transform.Scalar, 0) {
-			return &Error{Object: o, Field: "Transform", Value: c.Transform.Scalar, Rule: "must be finite"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform", Value: c.Transform.Scalar, Rule: "must be finite"}
 		}
 		if c.Function == nil && c.Targets == nil && TargetSize(c.Pre, false) != TargetSize(c.Post, true) {
-			return &Error{Object: o, Field: "Transform", Value: c.Transform.Scalar,
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform", Value: c.Transform.Scalar,
 				Rule: fmt.Sprintf("a scalar transform needs equal pre and post sizes (%d != %d); use a Dense transform", TargetSize(c.Pre, false), TargetSize(c.Post, true))}
 		}
 	} else {
 		rows := c.Transform.Matrix
 		if len(rows) != TargetSize(c.Post, true) {
-			return &Error{Object: o, Field: "Transform", Value: fmt.Sprintf("%d rows", len(rows)), Rule: fmt.Sprintf("must have post size %d rows", TargetSize(c.Post, true))}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform", Value: fmt.Sprintf("%d rows", len(rows)), Rule: fmt.Sprintf("must have post size %d rows", TargetSize(c.Post, true))}
 		}
 		for i, r := range rows {
 			if len(r) != len(rows[0]) {
-				return &Error{Object: o, Field: fmt.Sprintf("Transform[%d]", i), Value: len(r), Rule: fmt.Sprintf("rows must have equal length %d", len(rows[0]))}
+				return &validate.Error{Pkg: "toolkit", Object: o, Field: fmt.Sprintf("Transform[%d]", i), Value: len(r), Rule: fmt.Sprintf("rows must have equal length %d", len(rows[0]))}
 			}
 			if err := checkFinite(o, fmt.Sprintf("Transform[%d]", i), r); err != nil {
 				return err
 			}
 		}
 		if c.Function == nil && c.Targets == nil && len(rows) > 0 && len(rows[0]) != TargetSize(c.Pre, false) {
-			return &Error{Object: o, Field: "Transform", Value: fmt.Sprintf("%d columns", len(rows[0])), Rule: fmt.Sprintf("must have pre size %d columns", TargetSize(c.Pre, false))}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform", Value: fmt.Sprintf("%d columns", len(rows[0])), Rule: fmt.Sprintf("must have pre size %d columns", TargetSize(c.Pre, false))}
 		}
 	}
 	if _, ok := c.Pre.Obj().(*Ensemble); ok {
 		if c.Solver == nil {
-			return &Error{Object: o, Field: "Solver", Value: nil, Rule: "a decoded connection needs a solver"}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Solver", Value: nil, Rule: "a decoded connection needs a solver"}
 		}
 		if err := c.Solver.Validate(); err != nil {
-			return &Error{Object: o, Field: "Solver", Value: c.Solver.Name(), Rule: "invalid solver", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Solver", Value: c.Solver.Name(), Rule: "invalid solver", Err: err}
 		}
 	}
 	if c.Synapse != nil {
 		if err := c.Synapse.Validate(); err != nil {
-			return &Error{Object: o, Field: "Synapse", Value: c.Synapse.Name(), Rule: "invalid synapse", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Synapse", Value: c.Synapse.Name(), Rule: "invalid synapse", Err: err}
 		}
 	}
 	if c.EvalPoints != nil {
 		if err := c.EvalPoints.Validate(); err != nil {
-			return &Error{Object: o, Field: "EvalPoints", Value: c.EvalPoints.Name(), Rule: "invalid distribution", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "EvalPoints", Value: c.EvalPoints.Name(), Rule: "invalid distribution", Err: err}
 		}
 	}
 	if c.LearningRule != nil {
 		if err := c.LearningRule.Validate(); err != nil {
-			return &Error{Object: o, Field: "LearningRule", Value: c.LearningRule.Name(), Rule: "invalid learning rule", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "LearningRule", Value: c.LearningRule.Name(), Rule: "invalid learning rule", Err: err}
 		}
 	}
 	return nil
@@ -702,7 +703,7 @@ func ProbeAttrs(o Object) []string {
 func (p *Probe) Validate() error {
 	o := fmt.Sprintf("Probe %q", p.Label)
 	if p.Target == nil || p.Target.Obj() == nil {
-		return &Error{Object: o, Field: "Target", Value: nil, Rule: "must be set"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Target", Value: nil, Rule: "must be set"}
 	}
 	attrs := ProbeAttrs(p.Target.Obj())
 	ok := false
@@ -710,18 +711,18 @@ func (p *Probe) Validate() error {
 		ok = ok || a == p.Attr
 	}
 	if !ok {
-		return &Error{Object: o, Field: "Attr", Value: p.Attr, Rule: fmt.Sprintf("must be one of %s for %s", strings.Join(attrs, ", "), Ref(p.Target))}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Attr", Value: p.Attr, Rule: fmt.Sprintf("must be one of %s for %s", strings.Join(attrs, ", "), Ref(p.Target))}
 	}
 	if !(p.SampleEvery >= 0) || math.IsInf(p.SampleEvery, 1) {
-		return &Error{Object: o, Field: "SampleEvery", Value: p.SampleEvery, Rule: "must be non-negative and finite (0: every step)"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "SampleEvery", Value: p.SampleEvery, Rule: "must be non-negative and finite (0: every step)"}
 	}
 	if p.Synapse != nil {
 		if err := p.Synapse.Validate(); err != nil {
-			return &Error{Object: o, Field: "Synapse", Value: p.Synapse.Name(), Rule: "invalid synapse", Err: err}
+			return &validate.Error{Pkg: "toolkit", Object: o, Field: "Synapse", Value: p.Synapse.Name(), Rule: "invalid synapse", Err: err}
 		}
 	}
 	if p.Attr == AttrDecoded && p.Solver == nil {
-		return &Error{Object: o, Field: "Solver", Value: nil, Rule: "decoded_output needs a solver"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Solver", Value: nil, Rule: "decoded_output needs a solver"}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/neurogo/neurogo/toolkit/dists"
+	"github.com/neurogo/neurogo/toolkit/validate"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -44,7 +45,7 @@ func NewWhiteNoise() *WhiteNoise {
 func (*WhiteNoise) Name() string { return "WhiteNoise" }
 func (w *WhiteNoise) Validate() error {
 	if w.Dist == nil {
-		return &Error{Object: "WhiteNoise", Field: "Dist", Value: nil, Rule: "must be set"}
+		return &validate.Error{Pkg: "toolkit", Object: "WhiteNoise", Field: "Dist", Value: nil, Rule: "must be set"}
 	}
 	return w.Dist.Validate()
 }
@@ -99,7 +100,7 @@ func (w *WhiteSignal) Validate() error {
 		v float64
 	}{{"Period", w.Period}, {"High", w.High}, {"RMS", w.RMS}} {
 		if !(f.v > 0) || math.IsInf(f.v, 1) {
-			return &Error{Object: "WhiteSignal", Field: f.n, Value: f.v, Rule: "must be positive and finite"}
+			return &validate.Error{Pkg: "toolkit", Object: "WhiteSignal", Field: f.n, Value: f.v, Rule: "must be positive and finite"}
 		}
 	}
 	return nil
@@ -111,7 +112,7 @@ func (w *WhiteSignal) Step(sizeIn, sizeOut int, dt float64, rng *rand.Rand) (Nod
 		return nil, err
 	}
 	if w.High < 1/w.Period {
-		return nil, &Error{Object: "WhiteSignal", Field: "High", Value: w.High,
+		return nil, &validate.Error{Pkg: "toolkit", Object: "WhiteSignal", Field: "High", Value: w.High,
 			Rule: fmt.Sprintf("must be at least 1/Period = %v Hz to contain any frequency", 1/w.Period)}
 	}
 	nc := int(math.Ceil(w.Period / dt / 2))
@@ -164,18 +165,18 @@ type PresentInput struct {
 func (*PresentInput) Name() string { return "PresentInput" }
 func (p *PresentInput) Validate() error {
 	if len(p.Inputs) == 0 {
-		return &Error{Object: "PresentInput", Field: "Inputs", Value: "[]", Rule: "must have at least one row"}
+		return &validate.Error{Pkg: "toolkit", Object: "PresentInput", Field: "Inputs", Value: "[]", Rule: "must have at least one row"}
 	}
 	for i, r := range p.Inputs {
 		if len(r) != len(p.Inputs[0]) {
-			return &Error{Object: "PresentInput", Field: fmt.Sprintf("Inputs[%d]", i), Value: len(r), Rule: fmt.Sprintf("rows must have equal length %d", len(p.Inputs[0]))}
+			return &validate.Error{Pkg: "toolkit", Object: "PresentInput", Field: fmt.Sprintf("Inputs[%d]", i), Value: len(r), Rule: fmt.Sprintf("rows must have equal length %d", len(p.Inputs[0]))}
 		}
 		if err := checkFinite("PresentInput", fmt.Sprintf("Inputs[%d]", i), r); err != nil {
 			return err
 		}
 	}
 	if !(p.PresentationTime > 0) || math.IsInf(p.PresentationTime, 1) {
-		return &Error{Object: "PresentInput", Field: "PresentationTime", Value: p.PresentationTime, Rule: "must be positive and finite"}
+		return &validate.Error{Pkg: "toolkit", Object: "PresentInput", Field: "PresentationTime", Value: p.PresentationTime, Rule: "must be positive and finite"}
 	}
 	return nil
 }
@@ -187,7 +188,7 @@ func (p *PresentInput) Step(sizeIn, sizeOut int, dt float64, rng *rand.Rand) (No
 		return nil, err
 	}
 	if len(p.Inputs[0]) != sizeOut {
-		return nil, &Error{Object: "PresentInput", Field: "Inputs", Value: fmt.Sprintf("%d columns", len(p.Inputs[0])), Rule: fmt.Sprintf("must match the node's SizeOut %d", sizeOut)}
+		return nil, &validate.Error{Pkg: "toolkit", Object: "PresentInput", Field: "Inputs", Value: fmt.Sprintf("%d columns", len(p.Inputs[0])), Rule: fmt.Sprintf("must match the node's SizeOut %d", sizeOut)}
 	}
 	return func(t float64, x, out []float64) {
 		i := int((t-dt)/p.PresentationTime+1e-7) % len(p.Inputs)
@@ -206,14 +207,14 @@ type Piecewise struct {
 func (*Piecewise) Name() string { return "Piecewise" }
 func (p *Piecewise) Validate() error {
 	if len(p.Times) == 0 || len(p.Times) != len(p.Values) {
-		return &Error{Object: "Piecewise", Field: "len(Values)", Value: len(p.Values), Rule: fmt.Sprintf("must equal len(Times) = %d > 0", len(p.Times))}
+		return &validate.Error{Pkg: "toolkit", Object: "Piecewise", Field: "len(Values)", Value: len(p.Values), Rule: fmt.Sprintf("must equal len(Times) = %d > 0", len(p.Times))}
 	}
 	if !sort.Float64sAreSorted(p.Times) {
-		return &Error{Object: "Piecewise", Field: "Times", Value: p.Times, Rule: "must be sorted"}
+		return &validate.Error{Pkg: "toolkit", Object: "Piecewise", Field: "Times", Value: p.Times, Rule: "must be sorted"}
 	}
 	for i, v := range p.Values {
 		if len(v) != len(p.Values[0]) {
-			return &Error{Object: "Piecewise", Field: fmt.Sprintf("Values[%d]", i), Value: len(v), Rule: "rows must have equal length"}
+			return &validate.Error{Pkg: "toolkit", Object: "Piecewise", Field: fmt.Sprintf("Values[%d]", i), Value: len(v), Rule: "rows must have equal length"}
 		}
 		if err := checkFinite("Piecewise", fmt.Sprintf("Values[%d]", i), v); err != nil {
 			return err
@@ -228,7 +229,7 @@ func (p *Piecewise) Step(sizeIn, sizeOut int, dt float64, rng *rand.Rand) (NodeF
 		return nil, err
 	}
 	if len(p.Values[0]) != sizeOut {
-		return nil, &Error{Object: "Piecewise", Field: "Values", Value: fmt.Sprintf("%d columns", len(p.Values[0])), Rule: fmt.Sprintf("must match the node's SizeOut %d", sizeOut)}
+		return nil, &validate.Error{Pkg: "toolkit", Object: "Piecewise", Field: "Values", Value: fmt.Sprintf("%d columns", len(p.Values[0])), Rule: fmt.Sprintf("must match the node's SizeOut %d", sizeOut)}
 	}
 	return func(t float64, x, out []float64) {
 		i := sort.SearchFloat64s(p.Times, t+0.5*dt) // first index with Times[i] >= t + dt/2

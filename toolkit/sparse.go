@@ -3,6 +3,8 @@ package toolkit
 import (
 	"fmt"
 	"math"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // SparseMatrix is the matrix of a sparse transform (Nengo's
@@ -49,25 +51,25 @@ func (m *SparseMatrix) Dense() [][]float64 {
 // distinct, finite data.
 func (m *SparseMatrix) Validate(obj, field string) error {
 	if m.Rows < 1 || m.Cols < 1 {
-		return &Error{Object: obj, Field: field + ".Rows/Cols", Value: fmt.Sprintf("%d×%d", m.Rows, m.Cols), Rule: "must be positive"}
+		return &validate.Error{Pkg: "toolkit", Object: obj, Field: field + ".Rows/Cols", Value: fmt.Sprintf("%d×%d", m.Rows, m.Cols), Rule: "must be positive"}
 	}
 	if len(m.Indices) != len(m.Data) {
-		return &Error{Object: obj, Field: field + ".Data", Value: fmt.Sprintf("len %d", len(m.Data)),
+		return &validate.Error{Pkg: "toolkit", Object: obj, Field: field + ".Data", Value: fmt.Sprintf("len %d", len(m.Data)),
 			Rule: fmt.Sprintf("must have one value per index pair (len(Indices) = %d)", len(m.Indices))}
 	}
 	seen := make(map[[2]int]int, len(m.Indices))
 	for k, ij := range m.Indices {
 		if ij[0] < 0 || ij[0] >= m.Rows || ij[1] < 0 || ij[1] >= m.Cols {
-			return &Error{Object: obj, Field: fmt.Sprintf("%s.Indices[%d]", field, k), Value: ij,
+			return &validate.Error{Pkg: "toolkit", Object: obj, Field: fmt.Sprintf("%s.Indices[%d]", field, k), Value: ij,
 				Rule: fmt.Sprintf("must lie in the %d×%d shape", m.Rows, m.Cols)}
 		}
 		if j, dup := seen[ij]; dup {
-			return &Error{Object: obj, Field: fmt.Sprintf("%s.Indices[%d]", field, k), Value: ij,
+			return &validate.Error{Pkg: "toolkit", Object: obj, Field: fmt.Sprintf("%s.Indices[%d]", field, k), Value: ij,
 				Rule: fmt.Sprintf("duplicates Indices[%d] (Nengo sums duplicates with SciPy and keeps the last without it; give each entry once)", j)}
 		}
 		seen[ij] = k
 		if v := m.Data[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-			return &Error{Object: obj, Field: fmt.Sprintf("%s.Data[%d]", field, k), Value: v, Rule: "must be finite"}
+			return &validate.Error{Pkg: "toolkit", Object: obj, Field: fmt.Sprintf("%s.Data[%d]", field, k), Value: v, Rule: "must be finite"}
 		}
 	}
 	return nil
@@ -78,23 +80,23 @@ func (m *SparseMatrix) Validate(obj, field string) error {
 func (c *Connection) validateSparse(sp *SparseMatrix) error {
 	o := c.String()
 	if c.Transform.Matrix != nil {
-		return &Error{Object: o, Field: "Transform", Value: "Matrix and Sparse", Rule: "set at most one of Matrix and Sparse"}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform", Value: "Matrix and Sparse", Rule: "set at most one of Matrix and Sparse"}
 	}
 	if err := sp.Validate(o, "Transform.Sparse"); err != nil {
 		return err
 	}
 	if post := TargetSize(c.Post, true); sp.Rows != post {
-		return &Error{Object: o, Field: "Transform.Sparse.Rows", Value: sp.Rows, Rule: fmt.Sprintf("must equal the post size %d", post)}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform.Sparse.Rows", Value: sp.Rows, Rule: fmt.Sprintf("must equal the post size %d", post)}
 	}
 	if pre := TargetSize(c.Pre, false); c.Function == nil && c.Targets == nil && sp.Cols != pre {
-		return &Error{Object: o, Field: "Transform.Sparse.Cols", Value: sp.Cols, Rule: fmt.Sprintf("must equal the pre size %d", pre)}
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform.Sparse.Cols", Value: sp.Cols, Rule: fmt.Sprintf("must equal the pre size %d", pre)}
 	}
 	if e, ok := c.Pre.Obj().(*Ensemble); ok && (e.NeuronType == nil || e.NeuronType.Name() != "Direct") {
-		return &Error{Object: o, Field: "Transform", Value: "Sparse",
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform", Value: "Sparse",
 			Rule: "cannot be applied to a decoded connection (from an Ensemble; Nengo's build_sparse refuses it too): connect from its Neurons or use a Dense transform"}
 	}
 	if c.LearningRule != nil {
-		return &Error{Object: o, Field: "Transform", Value: "Sparse",
+		return &validate.Error{Pkg: "toolkit", Object: o, Field: "Transform", Value: "Sparse",
 			Rule: fmt.Sprintf("cannot learn (%s): Nengo learns only on Dense transforms", c.LearningRule.Name())}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/dists"
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 func TestDefaultNEvalPoints(t *testing.T) {
@@ -113,9 +114,9 @@ func TestValidate(t *testing.T) {
 			net := toolkit.New("n", 0)
 			tc.make(net)
 			err := net.Validate()
-			var te *toolkit.Error
+			var te *validate.Error
 			if !errors.As(err, &te) {
-				t.Fatalf("Validate() = %v, want *toolkit.Error", err)
+				t.Fatalf("Validate() = %v, want *validate.Error", err)
 			}
 			if te.Field != tc.field || te.Rule == "" || !strings.Contains(te.Object, "\"") {
 				t.Errorf("error %q: field %q, want %q (object %q)", err, te.Field, tc.field, te.Object)

@@ -698,9 +698,6 @@ func TestCheckpointResume(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d, ok := sameParams(want, params(t, resumed)); !ok {
-				if !o.NoShuffle {
-					t.Skip("BUG: Fit shuffles the order left by the previous epoch (model.go, `order` reset only once per Fit), so epoch k's order depends on the epochs run before it in this call and a resumed Fit shuffles differently: " + d)
-				}
 				t.Fatalf("resumed run differs from the uninterrupted one: %s", d)
 			}
 		})

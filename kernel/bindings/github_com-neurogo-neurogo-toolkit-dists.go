@@ -21,7 +21,6 @@ func init() {
 		// type definitions
 		"Choice":               reflect.ValueOf((*dists.Choice)(nil)),
 		"Distribution":         reflect.ValueOf((*dists.Distribution)(nil)),
-		"Error":                reflect.ValueOf((*dists.Error)(nil)),
 		"Exponential":          reflect.ValueOf((*dists.Exponential)(nil)),
 		"Gaussian":             reflect.ValueOf((*dists.Gaussian)(nil)),
 		"QuasirandomSequence":  reflect.ValueOf((*dists.QuasirandomSequence)(nil)),

@@ -30,7 +30,6 @@ func init() {
 		"Conv2D":      reflect.ValueOf((*layers.Conv2D)(nil)),
 		"Dense":       reflect.ValueOf((*layers.Dense)(nil)),
 		"Dropout":     reflect.ValueOf((*layers.Dropout)(nil)),
-		"Error":       reflect.ValueOf((*layers.Error)(nil)),
 		"Exec":        reflect.ValueOf((*layers.Exec)(nil)),
 		"Flatten":     reflect.ValueOf((*layers.Flatten)(nil)),
 		"Float32Exec": reflect.ValueOf((*layers.Float32Exec)(nil)),

@@ -32,7 +32,6 @@ func init() {
 		"AdaptiveLIF":            reflect.ValueOf((*neurons.AdaptiveLIF)(nil)),
 		"AdaptiveLIFRate":        reflect.ValueOf((*neurons.AdaptiveLIFRate)(nil)),
 		"Differentiable":         reflect.ValueOf((*neurons.Differentiable)(nil)),
-		"Error":                  reflect.ValueOf((*neurons.Error)(nil)),
 		"Izhikevich":             reflect.ValueOf((*neurons.Izhikevich)(nil)),
 		"LIF":                    reflect.ValueOf((*neurons.LIF)(nil)),
 		"LIFRate":                reflect.ValueOf((*neurons.LIFRate)(nil)),

@@ -25,7 +25,6 @@ func init() {
 		"Blocks":       reflect.ValueOf((*solvers.Blocks)(nil)),
 		"ColumnBlocks": reflect.ValueOf((*solvers.ColumnBlocks)(nil)),
 		"Counter":      reflect.ValueOf((*solvers.Counter)(nil)),
-		"Error":        reflect.ValueOf((*solvers.Error)(nil)),
 		"Lstsq":        reflect.ValueOf((*solvers.Lstsq)(nil)),
 		"LstsqL2":      reflect.ValueOf((*solvers.LstsqL2)(nil)),
 		"LstsqL2nz":    reflect.ValueOf((*solvers.LstsqL2nz)(nil)),

@@ -21,7 +21,6 @@ func init() {
 
 		// type definitions
 		"Driver":      reflect.ValueOf((*stream.Driver)(nil)),
-		"Error":       reflect.ValueOf((*stream.Error)(nil)),
 		"ExprError":   reflect.ValueOf((*stream.ExprError)(nil)),
 		"Interface":   reflect.ValueOf((*stream.Interface)(nil)),
 		"Labeler":     reflect.ValueOf((*stream.Labeler)(nil)),

@@ -20,7 +20,6 @@ func init() {
 
 		// type definitions
 		"Alpha":          reflect.ValueOf((*synapses.Alpha)(nil)),
-		"Error":          reflect.ValueOf((*synapses.Error)(nil)),
 		"Filter":         reflect.ValueOf((*synapses.Filter)(nil)),
 		"Kind":           reflect.ValueOf((*synapses.Kind)(nil)),
 		"LTI":            reflect.ValueOf((*synapses.LTI)(nil)),

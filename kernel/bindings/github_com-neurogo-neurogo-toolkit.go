@@ -45,7 +45,6 @@ func init() {
 		"Defaults":     reflect.ValueOf((*toolkit.Defaults)(nil)),
 		"Direct":       reflect.ValueOf((*toolkit.Direct)(nil)),
 		"Ensemble":     reflect.ValueOf((*toolkit.Ensemble)(nil)),
-		"Error":        reflect.ValueOf((*toolkit.Error)(nil)),
 		"Function":     reflect.ValueOf((*toolkit.Function)(nil)),
 		"LearningRule": reflect.ValueOf((*toolkit.LearningRule)(nil)),
 		"Network":      reflect.ValueOf((*toolkit.Network)(nil)),

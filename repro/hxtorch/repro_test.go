@@ -12,8 +12,28 @@ import (
 	"github.com/neurogo/neurogo/train/data"
 )
 
+// TestHARSmall runs the reproduction on the synthetic set at a small size
+// and checks what Fig. 9 of the hxtorch paper shows: (a) the model learns
+// in software, (b) the same weights on the uncalibrated chip lose some
+// accuracy (the fixed pattern costs, it never helps) but keep most of it,
+// (c) one hardware-in-the-loop epoch does not lose accuracy and ends near
+// the software model again. The paper's absolute figures are for the real
+// UCI set at full size; the bands here come from this size (1500 training
+// and 600 test windows, 4 epochs) over ten (Seed, ChipSeed, DataSeed)
+// combinations, measured:
+//
+//	software 0.535–0.643; chip − software −0.175…+0.017;
+//	HIL − chip −0.018…+0.098; software − HIL −0.013…+0.086
+//
+// (the seeds below give 0.553, 0.520, 0.535). Each bound lies 1.7–1.8
+// times as far from the claim as the worst value measured; a paired
+// difference on 600 windows has a standard error of about 0.013. At this
+// size one epoch at the hardware-in-the-loop rate moves the accuracy by a
+// few hundredths only, so (c) catches a loop that ruins the model, not one
+// that merely fails to help.
 func TestHARSmall(t *testing.T) {
-	r, err := HAR(HAROptions{Synthetic: true, Train: 800, Test: 300, Epochs: 3})
+	const nTest = 600
+	r, err := HAR(HAROptions{Synthetic: true, Train: 1500, Test: nTest, Epochs: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,17 +47,32 @@ func TestHARSmall(t *testing.T) {
 				n += c
 			}
 		}
-		if n != 300 {
-			t.Errorf("%s: confusion holds %d windows, want 300", s.Name, n)
+		if n != nTest {
+			t.Errorf("%s: confusion holds %d windows, want %d", s.Name, n, nTest)
 		}
-		if !(s.Accuracy >= 0 && s.Accuracy <= 1) || len(s.Recall) != 6 {
-			t.Errorf("%s: accuracy %v, %d recalls", s.Name, s.Accuracy, len(s.Recall))
+		if len(s.Recall) != 6 {
+			t.Errorf("%s: %d recalls, want 6", s.Name, len(s.Recall))
 		}
 		t.Logf("%s: %.3f", s.Name, s.Accuracy)
 	}
-	// 3 epochs on 800 windows already beat chance (1/6) clearly
-	if r.Software.Accuracy < 0.4 {
-		t.Errorf("software accuracy %.3f after 3 epochs: not learning", r.Software.Accuracy)
+	sw, chip, hil := r.Software.Accuracy, r.Chip.Accuracy, r.HIL.Accuracy
+	// (a) well above chance (1/6): at least 0.535 over the seeds measured
+	if sw < 0.45 {
+		t.Errorf("software accuracy %.3f, want ≥ 0.45: not learning", sw)
+	}
+	// (b) the chip without retraining: no gain beyond noise, no collapse
+	if chip > sw+0.03 {
+		t.Errorf("chip accuracy %.3f exceeds software %.3f by more than 0.03: the fixed pattern cannot help", chip, sw)
+	}
+	if chip < sw-0.30 {
+		t.Errorf("chip accuracy %.3f, software %.3f: the chip lost more than 0.30", chip, sw)
+	}
+	// (c) hardware in the loop: not worse than the chip, back near software
+	if hil < chip-0.03 {
+		t.Errorf("hardware-in-the-loop accuracy %.3f is below the chip's %.3f by more than 0.03", hil, chip)
+	}
+	if hil < sw-0.15 {
+		t.Errorf("hardware-in-the-loop accuracy %.3f, software %.3f: recovered less than to within 0.15", hil, sw)
 	}
 	a, b, c, err := r.Figures()
 	if err != nil || a == nil || b == nil || c == nil {

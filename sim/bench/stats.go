@@ -1,27 +1,19 @@
 package bench
 
-import "math"
+import (
+	"math"
 
-// t975 holds Student's t 0.975 quantiles for 1–30 degrees of freedom
-// (standard tables, e.g. NIST/SEMATECH e-Handbook §1.3.6.7.2).
-var t975 = [...]float64{
-	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-	2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-	2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-}
+	"gonum.org/v1/gonum/stat/distuv"
+)
 
 // TQuantile975 returns the two-sided 95 % Student t quantile for df
-// degrees of freedom: tabulated to 30, then 1.96 + 2.46/df (within 0.002
-// of the exact value up to df = 120 and tending to the normal 1.960).
-// It returns NaN for df < 1.
+// degrees of freedom, the 0.975 quantile of gonum's
+// distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}. It returns NaN for df < 1.
 func TQuantile975(df int) float64 {
-	switch {
-	case df < 1:
+	if df < 1 {
 		return math.NaN()
-	case df <= len(t975):
-		return t975[df-1]
 	}
-	return 1.95996 + 2.46/float64(df)
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
 }
 
 // MeanCI returns the mean of xs and its 95 % confidence interval

@@ -9,6 +9,7 @@ import (
 	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/sim/ir"
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 type builder struct {
@@ -239,5 +240,5 @@ func rngFor(seed int64, salt uint64) *rand.Rand {
 }
 
 func objErr(obj, field string, value any, rule string, err error) error {
-	return &toolkit.Error{Object: obj, Field: field, Value: value, Rule: rule, Err: err}
+	return &validate.Error{Pkg: "toolkit", Object: obj, Field: field, Value: value, Rule: rule, Err: err}
 }

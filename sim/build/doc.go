@@ -31,7 +31,7 @@
 // dependency sort), validate.go (membership and memory checks),
 // sparse.go, params.go (.npz exchange), activities.go.
 //
-// User input never panics: invalid descriptions return a *toolkit.Error
+// User input never panics: invalid descriptions return a *validate.Error
 // naming the object, field, value and rule. A panic in this package is a
 // bug and is not recovered.
 package build

@@ -67,10 +67,14 @@ func (bm *BackendMatMul) matMul(m, n, k int, a, b, c []float64) error {
 		}
 	}
 	net := toolkit.New("frames-matmul", 0)
-	dt := 0.001 // sim.Build's default time step
+	var model *sim.Model // built below, before the first step
 	in := net.Node("a", k, func(t float64, out []float64) {
-		// step s (0-based) runs at t = (s+1)·dt and presents row s
-		i := min(max(int(math.Round(t/dt))-1, 0), m-1)
+		// step s (0-based) runs at t = (s+1)·dt, dt the model's time step,
+		// and presents row s
+		i := 0
+		if model != nil && model.Dt > 0 {
+			i = min(max(int(math.Round(t/model.Dt))-1, 0), m-1)
+		}
 		copy(out, rows[i])
 	})
 	out := net.Passthrough("c", n)
@@ -81,9 +85,6 @@ func (bm *BackendMatMul) matMul(m, n, k int, a, b, c []float64) error {
 	model, err := sim.Build(net)
 	if err != nil {
 		return fmt.Errorf("frames: BackendMatMul: %w", err)
-	}
-	if model.Dt != dt {
-		return fmt.Errorf("frames: BackendMatMul: the model's time step is %g, not %g", model.Dt, dt)
 	}
 	be, err := bm.New(model)
 	if err != nil {

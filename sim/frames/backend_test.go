@@ -20,6 +20,12 @@ func TestBackendMatMul(t *testing.T) {
 	}{
 		{"CPU", sim.CPU, 1e-12},
 		{"CPU32", sim.CPU32, 1e-4},
+		// a backend that runs the model at another time step: the rows
+		// must follow the model's dt, not the default 0.001
+		{"CPU dt 0.0025", func(m *sim.Model) (sim.Backend, error) {
+			m.Dt = 0.0025
+			return sim.CPU(m)
+		}, 1e-12},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bm := &BackendMatMul{New: tc.nb}

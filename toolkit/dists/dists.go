@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Distribution is a random distribution over vectors (nengo.dists.Distribution).
@@ -15,19 +16,6 @@ type Distribution interface {
 	Name() string
 	Validate() error
 	Sample(n, d int, rng *rand.Rand) ([]float64, error)
-}
-
-// Error reports an invalid distribution parameter or argument: the
-// object, the field, the offending value and the rule it breaks.
-type Error struct {
-	Object string
-	Field  string
-	Value  any
-	Rule   string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("dists: %s.%s = %v: %s", e.Object, e.Field, e.Value, e.Rule)
 }
 
 var (
@@ -49,17 +37,17 @@ func defRNG(rng *rand.Rand) *rand.Rand {
 
 func checkND(obj string, n, d int) error {
 	if n < 0 {
-		return &Error{Object: obj, Field: "n", Value: n, Rule: "must be non-negative"}
+		return &validate.Error{Pkg: "dists", Object: obj, Field: "n", Value: n, Rule: "must be non-negative"}
 	}
 	if d < 1 {
-		return &Error{Object: obj, Field: "d", Value: d, Rule: "must be at least 1"}
+		return &validate.Error{Pkg: "dists", Object: obj, Field: "d", Value: d, Rule: "must be at least 1"}
 	}
 	return nil
 }
 
 func finite(obj, field string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return &Error{Object: obj, Field: field, Value: v, Rule: "must be finite"}
+		return &validate.Error{Pkg: "dists", Object: obj, Field: field, Value: v, Rule: "must be finite"}
 	}
 	return nil
 }
@@ -81,7 +69,7 @@ func (u Uniform) Validate() error {
 		return err
 	}
 	if u.High < u.Low {
-		return &Error{Object: "Uniform", Field: "High", Value: u.High, Rule: fmt.Sprintf("must be >= Low = %v", u.Low)}
+		return &validate.Error{Pkg: "dists", Object: "Uniform", Field: "High", Value: u.High, Rule: fmt.Sprintf("must be >= Low = %v", u.Low)}
 	}
 	return nil
 }
@@ -116,7 +104,7 @@ func (g Gaussian) Validate() error {
 		return err
 	}
 	if !(g.Std > 0) || math.IsInf(g.Std, 1) {
-		return &Error{Object: "Gaussian", Field: "Std", Value: g.Std, Rule: "must be positive and finite"}
+		return &validate.Error{Pkg: "dists", Object: "Gaussian", Field: "Std", Value: g.Std, Rule: "must be positive and finite"}
 	}
 	return nil
 }
@@ -148,12 +136,12 @@ type Choice struct {
 func (Choice) Name() string { return "Choice" }
 func (c Choice) Validate() error {
 	if len(c.Options) == 0 {
-		return &Error{Object: "Choice", Field: "Options", Value: "[]", Rule: "must have at least one option"}
+		return &validate.Error{Pkg: "dists", Object: "Choice", Field: "Options", Value: "[]", Rule: "must have at least one option"}
 	}
 	d := len(c.Options[0])
 	for i, o := range c.Options {
 		if len(o) != d {
-			return &Error{Object: "Choice", Field: fmt.Sprintf("len(Options[%d])", i), Value: len(o), Rule: fmt.Sprintf("must equal len(Options[0]) = %d", d)}
+			return &validate.Error{Pkg: "dists", Object: "Choice", Field: fmt.Sprintf("len(Options[%d])", i), Value: len(o), Rule: fmt.Sprintf("must equal len(Options[0]) = %d", d)}
 		}
 		for j, v := range o {
 			if err := finite("Choice", fmt.Sprintf("Options[%d][%d]", i, j), v); err != nil {
@@ -163,17 +151,17 @@ func (c Choice) Validate() error {
 	}
 	if c.Weights != nil {
 		if len(c.Weights) != len(c.Options) {
-			return &Error{Object: "Choice", Field: "len(Weights)", Value: len(c.Weights), Rule: fmt.Sprintf("must equal len(Options) = %d", len(c.Options))}
+			return &validate.Error{Pkg: "dists", Object: "Choice", Field: "len(Weights)", Value: len(c.Weights), Rule: fmt.Sprintf("must equal len(Options) = %d", len(c.Options))}
 		}
 		s := 0.0
 		for i, w := range c.Weights {
 			if !(w >= 0) || math.IsInf(w, 1) {
-				return &Error{Object: "Choice", Field: fmt.Sprintf("Weights[%d]", i), Value: w, Rule: "must be non-negative and finite"}
+				return &validate.Error{Pkg: "dists", Object: "Choice", Field: fmt.Sprintf("Weights[%d]", i), Value: w, Rule: "must be non-negative and finite"}
 			}
 			s += w
 		}
 		if !(s > 0) {
-			return &Error{Object: "Choice", Field: "Weights", Value: c.Weights, Rule: "must have a positive sum"}
+			return &validate.Error{Pkg: "dists", Object: "Choice", Field: "Weights", Value: c.Weights, Rule: "must have a positive sum"}
 		}
 	}
 	return nil
@@ -188,7 +176,7 @@ func (c Choice) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
 		return nil, err
 	}
 	if len(c.Options[0]) != d {
-		return nil, &Error{Object: "Choice", Field: "d", Value: d, Rule: fmt.Sprintf("must equal the options' length %d", len(c.Options[0]))}
+		return nil, &validate.Error{Pkg: "dists", Object: "Choice", Field: "d", Value: d, Rule: fmt.Sprintf("must equal the options' length %d", len(c.Options[0]))}
 	}
 	rng = defRNG(rng)
 	cum := make([]float64, len(c.Options))
@@ -225,10 +213,10 @@ type UniformHypersphere struct {
 func (UniformHypersphere) Name() string { return "UniformHypersphere" }
 func (u UniformHypersphere) Validate() error {
 	if !(u.MinMagnitude >= 0 && u.MinMagnitude <= 1) {
-		return &Error{Object: "UniformHypersphere", Field: "MinMagnitude", Value: u.MinMagnitude, Rule: "must be in [0, 1]"}
+		return &validate.Error{Pkg: "dists", Object: "UniformHypersphere", Field: "MinMagnitude", Value: u.MinMagnitude, Rule: "must be in [0, 1]"}
 	}
 	if u.Surface && u.MinMagnitude > 0 {
-		return &Error{Object: "UniformHypersphere", Field: "MinMagnitude", Value: u.MinMagnitude, Rule: "must be 0 when Surface is set"}
+		return &validate.Error{Pkg: "dists", Object: "UniformHypersphere", Field: "MinMagnitude", Value: u.MinMagnitude, Rule: "must be 0 when Surface is set"}
 	}
 	return nil
 }
@@ -334,11 +322,11 @@ func (u ScatteredHypersphere) Validate() error {
 	switch u.Method {
 	case "", MethodSCTApprox, MethodSCT:
 	default:
-		return &Error{Object: "ScatteredHypersphere", Field: "Method", Value: fmt.Sprintf("%q", u.Method),
+		return &validate.Error{Pkg: "dists", Object: "ScatteredHypersphere", Field: "Method", Value: fmt.Sprintf("%q", u.Method),
 			Rule: `must be "sct-approx" (the default, also "") or "sct"`}
 	}
 	if err := (UniformHypersphere{Surface: u.Surface, MinMagnitude: u.MinMagnitude}).Validate(); err != nil {
-		e := *err.(*Error)
+		e := *err.(*validate.Error)
 		e.Object = "ScatteredHypersphere"
 		return &e
 	}
@@ -428,13 +416,13 @@ type Exponential struct {
 func (Exponential) Name() string { return "Exponential" }
 func (e Exponential) Validate() error {
 	if !(e.Scale > 0) || math.IsInf(e.Scale, 1) {
-		return &Error{Object: "Exponential", Field: "Scale", Value: e.Scale, Rule: "must be positive and finite"}
+		return &validate.Error{Pkg: "dists", Object: "Exponential", Field: "Scale", Value: e.Scale, Rule: "must be positive and finite"}
 	}
 	if err := finite("Exponential", "Shift", e.Shift); err != nil {
 		return err
 	}
 	if e.High != 0 && !(e.High > e.Shift) {
-		return &Error{Object: "Exponential", Field: "High", Value: e.High, Rule: fmt.Sprintf("must be 0 (none) or above Shift = %v", e.Shift)}
+		return &validate.Error{Pkg: "dists", Object: "Exponential", Field: "High", Value: e.High, Rule: fmt.Sprintf("must be 0 (none) or above Shift = %v", e.Shift)}
 	}
 	return nil
 }
@@ -488,7 +476,7 @@ func (s Samples) Validate() error {
 		}
 	}
 	if s.Dims > 0 && len(s.Data)%s.Dims != 0 {
-		return &Error{Object: "Samples", Field: "len(Data)", Value: len(s.Data), Rule: fmt.Sprintf("must be a multiple of Dims = %d", s.Dims)}
+		return &validate.Error{Pkg: "dists", Object: "Samples", Field: "len(Data)", Value: len(s.Data), Rule: fmt.Sprintf("must be a multiple of Dims = %d", s.Dims)}
 	}
 	return nil
 }
@@ -502,10 +490,10 @@ func (s Samples) Sample(n, d int, rng *rand.Rand) ([]float64, error) {
 		return nil, err
 	}
 	if s.Dims > 0 && s.Dims != d {
-		return nil, &Error{Object: "Samples", Field: "Dims", Value: s.Dims, Rule: fmt.Sprintf("must equal the requested dimension %d", d)}
+		return nil, &validate.Error{Pkg: "dists", Object: "Samples", Field: "Dims", Value: s.Dims, Rule: fmt.Sprintf("must equal the requested dimension %d", d)}
 	}
 	if len(s.Data) != n*d {
-		return nil, &Error{Object: "Samples", Field: "len(Data)", Value: len(s.Data), Rule: fmt.Sprintf("must equal n×d = %d×%d", n, d)}
+		return nil, &validate.Error{Pkg: "dists", Object: "Samples", Field: "len(Data)", Value: len(s.Data), Rule: fmt.Sprintf("must equal n×d = %d×%d", n, d)}
 	}
 	return append([]float64(nil), s.Data...), nil
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/neurogo/neurogo/toolkit/dists"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Every distribution samples n×d values row-major from an explicit rng.
@@ -22,10 +23,10 @@ func ExampleDistribution() {
 	// ScatteredHypersphere 12 <nil>
 }
 
-// Invalid parameters give an *Error naming the field and the rule.
-func ExampleError() {
+// Invalid parameters give a *validate.Error naming the field and the rule.
+func Example_invalid() {
 	_, err := dists.Uniform{Low: 1, High: 0}.Sample(1, 1, nil)
-	var e *dists.Error
+	var e *validate.Error
 	fmt.Println(errors.As(err, &e), e.Object, e.Field)
 	// Output: true Uniform High
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/neurogo/neurogo/toolkit/dists"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Tolerances of the ScatteredHypersphere tests (n = 1000 or 2000 points).
@@ -187,9 +188,9 @@ func TestScatteredErrors(t *testing.T) {
 		{dists.ScatteredHypersphere{Method: "sct "}, 3, 1},
 	} {
 		_, err := tc.s.Sample(tc.n, tc.d, nil)
-		var e *dists.Error
+		var e *validate.Error
 		if !errors.As(err, &e) {
-			t.Errorf("%+v n=%d d=%d: error %v, want a *dists.Error", tc.s, tc.n, tc.d, err)
+			t.Errorf("%+v n=%d d=%d: error %v, want a *validate.Error", tc.s, tc.n, tc.d, err)
 		} else if e.Object != "ScatteredHypersphere" {
 			t.Errorf("%+v: error names %s", tc.s, e.Object)
 		}

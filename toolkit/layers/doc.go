@@ -39,8 +39,8 @@
 // Backward accumulates (+=) the gradients of a loss L into dIn and the
 // non-nil dParams entries, given dOut = ∂L/∂out, for the last Forward call;
 // a nil dIn or dParams entry skips that work. Invalid arguments give an
-// *Error naming the layer, the field, the value and the rule; nothing panics
-// on user input.
+// *validate.Error (package toolkit/validate) naming the layer, the field,
+// the value and the rule; nothing panics on user input.
 //
 // # Formulas
 //

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Param is one parameter array of a built layer. Role and Constraint are
@@ -68,22 +70,8 @@ func Size(shape []int) int {
 	return n
 }
 
-// Error reports invalid input: the layer kind, the field, the offending value
-// and the rule it breaks, e.g.
-// `layers: Conv2D.Kernel = [5 5]: larger than the padded input (3, 3)`.
-type Error struct {
-	Layer string
-	Field string
-	Value any
-	Rule  string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("layers: %s.%s = %v: %s", e.Layer, e.Field, e.Value, e.Rule)
-}
-
 func errf(layer, field string, value any, format string, args ...any) error {
-	return &Error{Layer: layer, Field: field, Value: value, Rule: fmt.Sprintf(format, args...)}
+	return &validate.Error{Pkg: "layers", Object: layer, Field: field, Value: value, Rule: fmt.Sprintf(format, args...)}
 }
 
 // checkShape validates a per-example input shape.

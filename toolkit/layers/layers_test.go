@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // exactTol is for outputs that are sums of a few small integers or halves:
@@ -499,9 +501,9 @@ func TestBuildErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error, layer %v", l.OutShape())
 			}
-			var le *Error
+			var le *validate.Error
 			if !errors.As(err, &le) {
-				t.Fatalf("error %T is not *Error", err)
+				t.Fatalf("error %T is not *validate.Error", err)
 			}
 			if !strings.Contains(err.Error(), c.rule) {
 				t.Fatalf("error %q does not contain %q", err, c.rule)

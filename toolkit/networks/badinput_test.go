@@ -9,10 +9,11 @@ import (
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/solvers"
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // TestBadInput checks that every constructor rejects bad arguments with a
-// *toolkit.Error naming the network, the argument, the value and the
+// *validate.Error naming the network, the argument, the value and the
 // rule, and adds nothing to the parent.
 func TestBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
@@ -128,9 +129,9 @@ func TestBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			parent := toolkit.New("parent", 0)
 			err := c.make(parent)
-			var te *toolkit.Error
+			var te *validate.Error
 			if !errors.As(err, &te) {
-				t.Fatalf("error %v (%T), want a *toolkit.Error", err, err)
+				t.Fatalf("error %v (%T), want a *validate.Error", err, err)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(err.Error(), w) {

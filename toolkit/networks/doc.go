@@ -47,7 +47,7 @@
 // # Invariants
 //
 //   - Nothing here panics on user input: a bad argument returns a
-//     *toolkit.Error naming the network (kind and label), the argument,
+//     *validate.Error naming the network (kind and label), the argument,
 //     the value and the rule, and the parent is left unchanged.
 //   - Connections inside the networks are unfiltered where Nengo's are
 //     (synapse None), so Product and CircularConvolution add no delay of

@@ -5,14 +5,15 @@ import (
 	"math"
 
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // argErr reports a bad argument to a network constructor as a
-// *toolkit.Error naming the network (kind and label), the argument, its
+// *validate.Error naming the network (kind and label), the argument, its
 // value and the rule it breaks, e.g.
 // `toolkit: networks.Product "p".nNeurons = 0: must be positive`.
 func argErr(kind, label, arg string, value any, rule string) error {
-	return &toolkit.Error{Object: fmt.Sprintf("networks.%s %q", kind, label), Field: arg, Value: value, Rule: rule}
+	return &validate.Error{Pkg: "toolkit", Object: fmt.Sprintf("networks.%s %q", kind, label), Field: arg, Value: value, Rule: rule}
 }
 
 func checkParent(kind, label string, parent *toolkit.Network) error {

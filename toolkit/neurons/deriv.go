@@ -3,6 +3,8 @@ package neurons
 import (
 	"fmt"
 	"math"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Differentiable is a rate neuron type whose output is a pointwise function
@@ -30,7 +32,7 @@ var (
 
 func checkDeriv(obj string, dst, J []float64) error {
 	if len(dst) != len(J) {
-		return &Error{Object: obj, Field: "len(dst)", Value: len(dst), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "len(dst)", Value: len(dst), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
 	}
 	return nil
 }

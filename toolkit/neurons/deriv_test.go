@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // differentiableTypes returns every Differentiable type of the package,
@@ -143,7 +145,7 @@ func TestDerivKinksAndSpecialValues(t *testing.T) {
 func TestDerivErrorsAndAllocs(t *testing.T) {
 	for _, c := range differentiableTypes() {
 		err := c.typ.Deriv(make([]float64, 2), make([]float64, 3))
-		if e, ok := err.(*Error); !ok || e.Field != "len(dst)" {
+		if e, ok := err.(*validate.Error); !ok || e.Field != "len(dst)" {
 			t.Errorf("%s: Deriv with mismatched lengths = %v", c.typ.Name(), err)
 		}
 		dst, J := make([]float64, 64), make([]float64, 64)

@@ -74,7 +74,8 @@
 // # Invariants
 //
 //   - No method panics on user input; invalid parameters or arguments give
-//     an *Error naming the object, field, value and rule, e.g.
+//     a *validate.Error (package toolkit/validate) naming the object,
+//     field, value and rule, e.g.
 //     "neurons: LIF.TauRef = -0.001: must be non-negative and finite".
 //   - Step allocates nothing and keeps no reference to its arguments.
 //   - Deterministic types reproduce Nengo 4.1 to within 1e-9 (checked

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/neurogo/neurogo/toolkit/neurons"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // simulate steps typ for 1 s at dt = 1 ms with constant currents J and
@@ -217,12 +218,12 @@ func ExampleState() {
 	// [0 0 1000]
 }
 
-func ExampleError() {
+func Example_invalid() {
 	lif := neurons.NewLIF()
 	lif.TauRef = -0.001
 	err := lif.Validate()
 	fmt.Println(err)
-	var e *neurons.Error
+	var e *validate.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Object, e.Field, e.Value)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Izhikevich is Izhikevich's two-variable spiking model (nengo.Izhikevich;
@@ -280,11 +282,11 @@ func numericGainBias(obj string, t Type, maxRates, intercepts []float64) ([]floa
 		jr *= 2
 	}
 	if !haveThr {
-		return nil, nil, &Error{Object: obj, Field: "max_rates,intercepts", Value: fmt.Sprintf("|J| <= %g", jr/2),
+		return nil, nil, &validate.Error{Pkg: "neurons", Object: obj, Field: "max_rates,intercepts", Value: fmt.Sprintf("|J| <= %g", jr/2),
 			Rule: "could not find the firing threshold (no current with rate <= 0)"}
 	}
 	if !haveMax {
-		return nil, nil, &Error{Object: obj, Field: "max_rates", Value: maxRate,
+		return nil, nil, &validate.Error{Pkg: "neurons", Object: obj, Field: "max_rates", Value: maxRate,
 			Rule: fmt.Sprintf("could not find a current reaching this rate (|J| <= %g)", jr/2)}
 	}
 	J := linspace(jThr, jMax, steps)

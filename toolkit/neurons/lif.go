@@ -3,6 +3,7 @@ package neurons
 import (
 	"fmt"
 	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/toolkit/validate"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -87,7 +88,7 @@ func validateLIFRate(obj string, tauRC, tauRef, amplitude float64) error {
 
 func validateMinVoltage(obj string, v float64) error {
 	if math.IsNaN(v) || v > 0 {
-		return &Error{Object: obj, Field: "MinVoltage", Value: v, Rule: "must be <= 0 (-Inf for no floor)"}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "MinVoltage", Value: v, Rule: "must be <= 0 (-Inf for no floor)"}
 	}
 	return nil
 }
@@ -135,7 +136,7 @@ func lifGainBias(obj string, tauRC, tauRef float64, maxRates, intercepts []float
 	bias := make([]float64, len(maxRates))
 	for i, r := range maxRates {
 		if !(r < invTauRef) {
-			return nil, nil, &Error{Object: obj, Field: fmt.Sprintf("max_rates[%d]", i), Value: r,
+			return nil, nil, &validate.Error{Pkg: "neurons", Object: obj, Field: fmt.Sprintf("max_rates[%d]", i), Value: r,
 				Rule: fmt.Sprintf("must be below the inverse refractory period 1/TauRef = %.3f", invTauRef)}
 		}
 		x := 1 / (1 - math.Exp((tauRef-1/r)/tauRC))
@@ -161,12 +162,12 @@ func lifMaxRatesIntercepts(obj string, tauRC, tauRef float64, gain, bias []float
 	intercepts := make([]float64, len(gain))
 	for i, g := range gain {
 		if !(g > 0) {
-			return nil, nil, &Error{Object: obj, Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
+			return nil, nil, &validate.Error{Pkg: "neurons", Object: obj, Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
 		}
 		intercepts[i] = (1 - bias[i]) / g
 		maxRates[i] = 1 / (tauRef - float64(tauRC*math.Log1p(1/(float64(g*(intercepts[i]-1))-1))))
 		if !(maxRates[i] > 0) || math.IsInf(maxRates[i], 0) {
-			return nil, nil, &Error{Object: obj, Field: fmt.Sprintf("bias[%d]", i), Value: bias[i],
+			return nil, nil, &validate.Error{Pkg: "neurons", Object: obj, Field: fmt.Sprintf("bias[%d]", i), Value: bias[i],
 				Rule: fmt.Sprintf("with gain %v the neuron does not fire at x = 1 (gain + bias must exceed 1)", g)}
 		}
 	}

@@ -3,6 +3,7 @@ package neurons
 import (
 	"fmt"
 	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/toolkit/validate"
 	"math"
 	"math/rand/v2"
 )
@@ -57,7 +58,7 @@ func reluMaxRatesIntercepts(obj string, gain, bias []float64) ([]float64, []floa
 	intercepts := make([]float64, len(gain))
 	for i, g := range gain {
 		if !(g > 0) {
-			return nil, nil, &Error{Object: obj, Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
+			return nil, nil, &validate.Error{Pkg: "neurons", Object: obj, Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
 		}
 		intercepts[i] = -bias[i] / g
 		maxRates[i] = g * (1 - intercepts[i])

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Type is a neuron model with Nengo 4.1 semantics. Every implementation in
@@ -11,7 +13,7 @@ import (
 // parameters; the New… constructors return Nengo's defaults.
 //
 // All methods validate the receiver's parameters and their arguments and
-// return an *Error instead of panicking. None of them keeps a reference to
+// return a *validate.Error instead of panicking. None of them keeps a reference to
 // the slices it is given.
 type Type interface {
 	// Name is Nengo's class name, e.g. "LIF" or "RegularSpiking".
@@ -115,7 +117,7 @@ func (s State) Clone() State {
 func (s State) Slice(lo, hi int) (State, error) {
 	n := s.Len()
 	if lo < 0 || hi < lo || hi > n {
-		return State{}, &Error{Object: "State", Field: "Slice", Value: fmt.Sprintf("[%d:%d]", lo, hi),
+		return State{}, &validate.Error{Pkg: "neurons", Object: "State", Field: "Slice", Value: fmt.Sprintf("[%d:%d]", lo, hi),
 			Rule: fmt.Sprintf("must satisfy 0 <= lo <= hi <= %d", n)}
 	}
 	v := State{Names: s.Names, Vars: make([][]float64, len(s.Vars))}
@@ -125,27 +127,12 @@ func (s State) Slice(lo, hi int) (State, error) {
 	return v, nil
 }
 
-// Error reports an invalid parameter or argument: the object (a neuron
-// type's name, or the method), the field (a Go field name such as TauRC,
-// or an argument such as max_rates[3] or len(J)), the offending value and
-// the rule it breaks.
-type Error struct {
-	Object string
-	Field  string
-	Value  any
-	Rule   string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("neurons: %s.%s = %v: %s", e.Object, e.Field, e.Value, e.Rule)
-}
-
 // newState makes a State of n neurons whose variables are zero except
 // those listed in uniform, which are drawn from U[0, 1) (Nengo's
 // Uniform(low=0, high=1)).
 func newState(obj string, n int, rng *rand.Rand, names []string, uniform ...string) (State, error) {
 	if n < 0 {
-		return State{}, &Error{Object: obj, Field: "State(n)", Value: n, Rule: "must be non-negative"}
+		return State{}, &validate.Error{Pkg: "neurons", Object: obj, Field: "State(n)", Value: n, Rule: "must be non-negative"}
 	}
 	s := State{Names: append([]string(nil), names...), Vars: make([][]float64, len(names))}
 	for i := range names {
@@ -167,16 +154,16 @@ func newState(obj string, n int, rng *rand.Rand, names []string, uniform ...stri
 // length n.
 func checkState(obj string, s State, names []string, n int) error {
 	if len(s.Vars) != len(names) || len(s.Names) != len(names) {
-		return &Error{Object: obj, Field: "State.Names", Value: s.Names,
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "State.Names", Value: s.Names,
 			Rule: fmt.Sprintf("must be %q (make it with %s.State)", names, obj)}
 	}
 	for i, name := range names {
 		if s.Names[i] != name {
-			return &Error{Object: obj, Field: "State.Names", Value: s.Names,
+			return &validate.Error{Pkg: "neurons", Object: obj, Field: "State.Names", Value: s.Names,
 				Rule: fmt.Sprintf("must be %q (make it with %s.State)", names, obj)}
 		}
 		if len(s.Vars[i]) != n {
-			return &Error{Object: obj, Field: "len(State." + name + ")", Value: len(s.Vars[i]),
+			return &validate.Error{Pkg: "neurons", Object: obj, Field: "len(State." + name + ")", Value: len(s.Vars[i]),
 				Rule: fmt.Sprintf("must equal len(J) = %d", n)}
 		}
 	}
@@ -186,31 +173,31 @@ func checkState(obj string, s State, names []string, n int) error {
 // checkStep verifies dt and the lengths of J and out.
 func checkStep(obj string, dt float64, J, out []float64) error {
 	if !(dt > 0) || math.IsInf(dt, 1) {
-		return &Error{Object: obj, Field: "dt", Value: dt, Rule: "must be positive and finite"}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "dt", Value: dt, Rule: "must be positive and finite"}
 	}
 	if len(out) != len(J) {
-		return &Error{Object: obj, Field: "len(out)", Value: len(out), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "len(out)", Value: len(out), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
 	}
 	return nil
 }
 
 func checkPositive(obj, field string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 1) {
-		return &Error{Object: obj, Field: field, Value: v, Rule: "must be positive and finite"}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: field, Value: v, Rule: "must be positive and finite"}
 	}
 	return nil
 }
 
 func checkNonNegative(obj, field string, v float64) error {
 	if !(v >= 0) || math.IsInf(v, 1) {
-		return &Error{Object: obj, Field: field, Value: v, Rule: "must be non-negative and finite"}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: field, Value: v, Rule: "must be non-negative and finite"}
 	}
 	return nil
 }
 
 func checkFinite(obj, field string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return &Error{Object: obj, Field: field, Value: v, Rule: "must be finite"}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: field, Value: v, Rule: "must be finite"}
 	}
 	return nil
 }
@@ -219,7 +206,7 @@ func checkFinite(obj, field string, v float64) error {
 // and finite entries.
 func checkPairs(obj, an, bn string, a, b []float64) error {
 	if len(a) != len(b) {
-		return &Error{Object: obj, Field: "len(" + bn + ")", Value: len(b), Rule: fmt.Sprintf("must equal len(%s) = %d", an, len(a))}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "len(" + bn + ")", Value: len(b), Rule: fmt.Sprintf("must equal len(%s) = %d", an, len(a))}
 	}
 	for i, v := range a {
 		if err := checkFinite(obj, fmt.Sprintf("%s[%d]", an, i), v); err != nil {
@@ -238,13 +225,13 @@ func checkPairs(obj, an, bn string, a, b []float64) error {
 func checkRates(obj string, dst, x, gain, bias []float64) error {
 	n := len(gain)
 	if len(bias) != n {
-		return &Error{Object: obj, Field: "len(bias)", Value: len(bias), Rule: fmt.Sprintf("must equal len(gain) = %d", n)}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "len(bias)", Value: len(bias), Rule: fmt.Sprintf("must equal len(gain) = %d", n)}
 	}
 	if (n == 0 && len(x) != 0) || (n > 0 && len(x)%n != 0) {
-		return &Error{Object: obj, Field: "len(x)", Value: len(x), Rule: fmt.Sprintf("must be a multiple of len(gain) = %d (x is row-major [samples][neurons])", n)}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "len(x)", Value: len(x), Rule: fmt.Sprintf("must be a multiple of len(gain) = %d (x is row-major [samples][neurons])", n)}
 	}
 	if len(dst) != len(x) {
-		return &Error{Object: obj, Field: "len(dst)", Value: len(dst), Rule: fmt.Sprintf("must equal len(x) = %d", len(x))}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "len(dst)", Value: len(dst), Rule: fmt.Sprintf("must equal len(x) = %d", len(x))}
 	}
 	return nil
 }
@@ -269,9 +256,9 @@ func checkGain(obj string, i int, gain, maxRate, intercept float64) error {
 		return nil
 	}
 	if intercept >= 1 {
-		return &Error{Object: obj, Field: fmt.Sprintf("intercepts[%d]", i), Value: intercept,
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: fmt.Sprintf("intercepts[%d]", i), Value: intercept,
 			Rule: fmt.Sprintf("must be below 1 (gives gain %v; Nengo's builder requires a positive, finite gain)", gain)}
 	}
-	return &Error{Object: obj, Field: fmt.Sprintf("max_rates[%d]", i), Value: maxRate,
+	return &validate.Error{Pkg: "neurons", Object: obj, Field: fmt.Sprintf("max_rates[%d]", i), Value: maxRate,
 		Rule: fmt.Sprintf("with intercept %v gives gain %v; Nengo's builder requires a positive, finite gain", intercept, gain)}
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // allTypes returns one value of every type with Nengo's defaults.
@@ -410,7 +412,7 @@ func TestPoissonSampler(t *testing.T) {
 	}
 }
 
-// TestInvalid: invalid parameters and arguments give an *Error naming the
+// TestInvalid: invalid parameters and arguments give a *validate.Error naming the
 // field and value, never a panic.
 func TestInvalid(t *testing.T) {
 	nan := math.NaN()
@@ -489,9 +491,9 @@ func TestInvalid(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var e *Error
+			var e *validate.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("error %T %v is not an *Error", err, err)
+				t.Fatalf("error %T %v is not a *validate.Error", err, err)
 			}
 			if e.Field != c.field || !strings.Contains(err.Error(), c.value) || e.Rule == "" || e.Object == "" {
 				t.Errorf("error %q: field %q, want field %q and value %q", err, e.Field, c.field, c.value)

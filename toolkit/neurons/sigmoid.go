@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Sigmoid is a rate model with a logistic response (nengo.Sigmoid):
@@ -29,7 +31,7 @@ func checkBelowInvTauRef(obj string, maxRates []float64, tauRef float64) error {
 	inv := 1 / tauRef
 	for i, r := range maxRates {
 		if !(r < inv) {
-			return &Error{Object: obj, Field: fmt.Sprintf("max_rates[%d]", i), Value: r,
+			return &validate.Error{Pkg: "neurons", Object: obj, Field: fmt.Sprintf("max_rates[%d]", i), Value: r,
 				Rule: fmt.Sprintf("must be below the inverse refractory period 1/TauRef = %.3f", inv)}
 		}
 	}
@@ -95,7 +97,7 @@ func (t Sigmoid) MaxRatesIntercepts(gain, bias []float64) ([]float64, []float64,
 	intercepts := make([]float64, len(gain))
 	for i, g := range gain {
 		if !(g > 0) {
-			return nil, nil, &Error{Object: "Sigmoid", Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
+			return nil, nil, &validate.Error{Pkg: "neurons", Object: "Sigmoid", Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
 		}
 		inverse := g + bias[i]
 		intercepts[i] = 1 - inverse/g
@@ -199,7 +201,7 @@ func (t Tanh) MaxRatesIntercepts(gain, bias []float64) ([]float64, []float64, er
 	intercepts := make([]float64, len(gain))
 	for i, g := range gain {
 		if !(g > 0) {
-			return nil, nil, &Error{Object: "Tanh", Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
+			return nil, nil, &validate.Error{Pkg: "neurons", Object: "Tanh", Field: fmt.Sprintf("gain[%d]", i), Value: g, Rule: "must be positive"}
 		}
 		intercepts[i] = -bias[i] / g
 		maxRates[i] = (1 / t.TauRef) * math.Tanh(g+bias[i])

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // SoftLIFRate is the LIF rate curve with a smoothed threshold, NengoDL's
@@ -222,7 +224,7 @@ func (t SoftLIFRate) RateDeriv(J, out, d []float64) error {
 		return err
 	}
 	if len(out) != len(J) || len(d) != len(J) {
-		return &Error{Object: "SoftLIFRate", Field: "len(out), len(d)", Value: fmt.Sprintf("%d, %d", len(out), len(d)), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
+		return &validate.Error{Pkg: "neurons", Object: "SoftLIFRate", Field: "len(out), len(d)", Value: fmt.Sprintf("%d, %d", len(out), len(d)), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
 	}
 	logSigma := math.Log(t.Sigma)
 	for i, j := range J {

@@ -3,6 +3,8 @@ package neurons
 import (
 	"fmt"
 	"math"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // LIFRateDeriv writes LIFRate's rate (with t's TauRC, TauRef and
@@ -25,7 +27,7 @@ func (t SoftLIFRate) LIFRateDeriv(J, out, d []float64) error {
 		return err
 	}
 	if len(out) != len(J) || len(d) != len(J) {
-		return &Error{Object: "SoftLIFRate", Field: "len(out), len(d)", Value: fmt.Sprintf("%d, %d", len(out), len(d)), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
+		return &validate.Error{Pkg: "neurons", Object: "SoftLIFRate", Field: "len(out), len(d)", Value: fmt.Sprintf("%d, %d", len(out), len(d)), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
 	}
 	k := lifRateSoftDerivVec(t, J, out, d)
 	lifRateSoftDerivScalar(t, J[k:], out[k:], d[k:])
@@ -55,7 +57,7 @@ func (t SoftLIFRate) LIFRateDeriv32(J, out, d []float64) error {
 		return err
 	}
 	if len(out) != len(J) || len(d) != len(J) {
-		return &Error{Object: "SoftLIFRate", Field: "len(out), len(d)", Value: fmt.Sprintf("%d, %d", len(out), len(d)), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
+		return &validate.Error{Pkg: "neurons", Object: "SoftLIFRate", Field: "len(out), len(d)", Value: fmt.Sprintf("%d, %d", len(out), len(d)), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
 	}
 	k := lifRateSoftDeriv32Vec(t, J, out, d)
 	if k == 0 {

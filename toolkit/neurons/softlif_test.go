@@ -3,6 +3,8 @@ package neurons
 import (
 	"math"
 	"testing"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 func TestSoftLIFRateDefaultsAndFlags(t *testing.T) {
@@ -40,9 +42,9 @@ func TestSoftLIFRateValidate(t *testing.T) {
 		{SoftLIFRate{Sigma: 1, TauRC: 0.02, TauRef: 0.002, Amplitude: 0}, "Amplitude"},
 	} {
 		err := c.typ.Validate()
-		e, ok := err.(*Error)
+		e, ok := err.(*validate.Error)
 		if !ok || e.Object != "SoftLIFRate" || e.Field != c.field {
-			t.Errorf("%+v: Validate() = %v, want an *Error on %s", c.typ, err, c.field)
+			t.Errorf("%+v: Validate() = %v, want a *validate.Error on %s", c.typ, err, c.field)
 		}
 		if err := c.typ.Step(0.001, []float64{1}, []float64{0}, State{}, nil); err == nil {
 			t.Errorf("%+v: Step accepted invalid parameters", c.typ)

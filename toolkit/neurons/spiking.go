@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // RegularSpiking turns a rate type into a spiking one with regular
@@ -69,7 +71,7 @@ func validateWrapper(obj string, base Type, amplitude float64, own []string) err
 	}
 	for _, name := range bs.Names {
 		if name == "rate_out" || contains(own, name) {
-			return &Error{Object: obj, Field: "Base", Value: base.Name(),
+			return &validate.Error{Pkg: "neurons", Object: obj, Field: "Base", Value: base.Name(),
 				Rule: fmt.Sprintf("has a state variable %q that overlaps the wrapper's own", name)}
 		}
 	}
@@ -80,11 +82,11 @@ func validateWrapper(obj string, base Type, amplitude float64, own []string) err
 // (the base type's Step validates the base's parameters).
 func checkWrapper(obj string, base Type, amplitude float64) error {
 	if base == nil {
-		return &Error{Object: obj, Field: "Base", Value: nil, Rule: "must be a neuron type (e.g. NewLIFRate())"}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "Base", Value: nil, Rule: "must be a neuron type (e.g. NewLIFRate())"}
 	}
 	switch base.(type) {
 	case RegularSpiking, PoissonSpiking, StochasticSpiking, *RegularSpiking, *PoissonSpiking, *StochasticSpiking:
-		return &Error{Object: obj, Field: "Base", Value: base.Name(), Rule: "must be a rate type, not another rates-to-spikes wrapper"}
+		return &validate.Error{Pkg: "neurons", Object: obj, Field: "Base", Value: base.Name(), Rule: "must be a rate type, not another rates-to-spikes wrapper"}
 	}
 	return checkPositive(obj, "Amplitude", amplitude)
 }
@@ -122,7 +124,7 @@ func stepBase(obj string, base Type, dt float64, J, out []float64, s State, own 
 	}
 	k := len(s.Vars)
 	if k < len(own)+1 || len(s.Names) != k || s.Names[k-1] != "rate_out" {
-		return nil, &Error{Object: obj, Field: "State.Names", Value: s.Names,
+		return nil, &validate.Error{Pkg: "neurons", Object: obj, Field: "State.Names", Value: s.Names,
 			Rule: fmt.Sprintf("must be %q, the base type's names, \"rate_out\" (make it with %s.State)", own, obj)}
 	}
 	if err := checkState(obj, State{Names: s.Names[:len(own)], Vars: s.Vars[:len(own)]}, own, len(J)); err != nil {
@@ -130,7 +132,7 @@ func stepBase(obj string, base Type, dt float64, J, out []float64, s State, own 
 	}
 	rate := s.Vars[k-1]
 	if len(rate) != len(J) {
-		return nil, &Error{Object: obj, Field: "len(State.rate_out)", Value: len(rate), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
+		return nil, &validate.Error{Pkg: "neurons", Object: obj, Field: "len(State.rate_out)", Value: len(rate), Rule: fmt.Sprintf("must equal len(J) = %d", len(J))}
 	}
 	bs := State{Names: s.Names[len(own) : k-1], Vars: s.Vars[len(own) : k-1]}
 	if err := base.Step(dt, J, rate, bs, rng); err != nil {
@@ -276,7 +278,7 @@ func (t PoissonSpiking) Step(dt float64, J, out []float64, s State, rng *rand.Ra
 		return err
 	}
 	if rng == nil {
-		return &Error{Object: "PoissonSpiking", Field: "Step(rng)", Value: nil, Rule: "must be a random source"}
+		return &validate.Error{Pkg: "neurons", Object: "PoissonSpiking", Field: "Step(rng)", Value: nil, Rule: "must be a random source"}
 	}
 	rate, err := stepBase("PoissonSpiking", t.Base, dt, J, out, s, nil, rng)
 	if err != nil {
@@ -290,7 +292,7 @@ func (t PoissonSpiking) Step(dt float64, J, out []float64, s State, rng *rand.Ra
 			lam, sign = math.Abs(r)*dt, sgn(r)
 		}
 		if !(lam >= 0) || math.IsInf(lam, 1) {
-			return &Error{Object: "PoissonSpiking", Field: fmt.Sprintf("rate_out[%d]", i), Value: r,
+			return &validate.Error{Pkg: "neurons", Object: "PoissonSpiking", Field: fmt.Sprintf("rate_out[%d]", i), Value: r,
 				Rule: "the base type's rate must be non-negative and finite"}
 		}
 		out[i] = spike * float64(poisson(rng, lam)) * sign
@@ -360,7 +362,7 @@ func (t StochasticSpiking) Step(dt float64, J, out []float64, s State, rng *rand
 		return err
 	}
 	if rng == nil {
-		return &Error{Object: "StochasticSpiking", Field: "Step(rng)", Value: nil, Rule: "must be a random source"}
+		return &validate.Error{Pkg: "neurons", Object: "StochasticSpiking", Field: "Step(rng)", Value: nil, Rule: "must be a random source"}
 	}
 	rate, err := stepBase("StochasticSpiking", t.Base, dt, J, out, s, nil, rng)
 	if err != nil {

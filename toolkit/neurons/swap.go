@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // ErrNotDifferentiable is the error, for errors.Is, of a neuron type that
@@ -48,10 +50,10 @@ func (e *NotDifferentiableError) Is(target error) bool { return target == ErrNot
 //
 // Pointers to this package's types are treated as their values. t must be
 // valid (Validate); sigma must be finite and non-negative. Otherwise the
-// error is an *Error.
+// error is a *validate.Error.
 func RateCounterpart(t Type, sigma float64) (Type, error) {
 	if math.IsNaN(sigma) || math.IsInf(sigma, 0) || sigma < 0 {
-		return nil, &Error{Object: "RateCounterpart", Field: "sigma", Value: sigma,
+		return nil, &validate.Error{Pkg: "neurons", Object: "RateCounterpart", Field: "sigma", Value: sigma,
 			Rule: "must be non-negative and finite (0 selects LIFRate for LIF)"}
 	}
 	t, err := derefType(t)
@@ -85,7 +87,7 @@ func RateCounterpart(t Type, sigma float64) (Type, error) {
 // derefType turns a pointer to one of this package's types into its value.
 func derefType(t Type) (Type, error) {
 	if t == nil {
-		return nil, &Error{Object: "RateCounterpart", Field: "t", Value: nil, Rule: "must be a neuron type"}
+		return nil, &validate.Error{Pkg: "neurons", Object: "RateCounterpart", Field: "t", Value: nil, Rule: "must be a neuron type"}
 	}
 	var v Type
 	switch p := t.(type) {
@@ -145,7 +147,7 @@ func derefType(t Type) (Type, error) {
 		return t, nil
 	}
 	if v == nil {
-		return nil, &Error{Object: "RateCounterpart", Field: "t", Value: fmt.Sprintf("(%T)(nil)", t), Rule: "must be a neuron type"}
+		return nil, &validate.Error{Pkg: "neurons", Object: "RateCounterpart", Field: "t", Value: fmt.Sprintf("(%T)(nil)", t), Rule: "must be a neuron type"}
 	}
 	return v, nil
 }
@@ -180,11 +182,11 @@ func wrapperCounterpart(obj string, base Type, amplitude, sigma float64) (Type, 
 	}
 	if folded != nil {
 		if err := folded.Validate(); err != nil {
-			return nil, &Error{Object: obj, Field: "Amplitude", Value: amplitude,
+			return nil, &validate.Error{Pkg: "neurons", Object: obj, Field: "Amplitude", Value: amplitude,
 				Rule: fmt.Sprintf("folded into %s gives invalid parameters: %v", c.Name(), err)}
 		}
 		return folded, nil
 	}
-	return nil, &Error{Object: obj, Field: "Amplitude", Value: amplitude,
+	return nil, &validate.Error{Pkg: "neurons", Object: obj, Field: "Amplitude", Value: amplitude,
 		Rule: fmt.Sprintf("cannot be folded into the base type's counterpart %s (only amplitude 1 can be, for types outside this package)", c.Name())}
 }

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Affine is the optional interface of Blocks whose columns are affine in
@@ -175,7 +176,7 @@ func (q *affineEq) solve(obj string, n int, sigN, sigL func(i int) float64) (x, 
 	var lu mat.LU
 	lu.Factorize(&M)
 	if lu.Det() == 0 {
-		return nil, nil, &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", q.m, n),
+		return nil, nil, &validate.Error{Pkg: "solvers", Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", q.m, n),
 			Rule: "the regularised system of the always-active neurons is singular (increase Reg)"}
 	}
 	ZY := mat.NewDense(p, d, q.ZY.Data)

@@ -19,7 +19,8 @@
 // Every solver has W (Nengo's weights=True): the builder then folds the
 // post encoders into a full weight matrix.
 //
-// Solve never modifies A or Y and returns an *Error instead of panicking.
+// Solve never modifies A or Y and returns a *validate.Error (package
+// toolkit/validate) instead of panicking.
 //
 // Solvers check the process's interrupt flag (package interrupt) — every
 // row of SolveBlocks' first pass, between row blocks, between the tasks of

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/neurogo/neurogo/toolkit/solvers"
+	"github.com/neurogo/neurogo/toolkit/validate"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -77,9 +78,9 @@ func ExampleSolver() {
 }
 
 // Invalid parameters and shapes are errors, not panics.
-func ExampleError() {
+func Example_invalid() {
 	err := solvers.LstsqL2{Reg: -1}.Validate()
-	var e *solvers.Error
+	var e *validate.Error
 	fmt.Println(errors.As(err, &e), e.Field, e.Value)
 	// Output: true Reg -1
 }

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // interrupted is the error of a solve of an m×n activity matrix stopped
@@ -127,15 +128,15 @@ func nzSigma(reg, amax float64, count []int, m int) []float64 {
 
 func checkBlocks(obj string, A Blocks, Y *mat.Dense) error {
 	if A == nil || Y == nil {
-		return &Error{Object: obj, Field: "A, Y", Value: "nil", Rule: "must be non-nil"}
+		return &validate.Error{Pkg: "solvers", Object: obj, Field: "A, Y", Value: "nil", Rule: "must be non-nil"}
 	}
 	m, n := A.Dims()
 	my, d := Y.Dims()
 	if m == 0 || n == 0 || d == 0 {
-		return &Error{Object: obj, Field: "A, Y", Value: fmt.Sprintf("%d×%d, %d×%d", m, n, my, d), Rule: "must be non-empty"}
+		return &validate.Error{Pkg: "solvers", Object: obj, Field: "A, Y", Value: fmt.Sprintf("%d×%d, %d×%d", m, n, my, d), Rule: "must be non-empty"}
 	}
 	if m != my {
-		return &Error{Object: obj, Field: "rows(Y)", Value: my, Rule: fmt.Sprintf("must equal rows(A) = %d (one row per evaluation point)", m)}
+		return &validate.Error{Pkg: "solvers", Object: obj, Field: "rows(Y)", Value: my, Rule: fmt.Sprintf("must equal rows(A) = %d (one row per evaluation point)", m)}
 	}
 	return nil
 }
@@ -175,7 +176,7 @@ func readErr(obj string, m, n int, err error) error {
 	if errors.Is(err, interrupt.ErrInterrupted) {
 		return interrupted(obj, m, n)
 	}
-	return &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n), Rule: "reading activities failed: " + err.Error()}
+	return &validate.Error{Pkg: "solvers", Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n), Rule: "reading activities failed: " + err.Error()}
 }
 
 // Counter is the optional interface of Blocks whose entries are never
@@ -391,7 +392,7 @@ func (ne *normalEq) solve(obj string, m, n int, sigma func(i int) float64) (*mat
 		return nil, interrupted(obj, m, n)
 	}
 	if !ok {
-		return nil, &Error{Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n),
+		return nil, &validate.Error{Pkg: "solvers", Object: obj, Field: "A", Value: fmt.Sprintf("%d×%d", m, n),
 			Rule: "the regularised Gram matrix is not positive definite (increase Reg)"}
 	}
 	lapack64.Potrs(t, ne.B)

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 var (
@@ -81,7 +82,7 @@ func nnlsColumns(obj string, A, Y *mat.Dense) (*mat.Dense, error) {
 			return nil, fmt.Errorf("solvers: %s: solve of %d×%d interrupted at column %d of %d: %w", obj, m, n, j, d, interrupt.ErrInterrupted)
 		}
 		if err != nil {
-			return nil, &Error{Object: obj, Field: fmt.Sprintf("column %d", j), Value: "", Rule: err.Error()}
+			return nil, &validate.Error{Pkg: "solvers", Object: obj, Field: fmt.Sprintf("column %d", j), Value: "", Rule: err.Error()}
 		}
 		X.SetCol(j, x)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 var _ Solver = NnlsL2nz{}
@@ -50,7 +52,7 @@ func (s NnlsL2nz) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
 	_, d := Y.Dims()
 	amax := mat.Max(A)
 	if math.IsNaN(amax) || math.IsInf(amax, 0) {
-		return nil, &Error{Object: "NnlsL2nz", Field: "A", Value: amax, Rule: "activities must be finite"}
+		return nil, &validate.Error{Pkg: "solvers", Object: "NnlsL2nz", Field: "A", Value: amax, Rule: "activities must be finite"}
 	}
 	sigma := make([]float64, n)
 	for j := range n {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/neurogo/neurogo/interrupt"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Solver finds decoders X (n×d) such that A·X ≈ Y, where A (m×n) holds the
@@ -31,36 +32,24 @@ var (
 	_ Solver = NoSolver{}
 )
 
-// Error reports an invalid solver parameter or argument, or a failed solve.
-type Error struct {
-	Object string
-	Field  string
-	Value  any
-	Rule   string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("solvers: %s.%s = %v: %s", e.Object, e.Field, e.Value, e.Rule)
-}
-
 func checkAY(obj string, A, Y *mat.Dense) error {
 	if A == nil || Y == nil {
-		return &Error{Object: obj, Field: "A, Y", Value: "nil", Rule: "must be non-nil matrices"}
+		return &validate.Error{Pkg: "solvers", Object: obj, Field: "A, Y", Value: "nil", Rule: "must be non-nil matrices"}
 	}
 	m, n := A.Dims()
 	my, d := Y.Dims()
 	if m == 0 || n == 0 || d == 0 {
-		return &Error{Object: obj, Field: "A, Y", Value: fmt.Sprintf("%d×%d, %d×%d", m, n, my, d), Rule: "must be non-empty"}
+		return &validate.Error{Pkg: "solvers", Object: obj, Field: "A, Y", Value: fmt.Sprintf("%d×%d, %d×%d", m, n, my, d), Rule: "must be non-empty"}
 	}
 	if m != my {
-		return &Error{Object: obj, Field: "rows(Y)", Value: my, Rule: fmt.Sprintf("must equal rows(A) = %d (one row per evaluation point)", m)}
+		return &validate.Error{Pkg: "solvers", Object: obj, Field: "rows(Y)", Value: my, Rule: fmt.Sprintf("must equal rows(A) = %d (one row per evaluation point)", m)}
 	}
 	return nil
 }
 
 func checkReg(obj string, reg float64) error {
 	if !(reg >= 0) || math.IsInf(reg, 1) {
-		return &Error{Object: obj, Field: "Reg", Value: reg, Rule: "must be non-negative and finite"}
+		return &validate.Error{Pkg: "solvers", Object: obj, Field: "Reg", Value: reg, Rule: "must be non-negative and finite"}
 	}
 	return nil
 }
@@ -185,7 +174,7 @@ func (Lstsq) Name() string    { return "Lstsq" }
 func (s Lstsq) Weights() bool { return s.W }
 func (s Lstsq) Validate() error {
 	if !(s.Rcond >= 0) || math.IsInf(s.Rcond, 1) {
-		return &Error{Object: "Lstsq", Field: "Rcond", Value: s.Rcond, Rule: "must be non-negative and finite"}
+		return &validate.Error{Pkg: "solvers", Object: "Lstsq", Field: "Rcond", Value: s.Rcond, Rule: "must be non-negative and finite"}
 	}
 	return nil
 }
@@ -204,7 +193,7 @@ func (s Lstsq) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
 	}
 	var svd mat.SVD
 	if !svd.Factorize(A, mat.SVDThin) {
-		return nil, &Error{Object: "Lstsq", Field: "A", Value: "", Rule: "SVD did not converge"}
+		return nil, &validate.Error{Pkg: "solvers", Object: "Lstsq", Field: "A", Value: "", Rule: "SVD did not converge"}
 	}
 	if interrupt.Requested() {
 		return nil, interrupted("Lstsq", m, n)
@@ -233,7 +222,7 @@ func (NoSolver) Name() string    { return "NoSolver" }
 func (s NoSolver) Weights() bool { return s.W }
 func (s NoSolver) Validate() error {
 	if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
-		return &Error{Object: "NoSolver", Field: "Value", Value: s.Value, Rule: "must be finite"}
+		return &validate.Error{Pkg: "solvers", Object: "NoSolver", Field: "Value", Value: s.Value, Rule: "must be finite"}
 	}
 	return nil
 }
@@ -299,7 +288,7 @@ func (s LstsqNoise) Solve(A, Y *mat.Dense) (*mat.Dense, error) {
 		return nil, err
 	}
 	if !(s.Noise >= 0) || math.IsInf(s.Noise, 1) {
-		return nil, &Error{Object: "LstsqNoise", Field: "Noise", Value: s.Noise, Rule: "must be non-negative and finite"}
+		return nil, &validate.Error{Pkg: "solvers", Object: "LstsqNoise", Field: "Noise", Value: s.Noise, Rule: "must be non-negative and finite"}
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, 0x1a57))
 	sigma := s.Noise * mat.Max(A)

@@ -99,9 +99,11 @@
 //
 // # Errors
 //
-// Nothing in a file panics the loader. Every problem is an *Error carrying
-// file, line and column, section, item and key, the message and, for a
-// misspelled name, the nearest valid one:
+// Nothing in a file panics the loader. Every problem is a *validate.Error
+// (package toolkit/validate, the error type of every toolkit package)
+// carrying file, line and column (Pos), section and item (Object), key
+// (Field), the message (Rule) and, for a misspelled name, the nearest
+// valid one (Suggest):
 //
 //	net.st_graph:23:9: neuron_pools.conv1.act: unknown activation "rleu" (did you mean "relu"?)
 //

@@ -1,48 +1,30 @@
 package stream
 
 import (
-	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
-// Error is one problem in a network description: where it was written
-// (Pos; zero for a Net built in Go), the section (neuron_pools,
-// synapse_pools, …), the item, the key, what is wrong and, for misspelled
-// names, the nearest valid one.
-//
-// Its message reads like a compiler's:
+// specErr returns one problem in a network description as a
+// *validate.Error: where it was written (pos; zero for a Net built in Go),
+// the section (neuron_pools, synapse_pools, …) and item as its Object, the
+// key as its Field, what is wrong as its Rule (which names the value, so
+// Value is validate.NoValue) and, for a misspelled name, the nearest valid
+// one. Its message reads like a compiler's:
 //
 //	net.st_graph:23:9: neuron_pools.conv1.act: unknown activation "rleu" (did you mean "relu"?)
-type Error struct {
-	Pos                              Pos
-	Section, Item, Key, Msg, Suggest string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.Pos.File != "" || e.Pos.Line > 0 {
-		file := e.Pos.File
-		if file == "" {
-			file = "<input>"
+func specErr(pos Pos, section, item, key, suggest, msg string) *validate.Error {
+	obj := section
+	if item != "" {
+		if obj != "" {
+			obj += "."
 		}
-		fmt.Fprintf(&b, "%s:%d:%d: ", file, e.Pos.Line, e.Pos.Col)
+		obj += item
 	}
-	var path []string
-	for _, s := range []string{e.Section, e.Item, e.Key} {
-		if s != "" {
-			path = append(path, s)
-		}
-	}
-	if len(path) > 0 {
-		b.WriteString(strings.Join(path, "."))
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	if e.Suggest != "" {
-		fmt.Fprintf(&b, " (did you mean %q?)", e.Suggest)
-	}
-	return b.String()
+	return &validate.Error{Pos: validate.Pos(pos), Object: obj, Field: key, Value: validate.NoValue{},
+		Rule: msg, Suggest: suggest}
 }
 
 // maxSuggestDistance is the largest edit distance at which a valid name is

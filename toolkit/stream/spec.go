@@ -49,8 +49,8 @@ func Load(path string, o LoadOptions) (*Net, error) {
 // instantiates its modules, applies its tag_specs, evaluates its globals
 // and every numeric field (see Eval), fills in the defaults and validates
 // the result (Net.Validate). It returns (nil, err) on any problem; the
-// error joins one *Error per problem (errors.Join), each with file, line
-// and column.
+// error joins one *validate.Error per problem (errors.Join), each with
+// file, line and column.
 func Parse(data []byte, file string, o LoadOptions) (*Net, error) {
 	l := &loader{opts: o}
 	raw := l.parseFile(data, file, nil)
@@ -183,8 +183,7 @@ func (l *loader) markFile(n *yaml.Node, file string) {
 }
 
 func (l *loader) errAt(pos Pos, section, item, key, sug, format string, args ...any) {
-	l.errs = append(l.errs, &Error{Pos: pos, Section: section, Item: item, Key: key,
-		Msg: fmt.Sprintf(format, args...), Suggest: sug})
+	l.errs = append(l.errs, specErr(pos, section, item, key, sug, fmt.Sprintf(format, args...)))
 }
 
 // parseFile parses one file and resolves its imports; stack holds the
@@ -283,7 +282,7 @@ func findAlias(n *yaml.Node) *yaml.Node {
 }
 
 // yamlError turns a yaml.v3 syntax error ("yaml: line 3: …") into an
-// *Error with the line (and column 1 when yaml gives none).
+// *validate.Error with the line (and column 1 when yaml gives none).
 func yamlError(file string, err error) error {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "yaml: ")
@@ -297,7 +296,7 @@ func yamlError(file string, err error) error {
 	if line == 0 {
 		line, col = 1, 1
 	}
-	return &Error{Pos: Pos{File: file, Line: line, Col: col}, Msg: "malformed YAML: " + msg}
+	return specErr(Pos{File: file, Line: line, Col: col}, "", "", "", "", "malformed YAML: "+msg)
 }
 
 func (l *loader) parseGlobals(kv rawKV) []rawKV {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 const demoFile = "testdata/demonstration.st_graph"
@@ -255,9 +257,9 @@ func TestBadInput(t *testing.T) {
 			if j, ok := err.(interface{ Unwrap() []error }); ok {
 				first = j.Unwrap()[0]
 			}
-			var e *Error
+			var e *validate.Error
 			if !errors.As(first, &e) {
-				t.Fatalf("first error %T %v is not an *Error", first, first)
+				t.Fatalf("first error %T %v is not a *validate.Error", first, first)
 			}
 			for _, w := range c.want {
 				if !strings.Contains(first.Error(), w) {

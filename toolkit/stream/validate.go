@@ -77,8 +77,7 @@ func (v *validator) add(pos Pos, keyPos map[string]Pos, section, item, key, sug,
 	if p, ok := keyPos[key]; ok {
 		pos = p
 	}
-	v.errs = append(v.errs, &Error{Pos: pos, Section: section, Item: item, Key: key,
-		Msg: fmt.Sprintf(format, args...), Suggest: sug})
+	v.errs = append(v.errs, specErr(pos, section, item, key, sug, fmt.Sprintf(format, args...)))
 }
 
 func (v *validator) poolNames() []string {
@@ -90,7 +89,7 @@ func (v *validator) poolNames() []string {
 }
 
 // Validate checks the network for consistency and returns every problem
-// found, joined with errors.Join (each an *Error naming section, item and
+// found, joined with errors.Join (each a *validate.Error naming section, item and
 // key; with file positions when the Net was loaded). It may be called on a
 // Net built in Go. Zero-valued strings mean the documented defaults
 // (Act "" = Id, BiasShape "" = feature, GainShape "" = false, Optimizer

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // goNet builds a small valid network in Go: image [1,8,8] → conv [4,4,4]
@@ -94,9 +96,9 @@ func TestValidateGoNet(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("Validate error %v, want it to contain %q", err, c.want)
 			}
-			var e *Error
+			var e *validate.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("error %T is not an *Error", err)
+				t.Fatalf("error %T is not a *validate.Error", err)
 			}
 		})
 	}

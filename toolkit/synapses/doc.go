@@ -68,7 +68,8 @@
 //     (Nengo's y0 = 0, which its builder uses).
 //   - No method panics on user input: invalid parameters (NaN, negative
 //     time constants, an improper or all-zero transfer function, an
-//     unknown Method, dt <= 0, mismatched slice lengths) give an *Error
+//     unknown Method, dt <= 0, mismatched slice lengths) give a
+//     *validate.Error (package toolkit/validate)
 //     naming the object, field, value and rule, e.g.
 //     "synapses: Lowpass.Tau = -0.005: must be non-negative and finite".
 //   - Outputs match Nengo 4.1's Synapse.filt to within 1e-9 (fixtures

@@ -85,7 +85,7 @@ func ExampleFilt() {
 	// Output: [1 2 3] [1 2 3] NoX
 }
 
-func ExampleError() {
+func Example_invalid() {
 	_, err := synapses.Lowpass{Tau: -0.005}.Filter(0.001, 1)
 	fmt.Println(err)
 	// Output: synapses: Lowpass.Tau = -0.005: must be non-negative and finite

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/neurogo/neurogo/internal/vec"
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // LinearFilter is a general LTI synapse given by its transfer function
@@ -116,11 +117,11 @@ func (s *System) DCGain() float64 {
 // Filter returns a filter bank of n channels running s from zero state.
 func (s *System) Filter(n int) (*LTIFilter, error) {
 	if n < 0 {
-		return nil, &Error{Object: "System", Field: "n", Value: n, Rule: "must be non-negative"}
+		return nil, &validate.Error{Pkg: "synapses", Object: "System", Field: "n", Value: n, Rule: "must be non-negative"}
 	}
 	k := s.Order
 	if len(s.A) != k*k || len(s.B) != k || len(s.C) != k {
-		return nil, &Error{Object: "System", Field: "Order", Value: k,
+		return nil, &validate.Error{Pkg: "synapses", Object: "System", Field: "Order", Value: k,
 			Rule: fmt.Sprintf("needs len(A) = %d, len(B) = len(C) = %d (have %d, %d, %d)", k*k, k, len(s.A), len(s.B), len(s.C))}
 	}
 	f := &LTIFilter{sys: *s, n: n, x: make([]float64, n*k), tmp: make([]float64, k)}
@@ -239,7 +240,7 @@ func (f *LinearFilter) Filter(dt float64, n int) (Filter, error) {
 		return nil, err
 	}
 	if n < 0 {
-		return nil, &Error{Object: "LinearFilter", Field: "n", Value: n, Rule: "must be non-negative"}
+		return nil, &validate.Error{Pkg: "synapses", Object: "LinearFilter", Field: "n", Value: n, Rule: "must be non-negative"}
 	}
 	return sys.Filter(n)
 }
@@ -274,7 +275,7 @@ func (f *LinearFilter) Discretize(dt float64) (*System, error) {
 	for _, v := range [][]float64{sys.A, sys.B, sys.C, {sys.D}} {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, &Error{Object: "LinearFilter", Field: "dt", Value: dt,
+				return nil, &validate.Error{Pkg: "synapses", Object: "LinearFilter", Field: "dt", Value: dt,
 					Rule: "discretisation overflowed (is the filter far too fast or unstable for this dt?)"}
 			}
 		}
@@ -304,10 +305,10 @@ func alphaOf(method string) (float64, error) {
 	case "bilinear":
 		return 0.5, nil
 	case "gbt":
-		return 0, &Error{Object: "LinearFilter", Field: "Method", Value: method,
+		return 0, &validate.Error{Pkg: "synapses", Object: "LinearFilter", Field: "Method", Value: method,
 			Rule: "needs an alpha, which nengo.LinearFilter cannot pass; use \"bilinear\", \"euler\" or \"backward_diff\""}
 	}
-	return 0, &Error{Object: "LinearFilter", Field: "Method", Value: fmt.Sprintf("%q", method),
+	return 0, &validate.Error{Pkg: "synapses", Object: "LinearFilter", Field: "Method", Value: fmt.Sprintf("%q", method),
 		Rule: `must be "zoh" (default), "euler", "backward_diff" or "bilinear"`}
 }
 
@@ -318,19 +319,19 @@ func alphaOf(method string) (float64, error) {
 // len(Num) <= len(Den).
 func normalize(obj string, num, den []float64) ([]float64, []float64, error) {
 	if len(num) == 0 {
-		return nil, nil, &Error{Object: obj, Field: "Num", Value: "[]", Rule: "must have at least one coefficient"}
+		return nil, nil, &validate.Error{Pkg: "synapses", Object: obj, Field: "Num", Value: "[]", Rule: "must have at least one coefficient"}
 	}
 	if len(den) == 0 {
-		return nil, nil, &Error{Object: obj, Field: "Den", Value: "[]", Rule: "must have at least one coefficient"}
+		return nil, nil, &validate.Error{Pkg: "synapses", Object: obj, Field: "Den", Value: "[]", Rule: "must have at least one coefficient"}
 	}
 	for i, v := range num {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, nil, &Error{Object: obj, Field: fmt.Sprintf("Num[%d]", i), Value: v, Rule: "must be finite"}
+			return nil, nil, &validate.Error{Pkg: "synapses", Object: obj, Field: fmt.Sprintf("Num[%d]", i), Value: v, Rule: "must be finite"}
 		}
 	}
 	for i, v := range den {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, nil, &Error{Object: obj, Field: fmt.Sprintf("Den[%d]", i), Value: v, Rule: "must be finite"}
+			return nil, nil, &validate.Error{Pkg: "synapses", Object: obj, Field: fmt.Sprintf("Den[%d]", i), Value: v, Rule: "must be finite"}
 		}
 	}
 	a := den
@@ -338,7 +339,7 @@ func normalize(obj string, num, den []float64) ([]float64, []float64, error) {
 		a = a[1:]
 	}
 	if a[0] == 0 {
-		return nil, nil, &Error{Object: obj, Field: "Den", Value: den, Rule: "must have a nonzero coefficient"}
+		return nil, nil, &validate.Error{Pkg: "synapses", Object: obj, Field: "Den", Value: den, Rule: "must have a nonzero coefficient"}
 	}
 	outA := make([]float64, len(a))
 	for i, v := range a {
@@ -353,7 +354,7 @@ func normalize(obj string, num, den []float64) ([]float64, []float64, error) {
 		outB = outB[1:]
 	}
 	if len(outB) > len(outA) {
-		return nil, nil, &Error{Object: obj, Field: "Num", Value: num,
+		return nil, nil, &validate.Error{Pkg: "synapses", Object: obj, Field: "Num", Value: num,
 			Rule: fmt.Sprintf("is longer than Den %v: improper transfer function", den)}
 	}
 	return outB, outA, nil
@@ -432,7 +433,7 @@ func gbt(s *System, dt, alpha float64) error {
 	}
 	cd, ok3 := solve(imaT, slices.Clone(s.C), k, 1)
 	if !ok1 || !ok2 || !ok3 {
-		return &Error{Object: "LinearFilter", Field: "dt", Value: dt,
+		return &validate.Error{Pkg: "synapses", Object: "LinearFilter", Field: "dt", Value: dt,
 			Rule: fmt.Sprintf("I - %v·dt·A is singular for this filter", alpha)}
 	}
 	s.D += alpha * dot(s.C, bd)

@@ -3,6 +3,8 @@ package synapses
 import (
 	"fmt"
 	"math"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Synapse is a linear filter model with Nengo 4.1 semantics. A nil
@@ -57,26 +59,12 @@ type Filter interface {
 	Len() int
 }
 
-// Error reports an invalid parameter or argument: the object, the field
-// (a Go field such as Tau, or an argument such as dt or len(src)), the
-// offending value and the rule it breaks.
-type Error struct {
-	Object string
-	Field  string
-	Value  any
-	Rule   string
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("synapses: %s.%s = %v: %s", e.Object, e.Field, e.Value, e.Rule)
-}
-
 // Filt filters x, a row-major [steps][n] signal of n channels sampled
 // every dt, with s and returns the result, like nengo.Synapse.filt (zero
 // initial state). A nil s returns a copy of x (no synapse).
 func Filt(s Synapse, dt float64, x []float64, n int) ([]float64, error) {
 	if n <= 0 || len(x)%n != 0 {
-		return nil, &Error{Object: "Filt", Field: "n", Value: n,
+		return nil, &validate.Error{Pkg: "synapses", Object: "Filt", Field: "n", Value: n,
 			Rule: fmt.Sprintf("must be positive and divide len(x) = %d (x is row-major [steps][n])", len(x))}
 	}
 	y := append([]float64(nil), x...)
@@ -97,27 +85,27 @@ func Filt(s Synapse, dt float64, x []float64, n int) ([]float64, error) {
 
 func checkNonNegative(obj, field string, v float64) error {
 	if !(v >= 0) || math.IsInf(v, 1) {
-		return &Error{Object: obj, Field: field, Value: v, Rule: "must be non-negative and finite"}
+		return &validate.Error{Pkg: "synapses", Object: obj, Field: field, Value: v, Rule: "must be non-negative and finite"}
 	}
 	return nil
 }
 
 func checkDtN(obj string, dt float64, n int) error {
 	if !(dt > 0) || math.IsInf(dt, 1) {
-		return &Error{Object: obj, Field: "dt", Value: dt, Rule: "must be positive and finite"}
+		return &validate.Error{Pkg: "synapses", Object: obj, Field: "dt", Value: dt, Rule: "must be positive and finite"}
 	}
 	if n < 0 {
-		return &Error{Object: obj, Field: "n", Value: n, Rule: "must be non-negative"}
+		return &validate.Error{Pkg: "synapses", Object: obj, Field: "n", Value: n, Rule: "must be non-negative"}
 	}
 	return nil
 }
 
 func checkStep(obj string, n int, dst, src []float64) error {
 	if len(src) != n {
-		return &Error{Object: obj, Field: "len(src)", Value: len(src), Rule: fmt.Sprintf("must equal the filter's channel count %d", n)}
+		return &validate.Error{Pkg: "synapses", Object: obj, Field: "len(src)", Value: len(src), Rule: fmt.Sprintf("must equal the filter's channel count %d", n)}
 	}
 	if len(dst) != n {
-		return &Error{Object: obj, Field: "len(dst)", Value: len(dst), Rule: fmt.Sprintf("must equal the filter's channel count %d", n)}
+		return &validate.Error{Pkg: "synapses", Object: obj, Field: "len(dst)", Value: len(dst), Rule: fmt.Sprintf("must equal the filter's channel count %d", n)}
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 const (
@@ -390,9 +392,9 @@ func TestInvalid(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.err()
-			var e *Error
+			var e *validate.Error
 			if !errors.As(err, &e) {
-				t.Fatalf("error %v (%T) is not an *Error", err, err)
+				t.Fatalf("error %v (%T) is not a *validate.Error", err, err)
 			}
 			if e.Field != c.field || !strings.Contains(err.Error(), c.value) || e.Rule == "" {
 				t.Errorf("error %q: field %q, want %q and value %q", err, e.Field, c.field, c.value)

@@ -3,6 +3,8 @@ package synapses
 import (
 	"fmt"
 	"math"
+
+	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
 // Triangle is a finite impulse response synapse whose impulse response is
@@ -32,7 +34,7 @@ func (t Triangle) Taps(dt float64) (int, error) {
 	}
 	r := math.RoundToEven(t.T / dt)
 	if r > 1e7 {
-		return 0, &Error{Object: "Triangle", Field: "T", Value: t.T,
+		return 0, &validate.Error{Pkg: "synapses", Object: "Triangle", Field: "T", Value: t.T,
 			Rule: fmt.Sprintf("gives %g taps at dt = %v; at most 1e7 are supported", r+1, dt)}
 	}
 	return int(r) + 1, nil
@@ -45,7 +47,7 @@ func (t Triangle) Filter(dt float64, n int) (Filter, error) {
 		return nil, err
 	}
 	if n < 0 {
-		return nil, &Error{Object: "Triangle", Field: "n", Value: n, Rule: "must be non-negative"}
+		return nil, &validate.Error{Pkg: "synapses", Object: "Triangle", Field: "n", Value: n, Rule: "must be non-negative"}
 	}
 	sum := 0.0 // numpy: num = arange(m, 0, -1); num /= num.sum()
 	for k := m; k > 0; k-- {
