@@ -7,7 +7,7 @@ package bindings
 //   - std: 174
 //   - gonum: 80
 //   - plot: 19
-//   - neurogo: 29
+//   - neurogo: 33
 //
 // Left out by rule (not listed one by one):
 //
