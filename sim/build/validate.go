@@ -95,12 +95,29 @@ func estimateMemory(net *toolkit.Network) (total float64, obj, field string, val
 			in = len(idx)
 		}
 		rows, cols := float64(max(in, 0)), float64(max(out, 0))
-		if pe, ok := c.Pre.Obj().(*toolkit.Ensemble); ok && c.Solver != nil && c.Solver.Weights() {
-			if po, ok := c.Post.Obj().(*toolkit.Ensemble); ok {
-				rows, cols = float64(max(po.N, 0)), float64(max(pe.N, 0))
+		// the transform's weights: a sparse transform's nonzeros, a
+		// matrix, or a scalar applied element-wise
+		var w float64
+		desc := ""
+		switch tr := c.Transform; {
+		case tr.Sparse != nil:
+			w, desc = float64(len(tr.Sparse.Data)), fmt.Sprintf("%d nonzero weights", len(tr.Sparse.Data))
+		case tr.Matrix != nil:
+			w, desc = rows*cols, fmt.Sprintf("%g×%g weights", rows, cols)
+		default:
+			w, desc = max(rows, cols), fmt.Sprintf("%g element-wise weights", max(rows, cols))
+		}
+		if pe, ok := c.Pre.Obj().(*toolkit.Ensemble); ok {
+			n := float64(max(pe.N, 0))
+			if po, ok := c.Post.Obj().(*toolkit.Ensemble); ok && c.Solver != nil && c.Solver.Weights() {
+				// a full weight matrix, pre neurons × post neurons
+				w, desc = n*float64(max(po.N, 0)), fmt.Sprintf("%d×%d neuron-to-neuron weights", po.N, pe.N)
+			} else {
+				// decoders: pre neurons × the decoded dimensions
+				w += n * cols
 			}
 		}
-		note(f*rows*cols, c.String(), "Transform", fmt.Sprintf("%g×%g weights", rows, cols))
+		note(f*w, c.String(), "Transform", desc)
 	}
 	return total + transient, obj, field, value, objBytes
 }
