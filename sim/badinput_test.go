@@ -2,11 +2,13 @@ package sim_test
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/neurogo/neurogo/sim"
 	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/layers"
 	"github.com/neurogo/neurogo/toolkit/validate"
 )
 
@@ -92,6 +94,26 @@ func TestRunUserPanic(t *testing.T) {
 			}
 			return net.Probe("p", dst, "")
 		}},
+		{"layer function", `Node "layer"`, func(net *toolkit.Network, at float64) *toolkit.Probe {
+			src := net.Node("src", 2, func(tt float64, out []float64) { out[0], out[1] = tt, 1 })
+			l, err := net.Layer("layer", src, layers.Func{Out: []int{2},
+				Forward: func(_ [][]float64, in, out []float64, _ int) error {
+					if in[0] > at {
+						panic("layer boom")
+					}
+					copy(out, in)
+					return nil
+				}})
+			if err != nil {
+				panic(err)
+			}
+			return net.Probe("p", l, "")
+		}},
+		{"process", `Node "proc"`, func(net *toolkit.Network, at float64) *toolkit.Probe {
+			n := net.Node("proc", 1, nil)
+			n.Process = panicking{at}
+			return net.Probe("p", n, "")
+		}},
 	}
 	const at = 0.0105 // the 11th step (t = 0.011) panics
 	for _, c := range cases {
@@ -129,4 +151,19 @@ func TestRunUserPanic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// panicking is a process whose step panics after time at.
+type panicking struct{ at float64 }
+
+func (panicking) Name() string    { return "panicking" }
+func (panicking) Validate() error { return nil }
+
+func (p panicking) Step(_, _ int, _ float64, _ *rand.Rand) (toolkit.NodeFunc, error) {
+	return func(t float64, _, out []float64) {
+		if t > p.at {
+			panic("process boom")
+		}
+		out[0] = t
+	}, nil
 }
