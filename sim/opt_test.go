@@ -62,26 +62,11 @@ func optModels() []optModel {
 // probeAll runs net for steps and returns every probe's data, all lanes.
 func probeAll(t *testing.T, net *toolkit.Network, steps, batch int, opt sim.Optimizations) map[string][][][]float64 {
 	t.Helper()
-	opts := []sim.Option{sim.Optimize(opt)}
-	if batch > 1 {
-		opts = append(opts, sim.Batch(batch))
-	}
-	s, err := sim.New(net, opts...)
+	m, err := sim.Build(net, sim.Optimize(opt))
 	if err != nil {
 		t.Fatalf("%s: %v", opt, err)
 	}
-	if err := s.RunSteps(steps); err != nil {
-		t.Fatalf("%s: %v", opt, err)
-	}
-	out := map[string][][][]float64{}
-	for i, p := range net.AllProbes() {
-		d, err := s.DataBatch(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[fmt.Sprintf("%d:%s", i, p.Label)] = d
-	}
-	return out
+	return runModel(t, m, net, steps, batch)
 }
 
 func TestOptimizerIdenticalOutputs(t *testing.T) {
