@@ -3,6 +3,7 @@ package sim_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -52,22 +53,30 @@ func TestFromGraphRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				sameProbes(t, runModel(t, ref, net, m.steps, m.batch), runModel(t, again, net, m.steps, m.batch))
+				sameProbes(t, "from the graph, "+o.String(), runModel(t, ref, net, m.steps, m.batch), runModel(t, again, net, m.steps, m.batch))
 			}
 		})
 	}
 }
 
-// sameProbes fails unless got equals want bit for bit (NaN equal to NaN).
-func sameProbes(t *testing.T, want, got map[string][][][]float64) {
+// sameProbes fails unless got has every probe of want with the same
+// lanes and samples, equal bit for bit (NaN equal to NaN); label names
+// the run in the message.
+func sameProbes(t *testing.T, label string, want, got map[string][][][]float64) {
 	t.Helper()
 	for k, w := range want {
-		gk := got[k]
+		g := got[k]
+		if len(g) != len(w) {
+			t.Fatalf("%s: probe %s: %d lanes, want %d", label, k, len(g), len(w))
+		}
 		for b := range w {
+			if len(g[b]) != len(w[b]) {
+				t.Fatalf("%s: probe %s lane %d: %d samples, want %d", label, k, b, len(g[b]), len(w[b]))
+			}
 			for s := range w[b] {
 				for i := range w[b][s] {
-					if gk[b][s][i] != w[b][s][i] && !(gk[b][s][i] != gk[b][s][i] && w[b][s][i] != w[b][s][i]) {
-						t.Fatalf("probe %s lane %d sample %d [%d] = %v from the graph, %v built", k, b, s, i, gk[b][s][i], w[b][s][i])
+					if x, y := g[b][s][i], w[b][s][i]; x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+						t.Fatalf("%s: probe %s lane %d sample %d [%d] = %v, want %v", label, k, b, s, i, x, y)
 					}
 				}
 			}

@@ -81,25 +81,7 @@ func TestOptimizerIdenticalOutputs(t *testing.T) {
 				t.Fatal("model has no probes")
 			}
 			for _, opt := range optCases {
-				got := probeAll(t, net, m.steps, m.batch, opt)
-				for k, w := range want {
-					g := got[k]
-					if len(g) != len(w) {
-						t.Fatalf("%s: probe %s: %d lanes, want %d", opt, k, len(g), len(w))
-					}
-					for b := range w {
-						if len(g[b]) != len(w[b]) {
-							t.Fatalf("%s: probe %s lane %d: %d samples, want %d", opt, k, b, len(g[b]), len(w[b]))
-						}
-						for s := range w[b] {
-							for i := range w[b][s] {
-								if x, y := g[b][s][i], w[b][s][i]; x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
-									t.Fatalf("%s: probe %s lane %d sample %d [%d] = %v, want %v (unoptimised)", opt, k, b, s, i, x, y)
-								}
-							}
-						}
-					}
-				}
+				sameProbes(t, opt.String(), want, probeAll(t, net, m.steps, m.batch, opt))
 			}
 		})
 	}
