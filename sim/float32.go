@@ -322,6 +322,8 @@ func (c *cpu32) SimVoja([]*ir.SimVoja) error { return c.set(c.bridged()) }
 
 func (c *cpu32) SimRLS([]*ir.SimRLS) error { return c.set(c.bridged()) }
 
+func (c *cpu32) SimCallback([]*ir.SimCallback) error { return c.set(c.bridged()) }
+
 // dotBlocks32 is dotBlocks in float32: four partial sums, as Dot.
 func dotBlocks32(d []float32, bs []block, set bool) {
 	for _, b := range bs {

@@ -421,6 +421,13 @@ func (c *checker) SimRLS(ops []*ir.SimRLS) error {
 	return c.sizes("P", o.P, c.size(o.Pre)*c.size(o.Pre))
 }
 
+func (c *checker) SimCallback(ops []*ir.SimCallback) error {
+	if ops[0].Call == nil {
+		return c.fail("Call", nil, "must be a function")
+	}
+	return nil // its signals are its Base lists, checked above
+}
+
 func (c *checker) DotIncPES(ops []*ir.DotIncPES) error {
 	return c.fail("type", "DotIncPES", "is made by the optimiser; a graph lists the builder's operators")
 }

@@ -428,3 +428,7 @@ func (c *cpu) SimVoja(ops []*ir.SimVoja) error {
 func (c *cpu) SimRLS(ops []*ir.SimRLS) error {
 	return c.set(each(ops, func(o *ir.SimRLS) (runner, error) { return c.s.rlsOp(c.ln, o) }))
 }
+
+func (c *cpu) SimCallback(ops []*ir.SimCallback) error {
+	return c.set(each(ops, func(o *ir.SimCallback) (runner, error) { return c.s.callbackOp(c.ln, o) }))
+}

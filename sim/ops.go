@@ -232,6 +232,22 @@ func (s *Simulator) guarded(ln *lane, obj string, r runner) runner {
 	return r
 }
 
+// callbackOp runs a SimCallback: its function, guarded like user code;
+// an error it returns stops the run at this step.
+func (s *Simulator) callbackOp(ln *lane, o *ir.SimCallback) (runner, error) {
+	if o.Call == nil {
+		return runner{}, fmt.Errorf("sim: %s: no function", o)
+	}
+	call, tag := o.Call, o.Tag
+	stepOff, timeOff := s.model.sigs[s.model.stepSig].off, s.model.sigs[s.model.timeSig].off
+	r := runner{step: func() {
+		if err := call(int(ln.data[stepOff]), ln.data[timeOff]); err != nil {
+			s.fail(fmt.Errorf("sim: %s at step %d: %w", tag, int(ln.data[stepOff]), err))
+		}
+	}, reset: o.Reset}
+	return s.guarded(ln, tag, r), nil
+}
+
 // laneSeed is the seed of lane ln's copy of a random stream.
 func laneSeed(seed int64, ln *lane) uint64 {
 	return uint64(seed) + uint64(ln.index)*0x9e3779b97f4a7c15

@@ -16,6 +16,7 @@ type config struct {
 	parallel int
 	unroll   int
 	f32      bool
+	store    func(n int) []float64
 	// Hooks
 	mm        MatMulHook
 	layerHook LayerHook
@@ -73,3 +74,12 @@ func DT(dt float64) Option { return func(c *config) { c.dt = dt } }
 
 // WithParams overrides built parameters by label (see Params).
 func WithParams(p *Params) Option { return func(c *config) { c.params = p } }
+
+// Store makes a simulator keep each lane's signals in memory that alloc
+// returns (n values, zeroed or not: the simulator initialises them)
+// instead of a Go slice: memory allocated outside Go (C.malloc), which
+// code outside Go can then read and write while the simulator runs, as
+// SimCallback operators do. Simulator.Signal gives each signal's place
+// in it. The memory must stay valid until the simulator is no longer
+// used. Build ignores it.
+func Store(alloc func(n int) []float64) Option { return func(c *config) { c.store = alloc } }

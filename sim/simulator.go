@@ -122,7 +122,15 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 		fed[node] = true
 	}
 	for b := range cfg.batch {
-		ln := &lane{index: b, data: make([]float64, m.size), probes: make([][]float64, len(m.Probes))}
+		ln := &lane{index: b, probes: make([][]float64, len(m.Probes))}
+		if cfg.store != nil {
+			ln.data = cfg.store(m.size)
+			if len(ln.data) != m.size {
+				return nil, fmt.Errorf("sim: Store: the function returned %d values for lane %d, want %d", len(ln.data), b, m.size)
+			}
+		} else {
+			ln.data = make([]float64, m.size)
+		}
 		if cfg.f32 {
 			ln.d32 = make([]float32, m.size)
 		}
@@ -164,6 +172,9 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 			if _, ok := op.(*ir.SimNodeFunc); ok && !(nodeOf(op) != nil && fed[nodeOf(op)]) {
 				s.workers = 1 // user functions are never called concurrently
 			}
+			if _, ok := op.(*ir.SimCallback); ok {
+				s.workers = 1
+			}
 		}
 	}
 	for _, ln := range s.lanes {
@@ -196,6 +207,17 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 	}
 	s.Reset()
 	return s, nil
+}
+
+// Signal returns signal id (an index of Model.Graph().Signals) of lane
+// lane as a slice of the simulator's store: reading it gives the signal's
+// current value, and writing it changes the simulation. It is nil if id
+// or lane is out of range.
+func (s *Simulator) Signal(lane, id int) []float64 {
+	if lane < 0 || lane >= len(s.lanes) || id < 0 || id >= len(s.model.sigs) {
+		return nil
+	}
+	return s.view(s.lanes[lane], id)
 }
 
 // nodeOf returns the node whose output op computes (nil if none).
@@ -675,6 +697,17 @@ func probeLabel(p *toolkit.Probe) string {
 		return "<nil>"
 	}
 	return p.Label
+}
+
+// ProbeValues returns the samples of probe i (an index of Model.Probes)
+// of lane lane, flat (samples × dims), as the simulator's own slice: it
+// is valid until the next run or reset, which may move it. It is nil if
+// lane or i is out of range.
+func (s *Simulator) ProbeValues(lane, i int) []float64 {
+	if lane < 0 || lane >= len(s.lanes) || i < 0 || i >= len(s.model.Probes) {
+		return nil
+	}
+	return s.lanes[lane].probes[i]
 }
 
 func (s *Simulator) rows(b, i int) [][]float64 {

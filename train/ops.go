@@ -135,6 +135,8 @@ func (l *lowering) SimRLS(os []*ir.SimRLS) error {
 	return nil
 }
 
+func (l *lowering) SimCallback(os []*ir.SimCallback) error { return notRun(os[0]) }
+
 // The fused operators exist only in the simulator's optimised plan; a
 // Graph lists the builder's operators.
 

@@ -5,7 +5,8 @@
 // ElementwiseInc, DotInc, SparseDotInc, TimeUpdate, SimNeurons,
 // SimSynapse, SimProcess, SimNodeFunc (Nengo's SimPyFunc), SimLayer
 // (NengoDL's TensorNode), the learning rules SimPES, SimBCM, SimOja,
-// SimVoja and SimRLS, and the two operators the simulator's optimiser
+// SimVoja and SimRLS, SimCallback (an operator run by a function outside
+// the executor, such as a Python operator of a Nengo model), and the two operators the simulator's optimiser
 // fuses, DotIncPES and EnsembleReLU.
 //
 // Every operator embeds Base: its object's tag and the signals it sets,

@@ -14,7 +14,7 @@ func every() []ir.Op {
 	return []ir.Op{
 		&ir.Reset{}, &ir.Copy{}, &ir.ElementwiseInc{}, &ir.DotInc{}, &ir.SparseDotInc{}, &ir.TimeUpdate{},
 		&ir.SimNeurons{}, &ir.SimSynapse{}, &ir.SimProcess{}, &ir.SimNodeFunc{}, &ir.SimLayer{},
-		&ir.SimPES{}, &ir.SimBCM{}, &ir.SimOja{}, &ir.SimVoja{}, &ir.SimRLS{},
+		&ir.SimPES{}, &ir.SimBCM{}, &ir.SimOja{}, &ir.SimVoja{}, &ir.SimRLS{}, &ir.SimCallback{},
 		&ir.DotIncPES{}, &ir.EnsembleReLU{},
 	}
 }
@@ -46,6 +46,7 @@ func (r *recorder) SimBCM(o []*ir.SimBCM) error             { return r.rec("SimB
 func (r *recorder) SimOja(o []*ir.SimOja) error             { return r.rec("SimOja", len(o)) }
 func (r *recorder) SimVoja(o []*ir.SimVoja) error           { return r.rec("SimVoja", len(o)) }
 func (r *recorder) SimRLS(o []*ir.SimRLS) error             { return r.rec("SimRLS", len(o)) }
+func (r *recorder) SimCallback(o []*ir.SimCallback) error   { return r.rec("SimCallback", len(o)) }
 func (r *recorder) DotIncPES(o []*ir.DotIncPES) error       { return r.rec("DotIncPES", len(o)) }
 func (r *recorder) EnsembleReLU(o []*ir.EnsembleReLU) error { return r.rec("EnsembleReLU", len(o)) }
 

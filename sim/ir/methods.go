@@ -379,3 +379,23 @@ func (o *EnsembleReLU) Clone() Op {
 	}
 	return &c
 }
+
+// Kind is "SimCallback".
+func (*SimCallback) Kind() string { return "SimCallback" }
+
+func (o *SimCallback) String() string { return str("SimCallback", o.Tag) }
+
+func (*SimCallback) lower(ops []Op, l Lowerer) error {
+	t, err := typed[*SimCallback](ops)
+	if err != nil {
+		return err
+	}
+	return l.SimCallback(t)
+}
+
+// Clone returns a deep copy (the functions are shared).
+func (o *SimCallback) Clone() Op {
+	c := *o
+	c.Base = o.Base.clone()
+	return &c
+}

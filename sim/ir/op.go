@@ -87,6 +87,7 @@ type Lowerer interface {
 	SimOja([]*SimOja) error
 	SimVoja([]*SimVoja) error
 	SimRLS([]*SimRLS) error
+	SimCallback([]*SimCallback) error
 	DotIncPES([]*DotIncPES) error
 	EnsembleReLU([]*EnsembleReLU) error
 }
@@ -265,6 +266,23 @@ type SimVoja struct {
 type SimRLS struct {
 	Base
 	Pre, Error, P, Delta int
+}
+
+// SimCallback runs Call in the operator's place in the step: an
+// operator implemented outside the executor's kernels (for example a
+// Python operator of a Nengo model run by nengo_neurogo, or a custom
+// neuron type). Call reads and writes the signals of Base through memory
+// it shares with the executor (sim.Store), so Base must list every signal
+// it sets, increments, reads and updates; the executors never merge,
+// fuse or reorder it beyond what those lists allow. step is the number of
+// the step being computed (from 1 once TimeUpdate has run) and t its
+// time; an error stops the run at that step.
+type SimCallback struct {
+	Base
+	Call func(step int, t float64) error
+	// Reset, if set, runs when the simulator resets (the operator's own
+	// state goes back to its initial value).
+	Reset func()
 }
 
 // DotIncPES is a decoder product fused with the PES rule that updates its

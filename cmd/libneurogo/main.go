@@ -1,0 +1,306 @@
+// Command libneurogo is the C library of nengo_neurogo, the Nengo backend
+// (python/nengo_neurogo): built with
+//
+//	go build -buildmode=c-shared -o libneurogo.so ./cmd/libneurogo
+//
+// it exports package nengobridge to ctypes. Every function returns its
+// error as a C string the caller frees with ng_free; none lets a Go panic
+// reach the caller. A simulator's store is C memory (calloc), so the
+// caller may read and write it through the pointers ng_signal gives, and
+// ng_close frees it.
+package main
+
+/*
+#include <stdlib.h>
+#include <string.h>
+typedef int (*ng_callback)(long long handle, long long step, double t);
+static int ng_call(ng_callback f, long long handle, long long step, double t) {
+	return f(handle, step, t);
+}
+*/
+import "C"
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"unsafe"
+
+	"github.com/neurogo/neurogo/internal/nengobridge"
+)
+
+type entry struct {
+	b      *nengobridge.Bridge
+	mem    []unsafe.Pointer
+	probes [][]float64
+}
+
+var (
+	mu      sync.Mutex
+	next    C.longlong = 1
+	entries           = map[C.longlong]*entry{}
+)
+
+func get(h C.longlong) (*entry, error) {
+	mu.Lock()
+	defer mu.Unlock()
+	e, ok := entries[h]
+	if !ok {
+		return nil, fmt.Errorf("libneurogo: no simulator %d (closed?)", h)
+	}
+	return e, nil
+}
+
+// setErr stores err (if any) in *out as a C string and reports whether
+// there was one.
+func setErr(out **C.char, err error) bool {
+	if err == nil {
+		return false
+	}
+	if out != nil {
+		*out = C.CString(err.Error())
+	}
+	return true
+}
+
+// guard turns a panic into an error.
+func guard(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("libneurogo: internal error: %v\n%s", v, debug.Stack())
+	}
+}
+
+func spec(data *C.char, n C.longlong) (*nengobridge.Spec, error) {
+	return nengobridge.ParseSpec(C.GoBytes(unsafe.Pointer(data), C.int(n)))
+}
+
+// ng_check writes to *out the JSON list of the operators of the model
+// description that have no Go translation ([{"op": k, "reason": …}]);
+// on a bad description it returns 1 and *out is the error.
+//
+//export ng_check
+func ng_check(data *C.char, n C.longlong, out **C.char) (rc C.int) {
+	var err error
+	defer func() {
+		if setErr(out, err) {
+			rc = 1
+		}
+	}()
+	defer guard(&err)
+	s, err := spec(data, n)
+	if err != nil {
+		return
+	}
+	u, err := nengobridge.Check(s)
+	if err != nil {
+		return
+	}
+	if u == nil {
+		u = []nengobridge.Unsupported{}
+	}
+	js, err := json.Marshal(u)
+	if err != nil {
+		return
+	}
+	*out = C.CString(string(js))
+	return 0
+}
+
+// ng_new builds a simulator and returns its handle (> 0), or 0 with the
+// error in *errOut. init holds ninit initial values; cb runs the
+// callback operators.
+//
+//export ng_new
+func ng_new(data *C.char, n C.longlong, init *C.double, ninit C.longlong, cb C.ng_callback, errOut **C.char) (h C.longlong) {
+	var err error
+	defer func() {
+		if setErr(errOut, err) {
+			h = 0
+		}
+	}()
+	defer guard(&err)
+	s, err := spec(data, n)
+	if err != nil {
+		return
+	}
+	var iv []float64
+	if ninit > 0 {
+		iv = unsafe.Slice((*float64)(unsafe.Pointer(init)), int(ninit))
+	}
+	e := &entry{}
+	call := func(handle, step int, t float64) error {
+		if cb == nil {
+			return fmt.Errorf("libneurogo: no callback function for operator %d", handle)
+		}
+		if rc := C.ng_call(cb, C.longlong(handle), C.longlong(step), C.double(t)); rc != 0 {
+			return fmt.Errorf("the Python operator %d failed (code %d)", handle, int(rc))
+		}
+		return nil
+	}
+	alloc := func(n int) []float64 {
+		p := C.calloc(C.size_t(max(n, 1)), 8)
+		if p == nil {
+			panic(fmt.Sprintf("calloc of %d values failed", n))
+		}
+		e.mem = append(e.mem, p)
+		return unsafe.Slice((*float64)(p), max(n, 1))[:n]
+	}
+	b, err := nengobridge.New(s, iv, call, alloc)
+	if err != nil {
+		for _, p := range e.mem {
+			C.free(p)
+		}
+		return
+	}
+	e.b = b
+	mu.Lock()
+	h = next
+	next++
+	entries[h] = e
+	mu.Unlock()
+	return h
+}
+
+// ng_run runs steps steps; on an error it returns 1 with the error in
+// *errOut (the simulator is then at the last completed step).
+//
+//export ng_run
+func ng_run(h C.longlong, steps C.longlong, errOut **C.char) (rc C.int) {
+	var err error
+	defer func() {
+		if setErr(errOut, err) {
+			rc = 1
+		}
+	}()
+	defer guard(&err)
+	e, err := get(h)
+	if err != nil {
+		return
+	}
+	err = e.b.Run(int(steps))
+	return 0
+}
+
+// ng_reset restores the initial values and clears the probes.
+//
+//export ng_reset
+func ng_reset(h C.longlong, errOut **C.char) (rc C.int) {
+	var err error
+	defer func() {
+		if setErr(errOut, err) {
+			rc = 1
+		}
+	}()
+	defer guard(&err)
+	e, err := get(h)
+	if err != nil {
+		return
+	}
+	e.b.Reset()
+	return 0
+}
+
+// ng_steps returns the steps run since the last reset (-1: no such
+// simulator).
+//
+//export ng_steps
+func ng_steps(h C.longlong) C.longlong {
+	e, err := get(h)
+	if err != nil {
+		return -1
+	}
+	return C.longlong(e.b.Steps())
+}
+
+// ng_signal sets *ptr to signal i's place in the store and *n to its
+// size; it returns 1 if there is no such signal.
+//
+//export ng_signal
+func ng_signal(h C.longlong, i C.longlong, ptr **C.double, n *C.longlong) C.int {
+	e, err := get(h)
+	if err != nil {
+		return 1
+	}
+	v := e.b.Signal(int(i))
+	if v == nil {
+		return 1
+	}
+	*n = C.longlong(len(v))
+	if len(v) > 0 {
+		*ptr = (*C.double)(unsafe.Pointer(&v[0]))
+	} else {
+		*ptr = nil
+	}
+	return 0
+}
+
+// ng_probe_len returns the number of values probe i holds (-1: no such
+// probe).
+//
+//export ng_probe_len
+func ng_probe_len(h C.longlong, i C.longlong) C.longlong {
+	e, err := get(h)
+	if err != nil {
+		return -1
+	}
+	v := e.b.Probe(int(i))
+	if v == nil && int(i) < 0 {
+		return -1
+	}
+	return C.longlong(len(v))
+}
+
+// ng_probe copies the values of probe i from offset from on into dst (n
+// values at most) and returns how many it copied (-1: no such probe).
+//
+//export ng_probe
+func ng_probe(h C.longlong, i C.longlong, from C.longlong, dst *C.double, n C.longlong) C.longlong {
+	e, err := get(h)
+	if err != nil {
+		return -1
+	}
+	v := e.b.Probe(int(i))
+	if int(from) > len(v) || from < 0 {
+		return -1
+	}
+	k := copy(unsafe.Slice((*float64)(unsafe.Pointer(dst)), int(n)), v[from:])
+	return C.longlong(k)
+}
+
+// ng_plan returns neurogo's optimiser plan as text (free it with ng_free).
+//
+//export ng_plan
+func ng_plan(h C.longlong) *C.char {
+	e, err := get(h)
+	if err != nil {
+		return C.CString(err.Error())
+	}
+	return C.CString(e.b.Plan().String())
+}
+
+// ng_close releases a simulator and frees its store.
+//
+//export ng_close
+func ng_close(h C.longlong) {
+	mu.Lock()
+	e, ok := entries[h]
+	delete(entries, h)
+	mu.Unlock()
+	if !ok {
+		return
+	}
+	e.b.Close()
+	e.b = nil
+	for _, p := range e.mem {
+		C.free(p)
+	}
+	e.mem = nil
+}
+
+// ng_free frees a string a function of this library returned.
+//
+//export ng_free
+func ng_free(s *C.char) { C.free(unsafe.Pointer(s)) }
+
+func main() {}
