@@ -182,6 +182,7 @@ class _State:
         self.op_views = Counter()  # (op class, worst layout over its signals)
         self.reasons = Counter()
         self.models = []
+        self.op_list = []
         self.optimizing = False
         self.n_ops = 0
         self.supported = True
@@ -232,6 +233,57 @@ def _census_op(op):
         if _RANK["list"] > _RANK[worst]:
             worst = "list"
     STATE.op_views[f"{cls}|{worst}"] += 1
+    # Nengo's optimiser later rewrites the operators' signals onto merged
+    # bases, so the bases are taken now.
+    STATE.op_list.append(
+        tuple([sig.base for sig in lst] for lst in (op.sets, op.incs, op.reads, op.updates))
+    )
+
+
+def base_level_check(ops):
+    """Orders ops, given as their (sets, incs, reads, updates) lists of base
+    signals, as neurogo does once every view is replaced by its base
+    (per base: setters, incrementers, readers, updater) and returns
+    (cycle, bases set by more than one operator, bases updated by more
+    than one, operators that read a base they also write)."""
+    sets, incs, reads, upds = {}, {}, {}, {}
+    self_rw = 0
+    for i, (o_sets, o_incs, o_reads, o_upds) in enumerate(ops):
+        w = set()
+        for lst, d in ((o_sets, sets), (o_incs, incs), (o_upds, upds)):
+            for base in lst:
+                d.setdefault(id(base), set()).add(i)
+                w.add(id(base))
+        r = {id(base) for base in o_reads}
+        for b in r:
+            reads.setdefault(b, set()).add(i)
+        if r & w:
+            self_rw += 1
+    edges = {i: set() for i in range(len(ops))}
+    for b in set(sets) | set(incs) | set(reads) | set(upds):
+        layers = [sets.get(b, set()), incs.get(b, set()), reads.get(b, set()), upds.get(b, set())]
+        for k in range(3):
+            for m in range(k + 1, 4):
+                for i in layers[k]:
+                    for j in layers[m]:
+                        if i != j:
+                            edges[i].add(j)
+    indeg = {i: 0 for i in edges}
+    for i in edges:
+        for j in edges[i]:
+            indeg[j] += 1
+    todo = [i for i, d in indeg.items() if d == 0]
+    seen = 0
+    while todo:
+        i = todo.pop()
+        seen += 1
+        for j in edges[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                todo.append(j)
+    multi_set = sum(1 for v in sets.values() if len(v) > 1)
+    multi_upd = sum(1 for v in upds.values() if len(v) > 1)
+    return seen < len(ops), multi_set, multi_upd, self_rw
 
 
 def _optimize(model, dg, *args, **kwargs):
@@ -293,6 +345,17 @@ def pytest_runtest_protocol(item, nextitem):
         probes = _probe_keys(STATE.models)
     except Exception as e:
         probes = Counter({f"census error {type(e).__name__}": 1})
+    try:
+        cycle, multi_set, multi_upd, self_rw = base_level_check(STATE.op_list)
+        base_level = {
+            "cycle": cycle,
+            "multi_set": multi_set,
+            "multi_update": multi_upd,
+            "self_rw": self_rw,
+        }
+    except Exception as e:
+        base_level = {"error": type(e).__name__}
+    STATE.op_list = []
     if STATE.n_ops == 0:
         category = "no_build"
     elif not STATE.supported:
@@ -315,6 +378,7 @@ def pytest_runtest_protocol(item, nextitem):
         "op_views": dict(STATE.op_views),
         "reasons": dict(STATE.reasons),
         "probes": dict(probes),
+        "base_level": base_level,
     }
     f = item.config._census_file
     f.write(json.dumps(rec) + "\n")

@@ -146,6 +146,26 @@ def main(paths):
         f"view: {tests_view} of {len(sim_ran)}; on a strided view: {tests_strided}."
     )
 
+    print("\n## Ordering with views replaced by their bases\n")
+    print(
+        "Per test, the builder's operators ordered by neurogo's rule with "
+        "every view replaced by its base (per base: setters, incrementers, "
+        "readers, updaters).\n"
+    )
+    bl = [r["base_level"] for r in recs if r.get("base_level") and r["n_ops"]]
+    rows = [
+        ["tests that build", len(bl)],
+        ["with a dependency cycle", sum(1 for b in bl if b.get("cycle"))],
+        ["with a base set by more than one operator", sum(1 for b in bl if b.get("multi_set"))],
+        ["with a base updated by more than one operator", sum(1 for b in bl if b.get("multi_update"))],
+        ["with an operator reading a base it writes", sum(1 for b in bl if b.get("self_rw"))],
+        ["census errors", sum(1 for b in bl if "error" in b)],
+    ]
+    print(table(["tests", "count"], rows))
+    bad = [r["nodeid"] for r in recs if r.get("base_level", {}).get("cycle")]
+    if bad:
+        print("\nTests with a cycle: " + ", ".join(f"`{n}`" for n in bad[:20]))
+
     print("\n## Probes (all tests)\n")
     probes, ptests = Counter(), Counter()
     for r in recs:
