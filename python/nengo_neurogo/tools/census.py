@@ -20,7 +20,6 @@ import os
 import time
 from collections import Counter
 
-import numpy as np
 import pytest
 
 import nengo
