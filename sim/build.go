@@ -141,7 +141,12 @@ func LoadParams(path string) (*Params, error) { return build.LoadParams(path) }
 
 // Arrays returns the model's built parameters keyed as Nengo fixtures
 // (ens/<label>/gain, …, conn/<label>/weights), ready for npz.Write.
-func (m *Model) Arrays() map[string]npz.Array { return m.Params.Arrays(m.Net) }
+func (m *Model) Arrays() map[string]npz.Array {
+	if m.Net == nil {
+		return map[string]npz.Array{}
+	}
+	return m.Params.Arrays(m.Net)
+}
 
 // SaveParams writes the model's built parameters to an .npz file that
 // LoadParams (and numpy.load) reads.
@@ -149,6 +154,9 @@ func (m *Model) SaveParams(path string) error { return npz.Write(path, m.Arrays(
 
 // String summarises the model: objects, neurons, signals and operators.
 func (m *Model) String() string {
+	if m.Net == nil {
+		return fmt.Sprintf("Model from a graph: %d signals (%d values), %d operators, %d probes; dt %g s", len(m.sigs), m.size, len(m.Ops), len(m.Probes), m.Dt)
+	}
 	ens := m.Net.AllEnsembles()
 	neurons := 0
 	for _, e := range ens {

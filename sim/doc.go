@@ -22,7 +22,8 @@
 //     lowers the optimised groups onto each lane's store (lower.go for
 //     float64, float32.go) and steps them; Model.Graph hands the
 //     builder's operators to other executors (the trainer, accelerator
-//     backends).
+//     backends), and FromGraph makes a Model from such a graph built
+//     elsewhere (checked operator by operator, then ordered and optimised).
 //
 // The data flows one way:
 //

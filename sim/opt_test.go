@@ -62,26 +62,11 @@ func optModels() []optModel {
 // probeAll runs net for steps and returns every probe's data, all lanes.
 func probeAll(t *testing.T, net *toolkit.Network, steps, batch int, opt sim.Optimizations) map[string][][][]float64 {
 	t.Helper()
-	opts := []sim.Option{sim.Optimize(opt)}
-	if batch > 1 {
-		opts = append(opts, sim.Batch(batch))
-	}
-	s, err := sim.New(net, opts...)
+	m, err := sim.Build(net, sim.Optimize(opt))
 	if err != nil {
 		t.Fatalf("%s: %v", opt, err)
 	}
-	if err := s.RunSteps(steps); err != nil {
-		t.Fatalf("%s: %v", opt, err)
-	}
-	out := map[string][][][]float64{}
-	for i, p := range net.AllProbes() {
-		d, err := s.DataBatch(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[fmt.Sprintf("%d:%s", i, p.Label)] = d
-	}
-	return out
+	return runModel(t, m, net, steps, batch)
 }
 
 func TestOptimizerIdenticalOutputs(t *testing.T) {
@@ -96,25 +81,7 @@ func TestOptimizerIdenticalOutputs(t *testing.T) {
 				t.Fatal("model has no probes")
 			}
 			for _, opt := range optCases {
-				got := probeAll(t, net, m.steps, m.batch, opt)
-				for k, w := range want {
-					g := got[k]
-					if len(g) != len(w) {
-						t.Fatalf("%s: probe %s: %d lanes, want %d", opt, k, len(g), len(w))
-					}
-					for b := range w {
-						if len(g[b]) != len(w[b]) {
-							t.Fatalf("%s: probe %s lane %d: %d samples, want %d", opt, k, b, len(g[b]), len(w[b]))
-						}
-						for s := range w[b] {
-							for i := range w[b][s] {
-								if x, y := g[b][s][i], w[b][s][i]; x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
-									t.Fatalf("%s: probe %s lane %d sample %d [%d] = %v, want %v (unoptimised)", opt, k, b, s, i, x, y)
-								}
-							}
-						}
-					}
-				}
+				sameProbes(t, opt.String(), want, probeAll(t, net, m.steps, m.batch, opt))
 			}
 		})
 	}

@@ -15,6 +15,7 @@ func init() {
 		"ConnectionKeys":   reflect.ValueOf(build.ConnectionKeys),
 		"EnsembleKeys":     reflect.ValueOf(build.EnsembleKeys),
 		"LoadParams":       reflect.ValueOf(build.LoadParams),
+		"Order":            reflect.ValueOf(build.Order),
 		"ParamsFromArrays": reflect.ValueOf(build.ParamsFromArrays),
 
 		// type definitions

@@ -25,6 +25,7 @@ func init() {
 		"EnsembleKeys":     reflect.ValueOf(sim.EnsembleKeys),
 		"Feed":             reflect.ValueOf(sim.Feed),
 		"Float32":          reflect.ValueOf(sim.Float32),
+		"FromGraph":        reflect.ValueOf(sim.FromGraph),
 		"Hooks":            reflect.ValueOf(sim.Hooks),
 		"LoadParams":       reflect.ValueOf(sim.LoadParams),
 		"New":              reflect.ValueOf(sim.New),

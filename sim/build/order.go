@@ -28,15 +28,29 @@ func (h *opHeap) Pop() any {
 // before those that read it, which run before the op that updates it.
 // Ties keep creation order. A cycle (an unfiltered loop) is an error.
 func (b *builder) sort() ([]ir.Op, error) {
-	nsig := len(b.m.sigs)
+	names := make([]string, len(b.m.sigs))
+	for i, g := range b.m.sigs {
+		names[i] = g.name
+	}
+	return Order(b.ops, names)
+}
+
+// Order returns ops in Nengo's execution order: for every signal, the
+// operator that sets it runs before those that increment it, which run
+// before those that read it, which run before the one that updates it;
+// ties keep the order of ops. names are the signals' names (their count
+// is the number of signals) for messages. Two setters or two updaters of
+// one signal, and a cycle (an unfiltered loop), are errors.
+func Order(ops []ir.Op, names []string) ([]ir.Op, error) {
+	nsig := len(names)
 	sets := make([][]int, nsig)
 	incs := make([][]int, nsig)
 	reads := make([][]int, nsig)
 	ups := make([][]int, nsig)
-	for i, op := range b.ops {
+	for i, op := range ops {
 		for _, s := range op.Info().Sets {
 			if len(sets[s]) > 0 {
-				return nil, fmt.Errorf("sim: signal %q is set by both %s and %s", b.m.sigs[s].name, b.ops[sets[s][0]], op)
+				return nil, fmt.Errorf("sim: signal %q is set by both %s and %s", names[s], ops[sets[s][0]], op)
 			}
 			sets[s] = append(sets[s], i)
 		}
@@ -48,12 +62,12 @@ func (b *builder) sort() ([]ir.Op, error) {
 		}
 		for _, s := range op.Info().Updates {
 			if len(ups[s]) > 0 {
-				return nil, fmt.Errorf("sim: signal %q is updated by both %s and %s", b.m.sigs[s].name, b.ops[ups[s][0]], op)
+				return nil, fmt.Errorf("sim: signal %q is updated by both %s and %s", names[s], ops[ups[s][0]], op)
 			}
 			ups[s] = append(ups[s], i)
 		}
 	}
-	n := len(b.ops)
+	n := len(ops)
 	succ := make([][]int, n)
 	indeg := make([]int, n)
 	edge := func(a, c int) {
@@ -98,7 +112,7 @@ func (b *builder) sort() ([]ir.Op, error) {
 	order := make([]ir.Op, 0, n)
 	for h.Len() > 0 {
 		i := heap.Pop(h).(int)
-		order = append(order, b.ops[i])
+		order = append(order, ops[i])
 		for _, c := range succ[i] {
 			indeg[c]--
 			if indeg[c] == 0 {
@@ -110,9 +124,9 @@ func (b *builder) sort() ([]ir.Op, error) {
 		var cyc []string
 		seen := map[string]bool{}
 		for i := range n {
-			if indeg[i] > 0 && !seen[b.ops[i].Info().Tag] {
-				seen[b.ops[i].Info().Tag] = true
-				cyc = append(cyc, b.ops[i].Info().Tag)
+			if indeg[i] > 0 && !seen[ops[i].Info().Tag] {
+				seen[ops[i].Info().Tag] = true
+				cyc = append(cyc, ops[i].Info().Tag)
 			}
 		}
 		sort.Strings(cyc)

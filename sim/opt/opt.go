@@ -409,6 +409,20 @@ func (m *graph) simplify(ops []ir.Op) []ir.Op {
 		// Reset(0) followed by one increment that writes all of the
 		// signal: the increment sets it (0 + v == v)
 		drop := map[ir.Op]bool{}
+		// prune removes the operators dropped since its last call and,
+		// with reindex, rebuilds the signal index (only when something
+		// was dropped: the rules below run in order on the same map)
+		pruned := 0
+		prune := func(reindex bool) {
+			if len(drop) == pruned {
+				return
+			}
+			pruned = len(drop)
+			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
+			if reindex {
+				idx = signalUsers(len(m.sigs), ops)
+			}
+		}
 		for _, op := range ops {
 			r, ok := op.(*ir.Reset)
 			if !ok || r.Value != 0 || drop[r] {
@@ -431,10 +445,7 @@ func (m *graph) simplify(ops []ir.Op) []ir.Op {
 			toSet(first)
 			changed = true
 		}
-		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
-			idx = signalUsers(len(m.sigs), ops)
-		}
+		prune(true)
 		// a temporary t set by P and only read by a whole copy C into y:
 		// P writes y directly, in C's mode
 		for _, op := range ops {
@@ -462,10 +473,7 @@ func (m *graph) simplify(ops []ir.Op) []ir.Op {
 			idx.drop(c)
 			idx.move(p, sets, incs)
 		}
-		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
-			idx = signalUsers(len(m.sigs), ops)
-		}
+		prune(true)
 		// a constant copied into y (J = bias) that one dot product then
 		// increments (J += E·x): the product sets y = bias + E·x
 		for _, op := range ops {
@@ -488,10 +496,7 @@ func (m *graph) simplify(ops []ir.Op) []ir.Op {
 			drop[c] = true
 			changed = true
 		}
-		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
-			idx = signalUsers(len(m.sigs), ops)
-		}
+		prune(true)
 		// PES's delta only added to the weights by a copy (next step):
 		// PES adds to the weights itself at the end of its step, one pass
 		// over the weights instead of three (the weights are read by the
@@ -518,10 +523,7 @@ func (m *graph) simplify(ops []ir.Op) []ir.Op {
 			drop[c] = true
 			changed = true
 		}
-		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
-			idx = signalUsers(len(m.sigs), ops)
-		}
+		prune(true)
 		// a temporary t gathered by a copy P (t = x[px]) and read only as
 		// the source of one copy or element-wise product C: C gathers from
 		// x directly
@@ -543,10 +545,7 @@ func (m *graph) simplify(ops []ir.Op) []ir.Op {
 			drop[p] = true
 			changed = true
 		}
-		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
-			idx = signalUsers(len(m.sigs), ops)
-		}
+		prune(true)
 		// dead code: a reset, copy or product whose every output is read
 		// by no operator and recorded by no probe can never be seen (an
 		// EnsembleArray's default output that nothing connects to: the
@@ -579,9 +578,7 @@ func (m *graph) simplify(ops []ir.Op) []ir.Op {
 				m.plan.Dead++
 			}
 		}
-		if len(drop) > 0 {
-			ops = slices.DeleteFunc(ops, func(op ir.Op) bool { return drop[op] })
-		}
+		prune(false)
 	}
 	return ops
 }
