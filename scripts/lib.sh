@@ -237,6 +237,28 @@ ensure_nengo_() {
   fi
 }
 
+# ensure_nengo_neurogo builds libneurogo (the Go half of the Nengo
+# backend, cmd/libneurogo, into python/nengo_neurogo/nengo_neurogo; go build
+# is incremental, so an up-to-date library costs a second) and installs
+# python/nengo_neurogo into .cache/venv (editable, so the library it loads
+# is the one just built), after nengo (ensure_nengo).
+ensure_nengo_neurogo() {
+  ensure_nengo || return 1
+  build_libneurogo || return 1
+  if ! "$VENV/bin/python" -c 'import nengo_neurogo' 2>/dev/null; then
+    log "installing the Nengo backend (python/nengo_neurogo, editable) into .cache/venv; ~10 s"
+    vpip "nengo_neurogo" --no-deps -e ./python/nengo_neurogo || { echo "installing python/nengo_neurogo failed" >&2; return 1; }
+  fi
+}
+
+# build_libneurogo builds the C library of the Nengo backend with cgo.
+build_libneurogo() {
+  local out=python/nengo_neurogo/nengo_neurogo/libneurogo.so
+  with_heartbeat "go build -buildmode=c-shared ./cmd/libneurogo" \
+    go build -buildmode=c-shared -o "$out" ./cmd/libneurogo || { echo "building libneurogo failed (it needs cgo: gcc)" >&2; return 1; }
+  rm -f "${out%.so}.h"
+}
+
 # have_openblas reports whether OpenBLAS and a C compiler are there for
 # the openblas build tag (cgo; gonum.org/v1/netlib).
 have_openblas() {

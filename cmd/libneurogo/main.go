@@ -33,7 +33,7 @@ import (
 type entry struct {
 	b      *nengobridge.Bridge
 	mem    []unsafe.Pointer
-	probes [][]float64
+	bytes  int64
 }
 
 var (
@@ -144,6 +144,7 @@ func ng_new(data *C.char, n C.longlong, init *C.double, ninit C.longlong, cb C.n
 			panic(fmt.Sprintf("calloc of %d values failed", n))
 		}
 		e.mem = append(e.mem, p)
+		e.bytes += int64(max(n, 1)) * 8
 		return unsafe.Slice((*float64)(p), max(n, 1))[:n]
 	}
 	b, err := nengobridge.New(s, iv, call, alloc)
@@ -266,6 +267,31 @@ func ng_probe(h C.longlong, i C.longlong, from C.longlong, dst *C.double, n C.lo
 	}
 	k := copy(unsafe.Slice((*float64)(unsafe.Pointer(dst)), int(n)), v[from:])
 	return C.longlong(k)
+}
+
+// ng_clear_probes discards the probe data recorded so far.
+//
+//export ng_clear_probes
+func ng_clear_probes(h C.longlong) C.int {
+	e, err := get(h)
+	if err != nil {
+		return 1
+	}
+	e.b.ClearProbes()
+	return 0
+}
+
+// ng_memory returns the bytes of store the open simulators hold.
+//
+//export ng_memory
+func ng_memory() C.longlong {
+	mu.Lock()
+	defer mu.Unlock()
+	var n int64
+	for _, e := range entries {
+		n += e.bytes
+	}
+	return C.longlong(n)
 }
 
 // ng_plan returns neurogo's optimiser plan as text (free it with ng_free).

@@ -95,6 +95,9 @@ func (b *Bridge) Signal(i int) []float64 { return b.sim.Signal(0, i) }
 // the simulator's until the next Run or Reset.
 func (b *Bridge) Probe(i int) []float64 { return b.sim.ProbeValues(0, i) }
 
+// ClearProbes discards the probe data recorded so far.
+func (b *Bridge) ClearProbes() { b.sim.ClearProbes() }
+
 // Plan describes what neurogo's optimiser made of the model.
 func (b *Bridge) Plan() sim.Plan { return b.model.Plan() }
 

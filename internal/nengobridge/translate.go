@@ -15,8 +15,8 @@ import (
 // Unsupported is the error of an operator that has no Go translation: the
 // Python side runs it itself (a callback).
 type Unsupported struct {
-	Op     int    // its index in Spec.Ops
-	Reason string // what neurogo lacks, e.g. "neuron type SpikingTanh"
+	Op     int    `json:"op"`     // its index in Spec.Ops
+	Reason string `json:"reason"` // what neurogo lacks, e.g. "neuron type SpikingTanh"
 }
 
 func (e *Unsupported) Error() string {

@@ -1,0 +1,241 @@
+package nengobridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// lowpassModel is a Nengo-shaped model: a constant input u = 2 copied
+// into x, filtered by Lowpass(0.01) into y, probed; a callback operator
+// (handle 0) doubles y into z, probed too; it reads y before the
+// synapse updates it.
+func lowpassModel() (*Spec, []float64) {
+	s := &Spec{
+		Dt: 0.001,
+		Signals: []SignalSpec{
+			{Name: "step", Size: 1, Init: -1},
+			{Name: "time", Size: 1, Init: -1},
+			{Name: "u", Size: 2, ReadOnly: true, Init: 0},
+			{Name: "x", Size: 2, Init: -1},
+			{Name: "y", Size: 2, Init: -1},
+			{Name: "z", Size: 2, Init: -1},
+		},
+		Step: 0, Time: 1,
+		Ops: []OpSpec{
+			{Type: "TimeUpdate", Sets: []int{0, 1}, Sig: map[string]int{"step": 0, "time": 1}},
+			{Type: "Copy", Tag: "u -> x", Sets: []int{3}, Reads: []int{2}, Sig: map[string]int{"X": 2, "Y": 3}},
+			{Type: "SimSynapse", Tag: "x -> y", Updates: []int{4}, Reads: []int{3}, Sig: map[string]int{"X": 3, "Y": 4},
+				Synapse: &SynapseSpec{Type: "Lowpass", Tau: 0.01}},
+			{Type: "Callback", Tag: "z = 2y", Sets: []int{5}, Reads: []int{4}, Handle: 0},
+		},
+		Probes: []ProbeSpec{{Label: "y", Signal: 4, Period: 1}, {Label: "z[1]", Signal: 5, Idx: []int{1}, Period: 2}},
+	}
+	return s, []float64{2, 2}
+}
+
+func TestBridgeRunsCallbacksInPlace(t *testing.T) {
+	const tol = 1e-12 // the lowpass closed form, rounding only
+	s, init := lowpassModel()
+	var b *Bridge
+	calls := 0
+	call := func(h, step int, tm float64) error {
+		calls++
+		if h != 0 {
+			return fmt.Errorf("handle %d", h)
+		}
+		if want := float64(step) * s.Dt; math.Abs(tm-want) > tol {
+			return fmt.Errorf("t = %v at step %d", tm, step)
+		}
+		y, z := b.Signal(4), b.Signal(5)
+		for i := range z {
+			z[i] = 2 * y[i]
+		}
+		return nil
+	}
+	b, err := New(s, init, call, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Run(10); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 10 || b.Steps() != 10 {
+		t.Fatalf("calls %d, steps %d, want 10", calls, b.Steps())
+	}
+	a := math.Exp(-s.Dt / 0.01)
+	y := b.Probe(0)
+	z := b.Probe(1)
+	if len(y) != 20 || len(z) != 5 {
+		t.Fatalf("probe lengths %d, %d; want 20, 5", len(y), len(z))
+	}
+	for k := 1; k <= 10; k++ {
+		want := 2 * (1 - math.Pow(a, float64(k)))
+		if got := y[2*(k-1)]; math.Abs(got-want) > tol {
+			t.Errorf("y at step %d = %v, want %v", k, got, want)
+		}
+		// the synapse updates y: its readers (the callback) see the
+		// value of the step before, as in Nengo
+		prev := 2 * (1 - math.Pow(a, float64(k-1)))
+		if k%2 == 0 {
+			if got := z[k/2-1]; math.Abs(got-2*prev) > tol {
+				t.Errorf("z[1] at step %d = %v, want %v (the callback reads y before the synapse updates it)", k, got, 2*prev)
+			}
+		}
+	}
+	b.Reset()
+	if b.Steps() != 0 || len(b.Probe(0)) != 0 || b.Signal(4)[0] != 0 || b.Signal(2)[0] != 2 {
+		t.Errorf("after Reset: steps %d, probe %d values, y %v, u %v", b.Steps(), len(b.Probe(0)), b.Signal(4), b.Signal(2))
+	}
+}
+
+func TestBridgeCallbackErrorStopsRun(t *testing.T) {
+	s, init := lowpassModel()
+	boom := errors.New("boom")
+	b, err := New(s, init, func(h, step int, tm float64) error {
+		if step == 3 {
+			return boom
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = b.Run(10)
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "step 3") {
+		t.Fatalf("err = %v, want boom at step 3", err)
+	}
+	if b.Steps() != 2 {
+		t.Errorf("steps after the failure = %d, want 2 (the last completed step)", b.Steps())
+	}
+}
+
+func TestBridgeStore(t *testing.T) {
+	s, init := lowpassModel()
+	var mem []float64
+	b, err := New(s, init, func(int, int, float64) error { return nil }, func(n int) []float64 {
+		mem = make([]float64, n)
+		return mem
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	u := b.Signal(2)
+	if &u[0] != &mem[0] && &u[len(u)-1] != &mem[len(mem)-1] {
+		found := false
+		for i := range mem {
+			if &mem[i] == &u[0] {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatal("the signals do not live in the memory Store allocated")
+		}
+	}
+}
+
+func TestCheckListsUnsupported(t *testing.T) {
+	s, _ := lowpassModel()
+	s.Ops = append(s.Ops,
+		OpSpec{Type: "SimNeurons", Sig: map[string]int{"J": 3, "output": 5}, Neuron: &NeuronSpec{Type: "SpikingTanh"}},
+		OpSpec{Type: "SimProcess", Sig: map[string]int{"Y": 5}, Process: &ProcessSpec{Type: "WhiteNoise"}},
+		OpSpec{Type: "ConvInc"},
+		OpSpec{Type: "SimNeurons", Sig: map[string]int{"J": 3, "output": 5}, State: []int{4}, StateNames: []string{"voltage"},
+			Neuron: &NeuronSpec{Type: "LIF", Params: map[string]float64{"tau_rc": 0.02, "tau_ref": 0.002, "min_voltage": 0, "amplitude": 1}}},
+	)
+	u, err := Check(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"4: neuron type SpikingTanh",
+		"5: process WhiteNoise",
+		"6: operator type ConvInc",
+		`7: neuron type LIF: Nengo's state has no "refractory_time" (it has voltage)`,
+	}
+	var got []string
+	for _, x := range u {
+		got = append(got, fmt.Sprintf("%d: %s", x.Op, x.Reason))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Check:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if _, err := New(s, []float64{2, 2}, nil, nil); err == nil || !strings.Contains(err.Error(), "SpikingTanh") {
+		t.Errorf("New with an unsupported operator: err = %v", err)
+	}
+}
+
+func TestBadSpecs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Spec)
+		want string
+	}{
+		{"dt", func(s *Spec) { s.Dt = 0 }, "dt = 0: must be positive"},
+		{"signal index", func(s *Spec) { s.Ops[1].Sig["X"] = 9 }, "signal 9 is not one of the 6 signals"},
+		{"missing operand", func(s *Spec) { delete(s.Ops[1].Sig, "X") }, `no signal "X"`},
+		{"index list", func(s *Spec) { s.Ops[1].Idx = map[string][]int{"X": {0, 5}} }, "index 5 of X is not an element"},
+		{"probe", func(s *Spec) { s.Probes[0].Signal = -1 }, "probe 0 (y): signal -1"},
+		{"init", func(s *Spec) { s.Signals[2].Init = 1 }, "outside the 2 values given"},
+		{"neuron parameter", func(s *Spec) {
+			s.Ops = append(s.Ops, OpSpec{Type: "SimNeurons", Sig: map[string]int{"J": 3, "output": 5}, Neuron: &NeuronSpec{Type: "LIF", Params: map[string]float64{}}})
+		}, `neuron type LIF: no parameter "tau_rc"`},
+		{"size", func(s *Spec) { s.Ops[1].Sig["Y"] = 0 }, "Copy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, init := lowpassModel()
+			tc.edit(s)
+			_, err := New(s, init, func(int, int, float64) error { return nil }, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := ParseSpec([]byte("{")); err == nil || !strings.Contains(err.Error(), "not valid JSON") {
+		t.Errorf("ParseSpec of broken JSON: %v", err)
+	}
+}
+
+func TestParseSpecRoundTrip(t *testing.T) {
+	s, _ := lowpassModel()
+	js, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ParseSpec(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Ops) != 4 || p.Ops[2].Synapse.Tau != 0.01 || p.Probes[1].Idx[0] != 1 {
+		t.Errorf("round trip lost fields: %+v", p)
+	}
+}
+
+func TestNaNNamesSignalAndStep(t *testing.T) {
+	s, init := lowpassModel()
+	b, err := New(s, init, func(h, step int, tm float64) error { return nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2 := b
+	b, err = New(s, init, func(h, step int, tm float64) error {
+		if step == 4 {
+			b2.Signal(5)[0] = math.NaN()
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2 = b
+	err = b.Run(10)
+	if err == nil || !strings.Contains(err.Error(), `NaN in signal "z"[0]`) || !strings.Contains(err.Error(), "step 4") {
+		t.Fatalf("err = %v, want the NaN in z at step 4", err)
+	}
+}
