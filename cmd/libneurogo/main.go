@@ -31,15 +31,15 @@ import (
 )
 
 type entry struct {
-	b      *nengobridge.Bridge
-	mem    []unsafe.Pointer
-	bytes  int64
+	b     *nengobridge.Bridge
+	mem   []unsafe.Pointer
+	bytes int64
 }
 
 var (
 	mu      sync.Mutex
 	next    C.longlong = 1
-	entries           = map[C.longlong]*entry{}
+	entries            = map[C.longlong]*entry{}
 )
 
 func get(h C.longlong) (*entry, error) {
