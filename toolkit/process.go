@@ -223,7 +223,9 @@ func (p *Piecewise) Validate() error {
 	return nil
 }
 
-// Step returns the lookup: the last Times[i] <= t + dt/2 selects Values[i].
+// Step returns the lookup: the last Times[i] < t + dt/2 selects Values[i]
+// (Nengo 4.1: numpy.searchsorted(times, t + dt/2) - 1, so a time exactly
+// at t + dt/2 takes effect one step later).
 func (p *Piecewise) Step(sizeIn, sizeOut int, dt float64, rng *rand.Rand) (NodeFunc, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -232,11 +234,7 @@ func (p *Piecewise) Step(sizeIn, sizeOut int, dt float64, rng *rand.Rand) (NodeF
 		return nil, &validate.Error{Pkg: "toolkit", Object: "Piecewise", Field: "Values", Value: fmt.Sprintf("%d columns", len(p.Values[0])), Rule: fmt.Sprintf("must match the node's SizeOut %d", sizeOut)}
 	}
 	return func(t float64, x, out []float64) {
-		i := sort.SearchFloat64s(p.Times, t+0.5*dt) // first index with Times[i] >= t + dt/2
-		if i < len(p.Times) && p.Times[i] == t+0.5*dt {
-			i++
-		}
-		i--
+		i := sort.SearchFloat64s(p.Times, t+0.5*dt) - 1 // last index with Times[i] < t + dt/2
 		if i < 0 {
 			clear(out)
 			return

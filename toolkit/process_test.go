@@ -75,6 +75,21 @@ func TestPresentInputPiecewise(t *testing.T) {
 			t.Errorf("Piecewise at t = %v: %v, want %v", tc.t, out[0], tc.want)
 		}
 	}
+	// a time exactly at t + dt/2 (0.002 + 0.0005 == 0.0025 in float64)
+	// takes effect one step later, as numpy.searchsorted(times, t + dt/2)
+	// - 1 gives in Nengo 4.1: nengo.processes.Piecewise({0: 0,
+	// 0.0025: 1}) outputs 0, 0, 1 at t = 0.001, 0.002, 0.003
+	edge := &toolkit.Piecewise{Times: []float64{0, 0.0025}, Values: [][]float64{{0}, {1}}}
+	h, err := edge.Step(0, 1, dt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ t, want float64 }{{0.001, 0}, {0.002, 0}, {0.003, 1}} {
+		h(tc.t, nil, out)
+		if out[0] != tc.want {
+			t.Errorf("Piecewise with a time at t + dt/2, at t = %v: %v, want %v", tc.t, out[0], tc.want)
+		}
+	}
 	if err := (&toolkit.Piecewise{Times: []float64{1, 0}, Values: [][]float64{{1}, {2}}}).Validate(); err == nil {
 		t.Error("unsorted Piecewise accepted")
 	}

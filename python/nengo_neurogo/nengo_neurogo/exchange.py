@@ -144,6 +144,11 @@ class Exchange:
             self.bases.append(_Base(len(self.bases), b))
         return self.bases[self._base_index[b]]
 
+    def _extra(self, name, value, readonly=True):
+        """A signal only the description has; returns its index."""
+        self.extra.append((name, np.asarray(value, dtype=np.float64).ravel(), readonly))
+        return len(self.bases) + len(self.extra) - 1
+
     def base_of(self, sig):
         """The _Base of a signal (a base or a view)."""
         return self.bases[self._base_index[sig.base]]
@@ -255,8 +260,7 @@ class Exchange:
                 op, "SimVoja", pre=op.pre_decoded, post=op.post_filtered,
                 encoders=op.scaled_encoders, delta=op.delta, learning=op.learning_signal,
             )
-            idx = len(self.bases) + len(self.extra)
-            self.extra.append(("Voja scale", scale))
+            idx = self._extra("Voja scale", scale)
             e["sig"]["scale"] = idx
             e["reads"].append(idx)
             return e
@@ -296,11 +300,13 @@ class Exchange:
         A, X, Y = op.A, op.X, op.Y
         shape = np.broadcast_shapes(A.shape, X.shape)
         if shape != Y.shape:
-            raise _Fallback("an element-wise product that broadcasts into its output")
-        if A.size != Y.size and X.size == Y.size:
-            A, X = X, A  # a·x = x·a: the full operand is X
-        if X.size != Y.size or (A.size not in (1, Y.size)) or (A.size == Y.size and A.shape != Y.shape) or X.shape != Y.shape:
-            raise _Fallback("an element-wise product that broadcasts")
+            raise _Fallback(
+                f"an element-wise product that broadcasts into its output ({A.shape}·{X.shape} into {Y.shape})"
+            )
+        if X.size == 1 and A.size == Y.size and A.size != 1:
+            A, X = X, A  # a·x = x·a: the full operand is X, the factor A
+        if X.shape != Y.shape or not (A.size == 1 or A.shape == Y.shape):
+            raise _Fallback(f"an element-wise product that broadcasts ({A.shape}·{X.shape} into {Y.shape})")
         a, ai = self.indexed(A)
         x, xi = self.indexed(X)
         y, yi = self.indexed(Y)
@@ -337,6 +343,11 @@ class Exchange:
         for name, sig in op.state.items():
             names.append(name)
             sigs.append(self.whole(sig, f"state {name}"))
+        if spec["type"] == "RegularSpiking" and "rate_out" not in names:
+            # neurogo's wrapper keeps the base type's last rate; Nengo's
+            # has no such state: a signal of the description alone
+            names.append("rate_out")
+            sigs.append(self._extra("rate_out", np.zeros(op.J.size), readonly=False))
         return self._entry(
             op, "SimNeurons",
             sig={"J": self.whole(op.J, "J"), "output": self.whole(op.output, "output")},
@@ -385,8 +396,8 @@ class Exchange:
             )
             chunks.append(b.data)
             off += b.size
-        for name, value in self.extra:
-            signals.append({"name": name, "size": value.size, "readonly": True, "init": off})
+        for name, value, readonly in self.extra:
+            signals.append({"name": name, "size": value.size, "readonly": readonly, "init": off})
             chunks.append(value)
             off += value.size
         probes = []
@@ -429,10 +440,16 @@ _NEURON_PARAMS = {
 def _neuron_spec(n):
     t = type(n)
     if t is nengo.RegularSpiking:
+        # Nengo builds the base type as its own SimNeurons (J -> rate_out);
+        # this operator's input is that rate. neurogo's RegularSpiking
+        # steps its base type first: a rectified-linear base of amplitude 1
+        # passes a non-negative rate through unchanged.
+        if n.base_type.negative:
+            raise _Fallback("RegularSpiking of a type with negative rates")
         return {
             "type": "RegularSpiking",
             "params": {"amplitude": float(n.amplitude)},
-            "base": _neuron_spec(n.base_type),
+            "base": {"type": "RectifiedLinear", "params": {"amplitude": 1.0}},
         }
     if t not in _NEURON_PARAMS:
         raise _Fallback(f"neuron type {t.__name__}")

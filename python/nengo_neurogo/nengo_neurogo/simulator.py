@@ -2,6 +2,7 @@
 
 import ctypes
 import json
+import os
 import warnings
 
 import numpy as np
@@ -9,6 +10,7 @@ import numpy as np
 import nengo.transforms
 import nengo.utils.numpy as npext
 from nengo.builder import Model
+from nengo.builder.operator import Operator
 from nengo.builder.signal import SignalDict
 from nengo.cache import get_default_decoder_cache
 from nengo.exceptions import (
@@ -137,11 +139,27 @@ class Simulator:
         self._py_ops = []  # handle -> operator
         for k in sorted(ex.fallback):
             op = ex.operators[k]
-            if not hasattr(op, "make_step"):
-                raise BuildError(f"{op}: neither neurogo nor Nengo can run it")
+            if getattr(type(op), "make_step", Operator.make_step) is Operator.make_step:
+                raise BuildError(
+                    f"{op}: neither neurogo nor Nengo can run it: neurogo has no Go equivalent "
+                    f"({ex.fallback[k]}) and the operator has no step function (make_step)"
+                )
             ex.make_callback(k, len(self._py_ops))
             self._py_ops.append(op)
         self.unsupported = {ex.operators[k]: r for k, r in ex.fallback.items()}
+        stats = os.environ.get("NENGO_NEUROGO_STATS")
+        if stats:  # one JSON line per build: where its operators run
+            go = {}
+            for k, op in enumerate(ex.operators):
+                if k not in ex.fallback:
+                    go[type(op).__name__] = go.get(type(op).__name__, 0) + 1
+            py = {}
+            for k, r in ex.fallback.items():
+                key = f"{type(ex.operators[k]).__name__}: {r}"
+                py[key] = py.get(key, 0) + 1
+            line = {"test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0], "go": go, "python": py}
+            with open(stats, "a", encoding="utf-8") as f:
+                f.write(json.dumps(line) + "\n")
         spec, init = ex.spec(self.optimize)
         js = json.dumps(spec).encode()
         self._init = init

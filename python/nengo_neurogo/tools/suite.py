@@ -28,7 +28,7 @@ SUITE = HERE / "suite"
 TARGET = 0.95
 
 
-def run(ini, xml, workers):
+def run(ini, xml, workers, stats=None):
     cmd = [
         sys.executable, "-m", "pytest", "--pyargs", "nengo", "-c", str(SUITE / ini),
         "-p", "no:cacheprovider", "-q", "-rN", "--junitxml", str(xml),
@@ -37,6 +37,9 @@ def run(ini, xml, workers):
     if workers > 1:
         cmd += ["-n", str(workers)]
     env = dict(os.environ, MPLBACKEND="Agg")
+    if stats is not None:
+        stats.unlink(missing_ok=True)
+        env["NENGO_NEUROGO_STATS"] = str(stats)
     t0 = time.time()
     print("$ " + " ".join(cmd), file=sys.stderr, flush=True)
     r = subprocess.run(cmd, cwd=SUITE, env=env, check=False)
@@ -63,6 +66,26 @@ def outcomes(xml):
     return out
 
 
+def operator_stats(path):
+    """Where the operators of every build ran (the backend's stats lines)."""
+    st = {"builds": 0, "go": 0, "python": 0, "builds_all_go": 0, "python_by_reason": []}
+    if not path.exists():
+        return st
+    reasons = {}
+    for line in path.read_text().splitlines():
+        b = json.loads(line)
+        st["builds"] += 1
+        st["go"] += sum(b["go"].values())
+        npy = sum(b["python"].values())
+        st["python"] += npy
+        st["builds_all_go"] += npy == 0
+        for r, n in b["python"].items():
+            reasons[r] = reasons.get(r, 0) + n
+    st["python_by_reason"] = sorted(((r, n) for r, n in reasons.items()), key=lambda x: -x[1])
+    st["python_by_reason"] = [(n, r) for r, n in st["python_by_reason"]]
+    return st
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
@@ -72,7 +95,8 @@ def main():
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     ng_xml, ref_xml = args.out / "neurogo.xml", args.out / "reference.xml"
-    t_ng = run("neurogo.ini", ng_xml, args.workers)
+    stats_file = args.out / "operators.jsonl"
+    t_ng = run("neurogo.ini", ng_xml, args.workers, stats_file)
     ng = outcomes(ng_xml)
     t_ref = None
     ref = {}
@@ -108,6 +132,7 @@ def main():
     summary["failures"] = failures
     summary["skipped_on_neurogo_only"] = unsupported
     summary["missing_in_reference"] = missing
+    summary["operators"] = operator_stats(stats_file)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
 
     lines = [
@@ -128,6 +153,14 @@ def main():
     if failures:
         lines.append(f"FAILED on neurogo ({len(failures)}):")
         lines += [f"  - {k}: {m}" for k, m in failures]
+    st = summary["operators"]
+    if st["builds"]:
+        lines.append(
+            f"Operators: {st['builds']} builds, {st['go']} operators in Go, {st['python']} in Python "
+            f"({100 * st['go'] / max(st['go'] + st['python'], 1):.1f} % in Go); "
+            f"{st['builds_all_go']} builds ran wholly in Go. Operators run in Python, by reason:"
+        )
+        lines += [f"  - {n} × {r}" for r, n in st["python_by_reason"]]
     text = "\n".join(lines)
     (args.out / "summary.md").write_text(text + "\n")
     print(text)
