@@ -322,6 +322,10 @@ func ng_close(h C.longlong) {
 		C.free(p)
 	}
 	e.mem = nil
+	// hand the simulator's Go memory back to the system now: a Python
+	// process builds and closes many simulators, and Python's memory
+	// accounting sees only what Go returns
+	debug.FreeOSMemory()
 }
 
 // ng_free frees a string a function of this library returned.

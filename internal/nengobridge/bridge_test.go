@@ -239,3 +239,37 @@ func TestNaNNamesSignalAndStep(t *testing.T) {
 		t.Fatalf("err = %v, want the NaN in z at step 4", err)
 	}
 }
+
+func TestTableProcessLooksUpByStep(t *testing.T) {
+	// a 3-row table of 2 values as the input of a SimProcess: at step k
+	// the output is row k mod 3 (Nengo's WhiteSignal: signal[round(t/dt) % n])
+	s := &Spec{
+		Dt: 0.001,
+		Signals: []SignalSpec{
+			{Name: "step", Size: 1, Init: -1}, {Name: "time", Size: 1, Init: -1},
+			{Name: "table", Size: 6, Init: 0}, {Name: "out", Size: 2, Init: -1},
+		},
+		Step: 0, Time: 1,
+		Ops: []OpSpec{
+			{Type: "TimeUpdate", Sets: []int{0, 1}, Sig: map[string]int{"step": 0, "time": 1}},
+			{Type: "SimProcess", Sets: []int{3}, Reads: []int{1, 2}, Sig: map[string]int{"X": 2, "Y": 3},
+				Process: &ProcessSpec{Type: "Table", Rows: 3, Dims: 2}},
+		},
+		Probes: []ProbeSpec{{Label: "out", Signal: 3, Period: 1}},
+	}
+	b, err := New(s, []float64{0, 0.5, 1, 1.5, 2, 2.5}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Run(7); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1, 1.5, 2, 2.5, 0, 0.5, 1, 1.5, 2, 2.5, 0, 0.5, 1, 1.5}
+	if got := b.Probe(0); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("table lookup: %v, want %v", got, want)
+	}
+	s.Ops[1].Process.Rows = 4
+	if _, err := New(s, []float64{0, 0.5, 1, 1.5, 2, 2.5}, nil, nil); err == nil || !strings.Contains(err.Error(), "table of 4×2 values") {
+		t.Errorf("a table of the wrong size: err = %v", err)
+	}
+}

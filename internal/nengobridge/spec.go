@@ -89,14 +89,18 @@ type SynapseSpec struct {
 }
 
 // ProcessSpec is a Nengo process with a Go equivalent: "PresentInput"
-// (Inputs, PresentationTime) or "Piecewise" with interpolation "zero"
-// (Times, Values).
+// (Inputs, PresentationTime), "Piecewise" with interpolation "zero"
+// (Times, Values), or "Table": output row round(t/dt) mod Rows of the
+// operator's input signal, a Rows×Dims table the Python side fills (a
+// WhiteSignal, from Nengo's own generator).
 type ProcessSpec struct {
 	Type             string      `json:"type"`
 	Inputs           [][]float64 `json:"inputs"`
 	PresentationTime float64     `json:"presentation_time"`
 	Times            []float64   `json:"times"`
 	Values           [][]float64 `json:"values"`
+	Rows             int         `json:"rows"`
+	Dims             int         `json:"dims"`
 }
 
 // ProbeSpec is one of Nengo's probes.

@@ -3,6 +3,8 @@ package nengobridge
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -307,6 +309,8 @@ func process(ps *ProcessSpec) (toolkit.Process, error) {
 		p = &toolkit.PresentInput{Inputs: ps.Inputs, PresentationTime: ps.PresentationTime}
 	case "Piecewise":
 		p = &toolkit.Piecewise{Times: ps.Times, Values: ps.Values}
+	case "Table":
+		p = &tableProcess{rows: ps.Rows, dims: ps.Dims}
 	default:
 		return nil, unsupported("process " + ps.Type)
 	}
@@ -314,4 +318,34 @@ func process(ps *ProcessSpec) (toolkit.Process, error) {
 		return nil, unsupported(fmt.Sprintf("process %s: %v", ps.Type, err))
 	}
 	return p, nil
+}
+
+// tableProcess outputs row round(t/dt) mod Rows of its input, a table of
+// Rows×Dims values the Python side computes with Nengo's own process
+// (WhiteSignal: Nengo draws its coefficients when the simulator resets,
+// from the simulator's random stream, and then looks its signal up by
+// step exactly so).
+type tableProcess struct{ rows, dims int }
+
+func (*tableProcess) Name() string { return "Table" }
+
+func (p *tableProcess) Validate() error {
+	if p.rows < 1 || p.dims < 0 {
+		return fmt.Errorf("nengobridge: table of %d rows of %d values: needs at least one row", p.rows, p.dims)
+	}
+	return nil
+}
+
+func (p *tableProcess) Step(sizeIn, sizeOut int, dt float64, rng *rand.Rand) (toolkit.NodeFunc, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if sizeIn != p.rows*p.dims || sizeOut != p.dims {
+		return nil, fmt.Errorf("nengobridge: table of %d×%d values: input has %d values, output %d", p.rows, p.dims, sizeIn, sizeOut)
+	}
+	rows, d := p.rows, p.dims
+	return func(t float64, x, out []float64) {
+		i := int(math.Round(t/dt)) % rows
+		copy(out, x[i*d:(i+1)*d])
+	}, nil
 }

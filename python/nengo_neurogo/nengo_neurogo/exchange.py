@@ -113,7 +113,8 @@ class Exchange:
         self.dt = dt
         self.bases = []
         self._base_index = {}
-        self.extra = []  # signals only the description has (Voja's scale)
+        self.extra = []  # signals only the description has (Voja's scale, tables)
+        self.tables = {}  # WhiteSignal operator -> (table signal, rows, output shape)
         for op in model.operators:
             for sig in op.all_signals:
                 self._base(sig)
@@ -372,6 +373,20 @@ class Exchange:
                 sig={"X": self.whole(op.input, "input"), "Y": self.whole(op.output, "output")},
                 synapse=syn,
             )
+        if type(p) is nengo.processes.WhiteSignal and op.input is None and op.mode in ("set", "inc") and not op.state:
+            # Nengo draws the signal when the simulator resets and looks it
+            # up by step: Python fills the table (Simulator.reset), Go looks up
+            n = 2 * int(np.ceil(p.period / self.dt / 2.0))
+            d = int(op.output.size)
+            table = self._extra(f"{p} table", np.zeros(n * d), readonly=False)
+            self.tables[op] = (table, n, op.output.shape)
+            e = self._entry(
+                op, "SimProcess",
+                sig={"Y": self.whole(op.output, "output"), "X": table},
+                process={"type": "Table", "rows": n, "dims": d}, inc=op.mode == "inc",
+            )
+            e["reads"].append(table)
+            return e
         proc = _process_spec(p)
         if proc is None or op.mode == "update" or op.state:
             raise _Fallback(f"process {type(p).__name__}")

@@ -206,6 +206,13 @@ class Simulator:
                 if b.sig.readonly:
                     arr.setflags(write=False)
             dict.__setitem__(self.signals, b.sig, arr)
+        self._tables = {}  # WhiteSignal operator -> its table in the Go store
+        for op, (idx, n, shape) in ex.tables.items():
+            ptr = ctypes.POINTER(ctypes.c_double)()
+            size = ctypes.c_longlong()
+            if self._lib.ng_signal(self._handle, idx, ctypes.byref(ptr), ctypes.byref(size)) != 0:
+                raise BuildError(f"neurogo has no table signal for {op}")
+            self._tables[op] = np.ctypeslib.as_array(ptr, shape=(size.value,)).reshape((n, -1))
 
     # ----------------------------------------------------- interface
 
@@ -321,11 +328,21 @@ class Simulator:
             h = handles.get(id(op))
             if h is not None:
                 self._py_steps[h] = op.make_step(self.signals, self.dt, self.rng)
+            elif op in self._tables:
+                self._fill_table(op)
             elif hasattr(op, "process"):
                 op.process.get_rng(self.rng)  # a process in Go draws its seed too
         self._probe_cache = {}
         self.data.reset()
         self._probe_step_time()
+
+    def _fill_table(self, op):
+        """Fill a WhiteSignal's table with Nengo's own signal for this seed."""
+        table = self._tables[op]
+        shape_out = op.output.shape
+        f = op.process.make_step((0,), shape_out, self.dt, op.process.get_rng(self.rng), {})
+        for k in range(table.shape[0]):
+            table[k] = np.ravel(f(k * self.dt))
 
     def _run_py_op(self, handle, step, t):
         try:
