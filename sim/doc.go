@@ -13,7 +13,8 @@
 //   - sim/ir: the operator vocabulary — one Go type per operator (Reset,
 //     Copy, ElementwiseInc, DotInc, SparseDotInc, TimeUpdate, SimNeurons,
 //     SimSynapse, SimProcess, SimNodeFunc, SimLayer, the learning rules,
-//     and the fused DotIncPES and EnsembleReLU) and the Lowerer interface
+//     SimCallback for operators run outside the executor, and the fused
+//     DotIncPES and EnsembleReLU) and the Lowerer interface
 //     every executor implements.
 //   - sim/build: the builder (Nengo's), from a network to a signal table
 //     and operators in dependency order.
