@@ -3,6 +3,7 @@
 import ctypes
 import json
 import os
+import time
 import warnings
 
 import numpy as np
@@ -29,6 +30,10 @@ from . import _lib
 from .exchange import Exchange
 
 __all__ = ["Simulator"]
+
+# wall time of one call into Go during run_steps (progress and Ctrl-C
+# are handled between calls; a call costs about a microsecond)
+CHUNK_SECONDS = 0.1
 
 
 class _Data(SimulationData):
@@ -252,11 +257,15 @@ class Simulator:
     @property
     def n_steps(self):
         """(int) The current time step of the simulator."""
+        if self._handle:  # live: a Ctrl-C may have ended a run mid-way
+            self._probe_step_time()
         return self._n_steps
 
     @property
     def time(self):
         """(float) The current time of the simulator."""
+        if self._handle:
+            self._probe_step_time()
         return self._time
 
     @property
@@ -368,21 +377,28 @@ class Simulator:
             self.run_steps(steps, progress_bar=progress_bar)
 
     def run_steps(self, steps, progress_bar=None):
-        """Simulate for the given number of steps."""
+        """Simulate for the given number of steps.
+
+        The steps run in Go in chunks of about a tenth of a second, so that
+        the progress bar moves and Ctrl-C (KeyboardInterrupt) stops the run
+        after the chunk it arrives in, with the simulator and its probe
+        data at that step.
+        """
         if progress_bar is None:
             progress_bar = self.progress_bar
         steps = int(steps)
         with ProgressTracker(progress_bar, Progress("Simulating", "Simulation", steps)) as pt:
-            if not pt.progress_bar or isinstance(pt.progress_bar, nengo_no_bar()):
-                self._run(steps)
-            else:
-                chunk = max(1, steps // 100)
-                done = 0
-                while done < steps:
-                    n = min(chunk, steps - done)
-                    self._run(n)
-                    done += n
-                    pt.total_progress.step(n)
+            done, chunk = 0, 1
+            while done < steps:
+                n = min(chunk, steps - done)
+                t0 = time.perf_counter()
+                self._run(n)
+                elapsed = time.perf_counter() - t0
+                done += n
+                pt.total_progress.step(n)
+                # the next chunk: about CHUNK_SECONDS of work
+                rate = n / max(elapsed, 1e-6)
+                chunk = int(min(max(1, rate * CHUNK_SECONDS), max(1, 4 * n)))
 
     def step(self):
         """Advance the simulator by one step (``dt`` seconds)."""
@@ -394,6 +410,7 @@ class Simulator:
         if steps <= 0:
             return
         self._py_error = None
+        self._probe_cache = {}  # before the call: a Ctrl-C may cut what follows it
         err = ctypes.c_void_p()
         old = np.seterr(invalid="raise", divide="ignore")
         try:
@@ -448,8 +465,3 @@ class Simulator:
         steps = np.arange(1, self.n_steps + 1)
         return self.dt * steps[steps % period < 1]
 
-
-def nengo_no_bar():
-    from nengo.utils.progress import NoProgressBar  # pylint: disable=import-outside-toplevel
-
-    return NoProgressBar

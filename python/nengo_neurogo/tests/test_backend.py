@@ -6,7 +6,10 @@ Nengo's own test suite runs against the backend through scripts/nengo-suite.
 """
 
 import gc
+import os
 import resource
+import signal
+import threading
 
 import numpy as np
 import pytest
@@ -202,6 +205,22 @@ def test_exception_in_a_node_stops_the_run_at_its_step():
             sim.run(0.01)
         assert sim.n_steps == 4
         assert sim.data[net.probes[0]].shape == (4, 1)
+
+
+def test_ctrl_c_stops_a_long_run_with_the_data_of_its_steps():
+    with nengo.Network(seed=8) as net:
+        a = nengo.Ensemble(2000, 8)
+        nengo.Connection(a, a, synapse=0.01)
+        p = nengo.Probe(a, synapse=0.01)
+    with nengo_neurogo.Simulator(net, progress_bar=False) as sim:
+        threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        with pytest.raises(KeyboardInterrupt):
+            sim.run(3600.0)  # an hour of simulated time: far longer than the test
+        n = sim.n_steps
+        assert 0 < n < 3600 * 1000
+        assert sim.data[p].shape == (n, 8)
+        sim.run_steps(10)  # and it goes on from there
+        assert sim.n_steps == n + 10
 
 
 def test_nan_names_signal_and_step():
