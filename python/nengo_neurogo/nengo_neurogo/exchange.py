@@ -129,11 +129,14 @@ class Exchange:
         self.fallback = {}
         for k, op in enumerate(self.operators):
             try:
-                entry = self._translate(op)
+                entries = self._translate(op)
+                if isinstance(entries, dict):
+                    entries = [entries]
             except _Fallback as e:
                 self.fallback[k] = str(e)
-                entry = self._entry(op, "Callback", handle=-1)
-            self.ops.append(entry)
+                entries = [self._entry(op, "Callback", handle=-1)]
+            self.ops.append(entries)
+        self.flat_owner = []  # index in the description's list -> operator index
         self.step_order = step_order
 
     # ---------------------------------------------------------- signals
@@ -196,6 +199,42 @@ class Exchange:
         if flat.size == b.size and np.array_equal(flat, np.arange(b.size)):
             return b.index, None
         return b.index, flat.astype(np.int64).tolist()
+
+    def read(self, sig, what, pre):
+        """The index of a signal an operator reads: its base if it covers
+        it, else a scratch signal a Copy gathers the view into first
+        (appended to pre)."""
+        try:
+            return self.whole(sig, what)
+        except _Fallback:
+            pass
+        base, idx = self.indexed(sig)
+        scratch = self._extra(f"{sig.name} (gathered)", np.zeros(sig.size), readonly=False)
+        pre.append({
+            "type": "Copy", "tag": f"gather {sig.name}", "sets": [scratch], "incs": [], "reads": [base],
+            "updates": [], "sig": {"X": base, "Y": scratch}, "idx": {"X": idx, "Y": None},
+        })
+        return scratch
+
+    def increment(self, sig, what, pre, post):
+        """The index of a signal an operator increments: its base if it
+        covers it, else a scratch signal reset to zero first (pre) and
+        added into the view after (post)."""
+        try:
+            return self.whole(sig, what)
+        except _Fallback:
+            pass
+        base, idx = self.indexed(sig)
+        scratch = self._extra(f"{sig.name} (increment)", np.zeros(sig.size), readonly=False)
+        pre.append({
+            "type": "Reset", "tag": f"zero {sig.name}", "sets": [scratch], "incs": [], "reads": [],
+            "updates": [], "sig": {"Y": scratch}, "num": {"value": 0.0},
+        })
+        post.append({
+            "type": "Copy", "tag": f"scatter {sig.name}", "sets": [], "incs": [base], "reads": [scratch],
+            "updates": [], "sig": {"X": scratch, "Y": base}, "idx": {"X": None, "Y": idx}, "inc": True,
+        })
+        return scratch
 
     def indices(self, sigs):
         return [self.base_of(s).index for s in sigs]
@@ -321,10 +360,12 @@ class Exchange:
         A, X, Y = op.A, op.X, op.Y
         if A.ndim != 2 or X.ndim != 1 or Y.size != A.shape[0] or X.size != A.shape[1]:
             raise _Fallback(f"a product of shapes {A.shape}·{X.shape}")
-        return self._entry(
-            op, "DotInc",
-            sig={"A": self.whole(A, "A"), "X": self.whole(X, "X"), "Y": self.whole(Y, "Y")},
-        )
+        pre, post = [], []
+        a, x = self.read(A, "A", pre), self.read(X, "X", pre)
+        y = self.increment(Y, "Y", pre, post)
+        e = self._entry(op, "DotInc", sig={"A": a, "X": x, "Y": y})
+        e["incs"], e["reads"] = [y], [a, x]
+        return pre + [e] + post
 
     def _sparse_dot(self, op):
         a = self.base_of(op.A)
@@ -368,11 +409,12 @@ class Exchange:
                     raise _Fallback("a synapse with a nonzero initial state")
             if op.input.size != op.output.size:
                 raise _Fallback("a synapse whose input and output differ in size")
-            return self._entry(
-                op, "SimSynapse",
-                sig={"X": self.whole(op.input, "input"), "Y": self.whole(op.output, "output")},
-                synapse=syn,
-            )
+            pre = []
+            y = self.whole(op.output, "output")
+            x = self.read(op.input, "input", pre)
+            e = self._entry(op, "SimSynapse", sig={"X": x, "Y": y}, synapse=syn)
+            e["reads"] = [x if r == self.base_of(op.input).index else r for r in e["reads"]]
+            return pre + [e]
         if type(p) is nengo.processes.WhiteSignal and op.input is None and op.mode in ("set", "inc") and not op.state:
             # Nengo draws the signal when the simulator resets and looks it
             # up by step: Python fills the table (Simulator.reset), Go looks up
@@ -400,7 +442,7 @@ class Exchange:
     def make_callback(self, k, handle):
         """Turn operator k into a callback with the given handle."""
         op = self.operators[k]
-        self.ops[k] = self._entry(op, "Callback", handle=handle)
+        self.ops[k] = [self._entry(op, "Callback", handle=handle)]
 
     def spec(self, optimize=True, nan_check=True):
         """The description (a dict for JSON) and the initial values."""
@@ -415,6 +457,10 @@ class Exchange:
             signals.append({"name": name, "size": value.size, "readonly": readonly, "init": off})
             chunks.append(value)
             off += value.size
+        flat, self.flat_owner = [], []
+        for k, entries in enumerate(self.ops):
+            flat += entries
+            self.flat_owner += [k] * len(entries)
         probes = []
         for probe in self.model.probes:
             sig = self.model.sig[probe]["in"]
@@ -430,7 +476,7 @@ class Exchange:
             "signals": signals,
             "time": self.base_of(self.model.time).index,
             "step": self.base_of(self.model.step).index,
-            "ops": self.ops,
+            "ops": flat,
             "probes": probes,
             "no_optimize": not optimize,
             "no_nan_check": not nan_check,

@@ -140,7 +140,7 @@ class Simulator:
         if self._lib.ng_check(js, len(js), ctypes.byref(out)) != 0:
             raise BuildError(f"neurogo rejected the model: {_lib.take_string(self._lib, out.value)}")
         for u in json.loads(_lib.take_string(self._lib, out.value)):
-            ex.fallback.setdefault(u["op"], u["reason"])
+            ex.fallback.setdefault(ex.flat_owner[u["op"]], u["reason"])
         self._py_ops = []  # handle -> operator
         for k in sorted(ex.fallback):
             op = ex.operators[k]

@@ -124,6 +124,9 @@ def test_voja_and_sparse_and_views_in_go():
         sparse = nengo.transforms.Sparse((30, 50), indices=[[i % 30, i] for i in range(50)], init=0.02)
         nengo.Connection(a.neurons, b.neurons, transform=sparse)
         nengo.Connection(a[[2, 0]], b, synapse=0.005)  # a fancy-indexed view
+        # products from and into slices of neurons: gathered and scattered
+        nengo.Connection(a.neurons[:20], b.neurons[10:], transform=np.ones((20, 20)) * 1e-3)
+        nengo.Connection(a.neurons[::5], b.neurons[:10], transform=np.eye(10) * 0.01, synapse=None)
         nengo.Probe(a, synapse=0.02)
         nengo.Probe(b[1], synapse=0.02)  # a probe of a view
         nengo.Probe(c.learning_rule, "scaled_encoders", sample_every=0.05)
