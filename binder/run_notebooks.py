@@ -1,5 +1,6 @@
-"""Executes notebooks with papermill through the installed "neurogo"
-kernelspec and measures each run: wall time, peak memory and figures.
+"""Executes notebooks with papermill through the kernelspec each one names
+(the installed "neurogo" one, or "python3" for the Python notebooks) and
+measures each run: wall time, peak memory and figures.
 
 Used by binder/check (run as the notebook user, with the Binder
 environment's Python):
@@ -9,7 +10,8 @@ environment's Python):
 
 Peak memory is sampled every 100 ms from /proc: the sum of the resident
 set sizes of the kernel process and all its descendants (the executor and
-the compilers a cell build starts), and the same sum over the whole tree
+the compilers a cell build starts; for a Python kernel, the process that
+also holds neurogo's executor as a library), and the same sum over the whole tree
 under papermill (papermill itself included), since Binder's memory limit
 applies to the whole container. A notebook fails when a cell has an error
 output, papermill exits non-zero, its wall time exceeds the time limit or
@@ -64,12 +66,24 @@ def _rss(pid):
 
 
 def _is_kernel(pid):
+    """Whether pid is a kernel: neurogo's ("neurogo kernel ...") or
+    ipykernel ("python -m ipykernel_launcher ...", whose Go executor is a
+    library inside the same process)."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             argv = f.read().split(b"\0")
     except OSError:
         return False
-    return len(argv) > 1 and os.path.basename(argv[0]) == b"neurogo" and argv[1] == b"kernel"
+    if len(argv) > 1 and os.path.basename(argv[0]) == b"neurogo" and argv[1] == b"kernel":
+        return True
+    return b"ipykernel_launcher" in argv[1:3]
+
+
+def kernel_name(path):
+    """The kernel a notebook's metadata names ("neurogo" when it names none)."""
+    with open(path) as f:
+        nb = json.load(f)
+    return nb.get("metadata", {}).get("kernelspec", {}).get("name") or "neurogo"
 
 
 class Sampler(threading.Thread):
@@ -107,7 +121,7 @@ def run_one(path, outdir, limit_s, limit_mib, kill_s):
     name = os.path.splitext(os.path.basename(path))[0]
     out = os.path.join(outdir, name + ".out.ipynb")
     log = os.path.join(outdir, name + ".log")
-    cmd = ["papermill", "-k", "neurogo", "--cwd", os.path.dirname(os.path.abspath(path)),
+    cmd = ["papermill", "-k", kernel_name(path), "--cwd", os.path.dirname(os.path.abspath(path)),
            "--no-progress-bar", "--log-output", path, out]
     t0 = time.monotonic()
     with open(log, "wb") as logf:

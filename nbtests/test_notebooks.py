@@ -1,5 +1,7 @@
 """Runs every notebook in notebooks/ through papermill with the real
-neurogo kernel and small parameters, as users and Binder run them.
+neurogo kernel (or, for a notebook whose kernelspec is python3, the Python
+kernel of the environment running the tests) and small parameters, as users
+and Binder run them.
 
 Each notebook asserts its own key results in its last cells (a failing
 check is an error output); this harness fails on any error output and
@@ -38,7 +40,17 @@ SMALL = {
     "09-simulator-performance.ipynb": {"params": {"models": "integrator,cconv", "dims": "8", "seconds": 0.05, "repeats": 2, "batch": 3,
                                                   "compare_nengo": False, "stress": "tiny"}, "min_png": 4},
     "10-plots.ipynb": {"params": {"nNeurons": 100, "nSteps": 500, "nBig": 5000}, "min_png": 17},
+    # Python 3 kernel (see kernel_name): needs nengo and nengo_neurogo in the venv
+    "11-nengo-backend.ipynb": {"params": {"n_neurons": 100, "sim_time": 1.0}, "min_png": 1},
 }
+
+
+def kernel_name(path):
+    """The kernel a notebook names in its metadata: "neurogo" (Go) for most,
+    "python3" for the Python ones, which then run in the Python of the
+    environment running these tests (.cache/venv under scripts/test)."""
+    nb = nbformat.read(str(path), as_version=4)
+    return nb.metadata.get("kernelspec", {}).get("name", "neurogo")
 
 
 def test_every_notebook_is_configured():
@@ -54,7 +66,7 @@ def test_notebook(path):
     params = {} if FULL else cfg["params"]
     t0 = time.monotonic()
     papermill.execute_notebook(
-        str(path), str(out), parameters=params, kernel_name="neurogo",
+        str(path), str(out), parameters=params, kernel_name=kernel_name(path),
         cwd=str(path.parent), progress_bar=False, execution_timeout=1800,
     )
     elapsed = time.monotonic() - t0
