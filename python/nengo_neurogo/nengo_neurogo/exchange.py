@@ -314,6 +314,8 @@ class Exchange:
                     "inv_gamma": self.whole(op.inv_gamma, "inv_gamma"),
                 },
             )
+        if t.__name__ == "SimPyFunc":
+            raise _Fallback(f"a Python function ({getattr(op.fn, '__name__', type(op.fn).__name__)})")
         raise _Fallback(f"operator {t.__name__}")
 
     def _rule(self, op, kind, num=None, **sigs):

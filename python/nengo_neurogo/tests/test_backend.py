@@ -176,7 +176,7 @@ def test_python_operators_run_in_their_place():
     ref, got, sim = run_both(net)
     assert_same(ref, got)
     reasons = sorted(sim.unsupported.values())
-    assert reasons == ["neuron type Square", "operator SimPyFunc", "process WhiteNoise"], reasons
+    assert reasons == ["a Python function (<lambda>)", "neuron type Square", "process WhiteNoise"], reasons
 
 
 def test_signals_are_the_go_store():
