@@ -41,8 +41,9 @@ func New(s *Spec, init []float64, call CallFunc, alloc func(n int) []float64) (*
 		}
 		g.Signals = append(g.Signals, gs)
 	}
+	var convs []*conv
 	for k := range s.Ops {
-		op, err := translate(s, k, call)
+		op, err := translate(s, k, call, &convs)
 		if err != nil {
 			var u unsupported
 			if errors.As(err, &u) {
@@ -73,6 +74,9 @@ func New(s *Spec, init []float64, call CallFunc, alloc func(n int) []float64) (*
 	sm, err := sim.NewFromModel(m, opts...)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range convs {
+		c.bind(func(i int) []float64 { return sm.Signal(0, i) })
 	}
 	return &Bridge{spec: s, model: m, sim: sm}, nil
 }

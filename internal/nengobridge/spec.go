@@ -38,7 +38,9 @@ type SignalSpec struct {
 // OpSpec is one of Nengo's operators. Type is the neurogo operator it
 // becomes ("Reset", "Copy", "ElementwiseInc", "DotInc", "SparseDotInc",
 // "TimeUpdate", "SimNeurons", "SimSynapse", "SimProcess", "SimPES",
-// "SimBCM", "SimOja", "SimVoja", "SimRLS") or "Callback": an operator the
+// "SimBCM", "SimOja", "SimVoja", "SimRLS"), "ConvInc" (Nengo's
+// convolution, run by Go code of this package; Ints["conv"] holds its
+// shape) or "Callback": an operator the
 // Python side runs itself, identified by Handle.
 type OpSpec struct {
 	Type    string `json:"type"`
@@ -54,7 +56,8 @@ type OpSpec struct {
 	Idx map[string][]int `json:"idx"`
 	// Num holds scalar parameters ("value", "learning_rate", "beta").
 	Num map[string]float64 `json:"num"`
-	// Ints holds integer arrays (SparseDotInc: "indptr", "indices").
+	// Ints holds integer arrays (SparseDotInc: "indptr", "indices";
+	// ConvInc: "conv").
 	Ints map[string][]int `json:"ints"`
 	Inc  bool             `json:"inc"`
 	// State and StateNames are a SimNeurons' state signals and Nengo's

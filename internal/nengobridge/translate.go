@@ -37,7 +37,7 @@ func (u unsupported) Error() string { return string(u) }
 func Check(s *Spec) ([]Unsupported, error) {
 	var out []Unsupported
 	for k := range s.Ops {
-		if _, err := translate(s, k, nil); err != nil {
+		if _, err := translate(s, k, nil, nil); err != nil {
 			var u unsupported
 			if errors.As(err, &u) {
 				out = append(out, Unsupported{Op: k, Reason: string(u)})
@@ -51,7 +51,7 @@ func Check(s *Spec) ([]Unsupported, error) {
 
 // translate turns operator k of s into an ir operator; call runs the
 // callbacks.
-func translate(s *Spec, k int, call func(handle, step int, t float64) error) (ir.Op, error) {
+func translate(s *Spec, k int, call func(handle, step int, t float64) error, convs *[]*conv) (ir.Op, error) {
 	o := s.Ops[k]
 	b := ir.Base{Tag: o.Tag, Sets: slices.Clone(o.Sets), Incs: slices.Clone(o.Incs), Reads: slices.Clone(o.Reads), Updates: slices.Clone(o.Updates)}
 	t := &tr{s: s, o: &o, k: k}
@@ -104,6 +104,13 @@ func translate(s *Spec, k int, call func(handle, step int, t float64) error) (ir
 	case "SimVoja":
 		op = &ir.SimVoja{Base: b, X: t.sig("pre"), Post: t.sig("post"), Encoders: t.sig("encoders"), Delta: t.sig("delta"),
 			Learning: t.sig("learning"), Scale: t.sig("scale"), LearningRate: t.num("learning_rate")}
+	case "ConvInc":
+		if c := t.newConv(); c != nil {
+			op = c.op(b)
+			if convs != nil {
+				*convs = append(*convs, c)
+			}
+		}
 	case "SimRLS":
 		op = &ir.SimRLS{Base: b, Pre: t.sig("pre"), Error: t.sig("error"), P: t.sig("inv_gamma"), Delta: t.sig("delta")}
 	default:

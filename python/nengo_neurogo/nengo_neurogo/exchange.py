@@ -314,6 +314,8 @@ class Exchange:
                     "inv_gamma": self.whole(op.inv_gamma, "inv_gamma"),
                 },
             )
+        if t.__name__ == "ConvInc":
+            return self._conv(op)
         if t.__name__ == "SimPyFunc":
             raise _Fallback(f"a Python function ({getattr(op.fn, '__name__', type(op.fn).__name__)})")
         raise _Fallback(f"operator {t.__name__}")
@@ -368,6 +370,30 @@ class Exchange:
         e = self._entry(op, "DotInc", sig={"A": a, "X": x, "Y": y})
         e["incs"], e["reads"] = [y], [a, x]
         return pre + [e] + post
+
+    def _conv(self, op):
+        conv = op.conv
+        if conv.dimensions not in (1, 2):
+            raise _Fallback(f"a convolution of {conv.dimensions} dimensions")
+        c = conv.input_shape.n_channels
+        spatial = tuple(conv.input_shape.spatial_shape)
+        out = tuple(conv.output_shape.spatial_shape)
+        kernel, strides = tuple(conv.kernel_size), tuple(conv.strides)
+        if conv.dimensions == 1:
+            spatial, out, kernel, strides = (1,) + spatial, (1,) + out, (1,) + kernel, (1,) + strides
+        pads = []
+        for n, o, k, st in zip(spatial, out, kernel, strides):
+            total = max((o - 1) * st + k - n, 0) if conv.padding.upper() == "SAME" else 0
+            pads.append(total // 2)  # Nengo's extract_sliding_windows: floor half before
+        shape = [
+            spatial[0], spatial[1], c, kernel[0], kernel[1], conv.n_filters, strides[0], strides[1],
+            out[0], out[1], pads[0], pads[1], getattr(conv, "groups", 1), int(conv.channels_last),
+        ]
+        return self._entry(
+            op, "ConvInc",
+            sig={"W": self.whole(op.W, "W"), "X": self.whole(op.X, "X"), "Y": self.whole(op.Y, "Y")},
+            ints={"conv": [int(v) for v in shape]},
+        )
 
     def _sparse_dot(self, op):
         a = self.base_of(op.A)

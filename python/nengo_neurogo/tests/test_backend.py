@@ -22,6 +22,8 @@ from nengo.exceptions import BuildError, SimulationError, SimulatorClosed
 # Nengo's builder makes both simulators' parameters; what remains is the
 # order of floating-point sums, which the two may merge differently
 SAME = dict(rtol=1e-12, atol=1e-12)
+# convolutions: neurogo adds the terms of each output in another order
+CONV_RTOL = 1e-12
 # decoded values of Izhikevich neurons whose spikes moved (see below)
 IZHIKEVICH_DECODED = 0.05
 
@@ -156,6 +158,35 @@ def test_white_signal_in_go_with_nengos_stream():
             s.run(0.01)
             data.append(s.data[net.probes[0]])
     np.testing.assert_array_equal(data[0], data[1])
+
+
+@pytest.mark.parametrize(
+    "shape, kernel, strides, padding, channels_last, groups",
+    [
+        ((7, 6, 4), (3, 3), (1, 1), "same", True, 1),
+        ((7, 6, 4), (3, 2), (2, 1), "valid", False, 1),
+        ((8, 5, 4), (2, 3), (2, 2), "same", True, 2),
+        ((9, 3), (4,), (2,), "same", True, 1),
+        ((3, 9), (3,), (1,), "valid", False, 1),
+    ],
+)
+def test_convolution_in_go(shape, kernel, strides, padding, channels_last, groups):
+    rng = np.random.RandomState(9)
+    conv = nengo.Convolution(
+        n_filters=6, input_shape=shape, kernel_size=kernel, strides=strides, padding=padding,
+        channels_last=channels_last, groups=groups,
+        init=rng.uniform(-0.5, 0.5, size=kernel + (shape[-1 if channels_last else 0] // groups, 6)),
+    )
+    with nengo.Network(seed=10) as net:
+        u = nengo.Node(nengo.processes.PresentInput(rng.uniform(-1, 1, size=(3, int(np.prod(shape)))), 0.01))
+        v = nengo.Node(size_in=conv.size_out)
+        nengo.Connection(u, v, transform=conv, synapse=None)
+        nengo.Probe(v)
+    ref, got, sim = run_both(net, seconds=0.03)
+    # neurogo sums each output in another order than Nengo's im2col product
+    for p in ref:
+        np.testing.assert_allclose(got[p], ref[p], rtol=CONV_RTOL, atol=CONV_RTOL)
+    assert not sim.unsupported
 
 
 def test_python_operators_run_in_their_place():

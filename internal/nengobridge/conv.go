@@ -1,0 +1,118 @@
+package nengobridge
+
+import (
+	"fmt"
+
+	"github.com/neurogo/neurogo/sim/ir"
+)
+
+// conv is Nengo's ConvInc of a 1-D or 2-D convolution transform
+// (nengo.Convolution): Y += W ⋆ X, a correlation with TensorFlow's
+// "SAME" or "VALID" padding (the total padding max((out−1)·stride + k −
+// in, 0), its floor half before), strides and groups, channels last or
+// first, as Nengo's conv2d and conv2d_groups compute it. A 1-D
+// convolution is a 2-D one of height 1.
+type conv struct {
+	h, w, c    int // input height (1 for 1-D), width, channels
+	kh, kw, k  int // kernel height, width, filters
+	sh, sw     int // strides
+	oh, ow     int // output height, width
+	ph, pw     int // padding before
+	groups     int
+	last       bool // channels last
+	xi, wi, yi int  // signals
+	x, wt, y   []float64
+}
+
+// convShape is the order of the values of OpSpec.Ints["conv"].
+var convShape = []string{"h", "w", "c", "kh", "kw", "k", "sh", "sw", "oh", "ow", "ph", "pw", "groups", "channels_last"}
+
+// newConv reads a ConvInc's description and checks its sizes.
+func (t *tr) newConv() *conv {
+	v := t.o.Ints["conv"]
+	if len(v) != len(convShape) {
+		t.fail("conv: %d values, want %d (%v)", len(v), len(convShape), convShape)
+		return nil
+	}
+	c := &conv{h: v[0], w: v[1], c: v[2], kh: v[3], kw: v[4], k: v[5], sh: v[6], sw: v[7], oh: v[8], ow: v[9],
+		ph: v[10], pw: v[11], groups: v[12], last: v[13] != 0, wi: t.sig("W"), xi: t.sig("X"), yi: t.sig("Y")}
+	if t.err != nil {
+		return nil
+	}
+	for i, n := range v[:13] {
+		if n < 0 || (n == 0 && i != 10 && i != 11) {
+			t.fail("conv: %s = %d", convShape[i], n)
+			return nil
+		}
+	}
+	if c.c%c.groups != 0 || c.k%c.groups != 0 {
+		t.fail("conv: %d channels and %d filters in %d groups", c.c, c.k, c.groups)
+		return nil
+	}
+	for _, s := range []struct {
+		name      string
+		sig, want int
+	}{{"W", c.wi, c.kh * c.kw * (c.c / c.groups) * c.k}, {"X", c.xi, c.h * c.w * c.c}, {"Y", c.yi, c.oh * c.ow * c.k}} {
+		if got := t.s.Signals[s.sig].Size; got != s.want {
+			t.fail("conv: %s has %d values, want %d", s.name, got, s.want)
+			return nil
+		}
+	}
+	return c
+}
+
+// op is the convolution as a callback operator of Go code (bound to the
+// store by bind once the simulator exists).
+func (c *conv) op(b ir.Base) ir.Op {
+	return &ir.SimCallback{Base: b, Call: func(int, float64) error {
+		if c.y == nil {
+			return fmt.Errorf("nengobridge: convolution not bound to the store")
+		}
+		c.step()
+		return nil
+	}}
+}
+
+func (c *conv) bind(signal func(int) []float64) {
+	c.x, c.wt, c.y = signal(c.xi), signal(c.wi), signal(c.yi)
+}
+
+func (c *conv) step() {
+	cg, kg := c.c/c.groups, c.k/c.groups
+	for oy := range c.oh {
+		for ox := range c.ow {
+			for f := range c.k {
+				g := f / kg
+				sum := 0.0
+				for i := range c.kh {
+					iy := oy*c.sh + i - c.ph
+					if iy < 0 || iy >= c.h {
+						continue
+					}
+					for j := range c.kw {
+						ix := ox*c.sw + j - c.pw
+						if ix < 0 || ix >= c.w {
+							continue
+						}
+						wrow := ((i*c.kw + j) * cg) * c.k
+						for cc := range cg {
+							ch := g*cg + cc
+							var xv float64
+							if c.last {
+								xv = c.x[(iy*c.w+ix)*c.c+ch]
+							} else {
+								xv = c.x[(ch*c.h+iy)*c.w+ix]
+							}
+							sum += xv * c.wt[wrow+cc*c.k+f]
+						}
+					}
+				}
+				if c.last {
+					c.y[(oy*c.ow+ox)*c.k+f] += sum
+				} else {
+					c.y[(f*c.oh+oy)*c.ow+ox] += sum
+				}
+			}
+		}
+	}
+}
