@@ -23,6 +23,7 @@ import "C"
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"unsafe"
@@ -292,6 +293,17 @@ func ng_memory() C.longlong {
 		n += e.bytes
 	}
 	return C.longlong(n)
+}
+
+// ng_heap returns the bytes of Go heap in use after a garbage collection
+// (what the simulators' Go structures hold; for leak tests).
+//
+//export ng_heap
+func ng_heap() C.longlong {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return C.longlong(ms.HeapAlloc)
 }
 
 // ng_plan returns neurogo's optimiser plan as text (free it with ng_free).

@@ -145,7 +145,7 @@ func TestCheckListsUnsupported(t *testing.T) {
 	s.Ops = append(s.Ops,
 		OpSpec{Type: "SimNeurons", Sig: map[string]int{"J": 3, "output": 5}, Neuron: &NeuronSpec{Type: "SpikingTanh"}},
 		OpSpec{Type: "SimProcess", Sig: map[string]int{"Y": 5}, Process: &ProcessSpec{Type: "WhiteNoise"}},
-		OpSpec{Type: "ConvTransposeInc"},
+		OpSpec{Type: "BsrDotInc"},
 		OpSpec{Type: "SimNeurons", Sig: map[string]int{"J": 3, "output": 5}, State: []int{4}, StateNames: []string{"voltage"},
 			Neuron: &NeuronSpec{Type: "LIF", Params: map[string]float64{"tau_rc": 0.02, "tau_ref": 0.002, "min_voltage": 0, "amplitude": 1}}},
 	)
@@ -156,7 +156,7 @@ func TestCheckListsUnsupported(t *testing.T) {
 	want := []string{
 		"4: neuron type SpikingTanh",
 		"5: process WhiteNoise",
-		"6: operator type ConvTransposeInc",
+		"6: operator type BsrDotInc",
 		`7: neuron type LIF: Nengo's state has no "refractory_time" (it has voltage)`,
 	}
 	var got []string

@@ -12,6 +12,11 @@ import (
 // in, 0), its floor half before), strides and groups, channels last or
 // first, as Nengo's conv2d and conv2d_groups compute it. A 1-D
 // convolution is a 2-D one of height 1.
+//
+// With transpose it is Nengo's ConvTransposeInc (nengo.ConvolutionTranspose,
+// Nengo's conv2d_gradx): the adjoint of the convolution of an input of
+// h×w×c to an output of oh×ow×k, so X holds oh×ow×k values and Y h×w×c,
+// and the kernel is laid out kh×kw×k×c.
 type conv struct {
 	h, w, c    int // input height (1 for 1-D), width, channels
 	kh, kw, k  int // kernel height, width, filters
@@ -20,7 +25,8 @@ type conv struct {
 	ph, pw     int // padding before
 	groups     int
 	last       bool // channels last
-	xi, wi, yi int  // signals
+	transpose  bool
+	xi, wi, yi int // signals
 	x, wt, y   []float64
 }
 
@@ -28,14 +34,14 @@ type conv struct {
 var convShape = []string{"h", "w", "c", "kh", "kw", "k", "sh", "sw", "oh", "ow", "ph", "pw", "groups", "channels_last"}
 
 // newConv reads a ConvInc's description and checks its sizes.
-func (t *tr) newConv() *conv {
+func (t *tr) newConv(transpose bool) *conv {
 	v := t.o.Ints["conv"]
 	if len(v) != len(convShape) {
 		t.fail("conv: %d values, want %d (%v)", len(v), len(convShape), convShape)
 		return nil
 	}
 	c := &conv{h: v[0], w: v[1], c: v[2], kh: v[3], kw: v[4], k: v[5], sh: v[6], sw: v[7], oh: v[8], ow: v[9],
-		ph: v[10], pw: v[11], groups: v[12], last: v[13] != 0, wi: t.sig("W"), xi: t.sig("X"), yi: t.sig("Y")}
+		ph: v[10], pw: v[11], groups: v[12], last: v[13] != 0, transpose: transpose, wi: t.sig("W"), xi: t.sig("X"), yi: t.sig("Y")}
 	if t.err != nil {
 		return nil
 	}
@@ -49,10 +55,18 @@ func (t *tr) newConv() *conv {
 		t.fail("conv: %d channels and %d filters in %d groups", c.c, c.k, c.groups)
 		return nil
 	}
+	in, out := c.h*c.w*c.c, c.oh*c.ow*c.k
+	if transpose {
+		if c.groups != 1 {
+			t.fail("conv: a transposed convolution in %d groups", c.groups)
+			return nil
+		}
+		in, out = out, in
+	}
 	for _, s := range []struct {
 		name      string
 		sig, want int
-	}{{"W", c.wi, c.kh * c.kw * (c.c / c.groups) * c.k}, {"X", c.xi, c.h * c.w * c.c}, {"Y", c.yi, c.oh * c.ow * c.k}} {
+	}{{"W", c.wi, c.kh * c.kw * (c.c / c.groups) * c.k}, {"X", c.xi, in}, {"Y", c.yi, out}} {
 		if got := t.s.Signals[s.sig].Size; got != s.want {
 			t.fail("conv: %s has %d values, want %d", s.name, got, s.want)
 			return nil
@@ -78,6 +92,10 @@ func (c *conv) bind(signal func(int) []float64) {
 }
 
 func (c *conv) step() {
+	if c.transpose {
+		c.stepTranspose()
+		return
+	}
 	cg, kg := c.c/c.groups, c.k/c.groups
 	for oy := range c.oh {
 		for ox := range c.ow {
@@ -111,6 +129,43 @@ func (c *conv) step() {
 					c.y[(oy*c.ow+ox)*c.k+f] += sum
 				} else {
 					c.y[(f*c.oh+oy)*c.ow+ox] += sum
+				}
+			}
+		}
+	}
+}
+
+// stepTranspose adds to Y (h×w×c) what each input value X[oy, ox, f]
+// (oh×ow×k) contributes through the kernel W[i, j, f, ch].
+func (c *conv) stepTranspose() {
+	for oy := range c.oh {
+		for ox := range c.ow {
+			for f := range c.k {
+				var d float64
+				if c.last {
+					d = c.x[(oy*c.ow+ox)*c.k+f]
+				} else {
+					d = c.x[(f*c.oh+oy)*c.ow+ox]
+				}
+				for i := range c.kh {
+					iy := oy*c.sh + i - c.ph
+					if iy < 0 || iy >= c.h {
+						continue
+					}
+					for j := range c.kw {
+						ix := ox*c.sw + j - c.pw
+						if ix < 0 || ix >= c.w {
+							continue
+						}
+						wrow := ((i*c.kw+j)*c.k + f) * c.c
+						for ch := range c.c {
+							if c.last {
+								c.y[(iy*c.w+ix)*c.c+ch] += d * c.wt[wrow+ch]
+							} else {
+								c.y[(ch*c.h+iy)*c.w+ix] += d * c.wt[wrow+ch]
+							}
+						}
+					}
 				}
 			}
 		}

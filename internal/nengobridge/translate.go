@@ -104,8 +104,8 @@ func translate(s *Spec, k int, call func(handle, step int, t float64) error, con
 	case "SimVoja":
 		op = &ir.SimVoja{Base: b, X: t.sig("pre"), Post: t.sig("post"), Encoders: t.sig("encoders"), Delta: t.sig("delta"),
 			Learning: t.sig("learning"), Scale: t.sig("scale"), LearningRate: t.num("learning_rate")}
-	case "ConvInc":
-		if c := t.newConv(); c != nil {
+	case "ConvInc", "ConvTransposeInc":
+		if c := t.newConv(o.Type == "ConvTransposeInc"); c != nil {
 			op = c.op(b)
 			if convs != nil {
 				*convs = append(*convs, c)

@@ -95,6 +95,8 @@ def load():
         lib.ng_free.restype = None
         lib.ng_memory.argtypes = []
         lib.ng_memory.restype = ll
+        lib.ng_heap.argtypes = []
+        lib.ng_heap.restype = ll
         _lib = lib
         return lib
 

@@ -314,8 +314,8 @@ class Exchange:
                     "inv_gamma": self.whole(op.inv_gamma, "inv_gamma"),
                 },
             )
-        if t.__name__ == "ConvInc":
-            return self._conv(op)
+        if t.__name__ in ("ConvInc", "ConvTransposeInc"):
+            return self._conv(op, t.__name__)
         if t.__name__ == "SimPyFunc":
             raise _Fallback(f"a Python function ({getattr(op.fn, '__name__', type(op.fn).__name__)})")
         raise _Fallback(f"operator {t.__name__}")
@@ -371,14 +371,22 @@ class Exchange:
         e["incs"], e["reads"] = [y], [a, x]
         return pre + [e] + post
 
-    def _conv(self, op):
+    def _conv(self, op, kind):
         conv = op.conv
         if conv.dimensions not in (1, 2):
             raise _Fallback(f"a convolution of {conv.dimensions} dimensions")
-        c = conv.input_shape.n_channels
-        spatial = tuple(conv.input_shape.spatial_shape)
-        out = tuple(conv.output_shape.spatial_shape)
+        ins, outs = conv.input_shape, conv.output_shape
+        if kind == "ConvTransposeInc":
+            # the adjoint of the convolution from its output shape to its input shape
+            ins, outs = outs, ins
+        c = ins.n_channels
+        spatial = tuple(ins.spatial_shape)
+        out = tuple(outs.spatial_shape)
         kernel, strides = tuple(conv.kernel_size), tuple(conv.strides)
+        same = conv.padding.upper() == "SAME"
+        for n, o, k, st in zip(spatial, out, kernel, strides):
+            if o != int(np.ceil((n if same else n - k + 1) / st)):
+                raise _Fallback("a transposed convolution whose output shape is not the one its input gives")
         if conv.dimensions == 1:
             spatial, out, kernel, strides = (1,) + spatial, (1,) + out, (1,) + kernel, (1,) + strides
         pads = []
@@ -386,11 +394,11 @@ class Exchange:
             total = max((o - 1) * st + k - n, 0) if conv.padding.upper() == "SAME" else 0
             pads.append(total // 2)  # Nengo's extract_sliding_windows: floor half before
         shape = [
-            spatial[0], spatial[1], c, kernel[0], kernel[1], conv.n_filters, strides[0], strides[1],
+            spatial[0], spatial[1], c, kernel[0], kernel[1], outs.n_channels, strides[0], strides[1],
             out[0], out[1], pads[0], pads[1], getattr(conv, "groups", 1), int(conv.channels_last),
         ]
         return self._entry(
-            op, "ConvInc",
+            op, kind,
             sig={"W": self.whole(op.W, "W"), "X": self.whole(op.X, "X"), "Y": self.whole(op.Y, "Y")},
             ints={"conv": [int(v) for v in shape]},
         )
