@@ -80,6 +80,8 @@ def operator_stats(path):
         st["python"] += npy
         st["builds_all_go"] += npy == 0
         for r, n in b["python"].items():
+            if ": a Python function (" in r:  # one line for every Node function
+                r = r[: r.index(" (")]
             reasons[r] = reasons.get(r, 0) + n
     st["python_by_reason"] = sorted(((r, n) for r, n in reasons.items()), key=lambda x: -x[1])
     st["python_by_reason"] = [(n, r) for r, n in st["python_by_reason"]]
