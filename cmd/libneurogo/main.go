@@ -53,23 +53,26 @@ func get(h C.longlong) (*entry, error) {
 	return e, nil
 }
 
-// setErr stores err (if any) in *out as a C string and reports whether
-// there was one.
-func setErr(out **C.char, err error) bool {
+// failed runs f, stores its error, or a panic in it as an error, in
+// *errOut as a C string (which the caller frees) and returns 1 if there
+// was one, else 0.
+func failed(errOut **C.char, f func() error) C.int {
+	var err error
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				err = fmt.Errorf("libneurogo: internal error: %v\n%s", v, debug.Stack())
+			}
+		}()
+		err = f()
+	}()
 	if err == nil {
-		return false
+		return 0
 	}
-	if out != nil {
-		*out = C.CString(err.Error())
+	if errOut != nil {
+		*errOut = C.CString(err.Error())
 	}
-	return true
-}
-
-// guard turns a panic into an error.
-func guard(err *error) {
-	if v := recover(); v != nil {
-		*err = fmt.Errorf("libneurogo: internal error: %v\n%s", v, debug.Stack())
-	}
+	return 1
 }
 
 func spec(data *C.char, n C.longlong) (*nengobridge.Spec, error) {
@@ -81,31 +84,26 @@ func spec(data *C.char, n C.longlong) (*nengobridge.Spec, error) {
 // on a bad description it returns 1 and *out is the error.
 //
 //export ng_check
-func ng_check(data *C.char, n C.longlong, out **C.char) (rc C.int) {
-	var err error
-	defer func() {
-		if setErr(out, err) {
-			rc = 1
+func ng_check(data *C.char, n C.longlong, out **C.char) C.int {
+	return failed(out, func() error {
+		s, err := spec(data, n)
+		if err != nil {
+			return err
 		}
-	}()
-	defer guard(&err)
-	s, err := spec(data, n)
-	if err != nil {
-		return
-	}
-	u, err := nengobridge.Check(s)
-	if err != nil {
-		return
-	}
-	if u == nil {
-		u = []nengobridge.Unsupported{}
-	}
-	js, err := json.Marshal(u)
-	if err != nil {
-		return
-	}
-	*out = C.CString(string(js))
-	return 0
+		u, err := nengobridge.Check(s)
+		if err != nil {
+			return err
+		}
+		if u == nil {
+			u = []nengobridge.Unsupported{}
+		}
+		js, err := json.Marshal(u)
+		if err != nil {
+			return err
+		}
+		*out = C.CString(string(js))
+		return nil
+	})
 }
 
 // ng_new builds a simulator and returns its handle (> 0), or 0 with the
@@ -114,53 +112,51 @@ func ng_check(data *C.char, n C.longlong, out **C.char) (rc C.int) {
 //
 //export ng_new
 func ng_new(data *C.char, n C.longlong, init *C.double, ninit C.longlong, cb C.ng_callback, errOut **C.char) (h C.longlong) {
-	var err error
-	defer func() {
-		if setErr(errOut, err) {
-			h = 0
+	if failed(errOut, func() error {
+		s, err := spec(data, n)
+		if err != nil {
+			return err
 		}
-	}()
-	defer guard(&err)
-	s, err := spec(data, n)
-	if err != nil {
-		return
-	}
-	var iv []float64
-	if ninit > 0 {
-		iv = unsafe.Slice((*float64)(unsafe.Pointer(init)), int(ninit))
-	}
-	e := &entry{}
-	call := func(handle, step int, t float64) error {
-		if cb == nil {
-			return fmt.Errorf("libneurogo: no callback function for operator %d", handle)
+		var iv []float64
+		if ninit > 0 {
+			iv = unsafe.Slice((*float64)(unsafe.Pointer(init)), int(ninit))
 		}
-		if rc := C.ng_call(cb, C.longlong(handle), C.longlong(step), C.double(t)); rc != 0 {
-			return fmt.Errorf("the Python operator %d failed (code %d)", handle, int(rc))
+		e := &entry{}
+		call := func(handle, step int, t float64) error {
+			if cb == nil {
+				return fmt.Errorf("libneurogo: no callback function for operator %d", handle)
+			}
+			if rc := C.ng_call(cb, C.longlong(handle), C.longlong(step), C.double(t)); rc != 0 {
+				return fmt.Errorf("the Python operator %d failed (code %d)", handle, int(rc))
+			}
+			return nil
 		}
+		alloc := func(n int) []float64 {
+			p := C.calloc(C.size_t(max(n, 1)), 8)
+			if p == nil {
+				panic(fmt.Sprintf("calloc of %d values failed", n))
+			}
+			e.mem = append(e.mem, p)
+			e.bytes += int64(max(n, 1)) * 8
+			return unsafe.Slice((*float64)(p), max(n, 1))[:n]
+		}
+		b, err := nengobridge.New(s, iv, call, alloc)
+		if err != nil {
+			for _, p := range e.mem {
+				C.free(p)
+			}
+			return err
+		}
+		e.b = b
+		mu.Lock()
+		h = next
+		next++
+		entries[h] = e
+		mu.Unlock()
 		return nil
+	}) != 0 {
+		return 0
 	}
-	alloc := func(n int) []float64 {
-		p := C.calloc(C.size_t(max(n, 1)), 8)
-		if p == nil {
-			panic(fmt.Sprintf("calloc of %d values failed", n))
-		}
-		e.mem = append(e.mem, p)
-		e.bytes += int64(max(n, 1)) * 8
-		return unsafe.Slice((*float64)(p), max(n, 1))[:n]
-	}
-	b, err := nengobridge.New(s, iv, call, alloc)
-	if err != nil {
-		for _, p := range e.mem {
-			C.free(p)
-		}
-		return
-	}
-	e.b = b
-	mu.Lock()
-	h = next
-	next++
-	entries[h] = e
-	mu.Unlock()
 	return h
 }
 
@@ -168,39 +164,28 @@ func ng_new(data *C.char, n C.longlong, init *C.double, ninit C.longlong, cb C.n
 // *errOut (the simulator is then at the last completed step).
 //
 //export ng_run
-func ng_run(h C.longlong, steps C.longlong, errOut **C.char) (rc C.int) {
-	var err error
-	defer func() {
-		if setErr(errOut, err) {
-			rc = 1
+func ng_run(h C.longlong, steps C.longlong, errOut **C.char) C.int {
+	return failed(errOut, func() error {
+		e, err := get(h)
+		if err != nil {
+			return err
 		}
-	}()
-	defer guard(&err)
-	e, err := get(h)
-	if err != nil {
-		return
-	}
-	err = e.b.Run(int(steps))
-	return 0
+		return e.b.Run(int(steps))
+	})
 }
 
 // ng_reset restores the initial values and clears the probes.
 //
 //export ng_reset
-func ng_reset(h C.longlong, errOut **C.char) (rc C.int) {
-	var err error
-	defer func() {
-		if setErr(errOut, err) {
-			rc = 1
+func ng_reset(h C.longlong, errOut **C.char) C.int {
+	return failed(errOut, func() error {
+		e, err := get(h)
+		if err != nil {
+			return err
 		}
-	}()
-	defer guard(&err)
-	e, err := get(h)
-	if err != nil {
-		return
-	}
-	e.b.Reset()
-	return 0
+		e.b.Reset()
+		return nil
+	})
 }
 
 // ng_steps returns the steps run since the last reset (-1: no such

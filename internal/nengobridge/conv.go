@@ -91,6 +91,15 @@ func (c *conv) bind(signal func(int) []float64) {
 	c.x, c.wt, c.y = signal(c.xi), signal(c.wi), signal(c.yi)
 }
 
+// at is the index of element (y, x, ch) of an h×w image of n channels,
+// channels last or first.
+func (c *conv) at(y, x, ch, h, w, n int) int {
+	if c.last {
+		return (y*w+x)*n + ch
+	}
+	return (ch*h+y)*w + x
+}
+
 func (c *conv) step() {
 	if c.transpose {
 		c.stepTranspose()
@@ -115,21 +124,11 @@ func (c *conv) step() {
 						wrow := ((i*c.kw + j) * cg) * c.k
 						for cc := range cg {
 							ch := g*cg + cc
-							var xv float64
-							if c.last {
-								xv = c.x[(iy*c.w+ix)*c.c+ch]
-							} else {
-								xv = c.x[(ch*c.h+iy)*c.w+ix]
-							}
-							sum += xv * c.wt[wrow+cc*c.k+f]
+							sum += c.x[c.at(iy, ix, ch, c.h, c.w, c.c)] * c.wt[wrow+cc*c.k+f]
 						}
 					}
 				}
-				if c.last {
-					c.y[(oy*c.ow+ox)*c.k+f] += sum
-				} else {
-					c.y[(f*c.oh+oy)*c.ow+ox] += sum
-				}
+				c.y[c.at(oy, ox, f, c.oh, c.ow, c.k)] += sum
 			}
 		}
 	}
@@ -141,12 +140,7 @@ func (c *conv) stepTranspose() {
 	for oy := range c.oh {
 		for ox := range c.ow {
 			for f := range c.k {
-				var d float64
-				if c.last {
-					d = c.x[(oy*c.ow+ox)*c.k+f]
-				} else {
-					d = c.x[(f*c.oh+oy)*c.ow+ox]
-				}
+				d := c.x[c.at(oy, ox, f, c.oh, c.ow, c.k)]
 				for i := range c.kh {
 					iy := oy*c.sh + i - c.ph
 					if iy < 0 || iy >= c.h {
@@ -159,11 +153,7 @@ func (c *conv) stepTranspose() {
 						}
 						wrow := ((i*c.kw+j)*c.k + f) * c.c
 						for ch := range c.c {
-							if c.last {
-								c.y[(iy*c.w+ix)*c.c+ch] += d * c.wt[wrow+ch]
-							} else {
-								c.y[(ch*c.h+iy)*c.w+ix] += d * c.wt[wrow+ch]
-							}
+							c.y[c.at(iy, ix, ch, c.h, c.w, c.c)] += d * c.wt[wrow+ch]
 						}
 					}
 				}

@@ -200,16 +200,24 @@ class Exchange:
             return b.index, None
         return b.index, flat.astype(np.int64).tolist()
 
+    def _scratch(self, sig, what, purpose):
+        """(None, base, idx) for a signal that covers its base, else a new
+        scratch signal of the view's size with the view's base and index
+        list."""
+        try:
+            return None, self.whole(sig, what), None
+        except _Fallback:
+            pass
+        base, idx = self.indexed(sig)
+        return self._extra(f"{sig.name} ({purpose})", np.zeros(sig.size), readonly=False), base, idx
+
     def read(self, sig, what, pre):
         """The index of a signal an operator reads: its base if it covers
         it, else a scratch signal a Copy gathers the view into first
         (appended to pre)."""
-        try:
-            return self.whole(sig, what)
-        except _Fallback:
-            pass
-        base, idx = self.indexed(sig)
-        scratch = self._extra(f"{sig.name} (gathered)", np.zeros(sig.size), readonly=False)
+        scratch, base, idx = self._scratch(sig, what, "gathered")
+        if scratch is None:
+            return base
         pre.append({
             "type": "Copy", "tag": f"gather {sig.name}", "sets": [scratch], "incs": [], "reads": [base],
             "updates": [], "sig": {"X": base, "Y": scratch}, "idx": {"X": idx, "Y": None},
@@ -220,12 +228,9 @@ class Exchange:
         """The index of a signal an operator increments: its base if it
         covers it, else a scratch signal reset to zero first (pre) and
         added into the view after (post)."""
-        try:
-            return self.whole(sig, what)
-        except _Fallback:
-            pass
-        base, idx = self.indexed(sig)
-        scratch = self._extra(f"{sig.name} (increment)", np.zeros(sig.size), readonly=False)
+        scratch, base, idx = self._scratch(sig, what, "increment")
+        if scratch is None:
+            return base
         pre.append({
             "type": "Reset", "tag": f"zero {sig.name}", "sets": [scratch], "incs": [], "reads": [],
             "updates": [], "sig": {"Y": scratch}, "num": {"value": 0.0},
