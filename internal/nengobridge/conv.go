@@ -100,6 +100,22 @@ func (c *conv) at(y, x, ch, h, w, n int) int {
 	return (ch*h+y)*w + x
 }
 
+// taps calls f for every kernel tap (i, j) of output position (oy, ox)
+// that lands inside the h×w image, at image position (iy, ix).
+func (c *conv) taps(oy, ox int, f func(i, j, iy, ix int)) {
+	for i := range c.kh {
+		iy := oy*c.sh + i - c.ph
+		if iy < 0 || iy >= c.h {
+			continue
+		}
+		for j := range c.kw {
+			if ix := ox*c.sw + j - c.pw; ix >= 0 && ix < c.w {
+				f(i, j, iy, ix)
+			}
+		}
+	}
+}
+
 func (c *conv) step() {
 	if c.transpose {
 		c.stepTranspose()
@@ -111,23 +127,12 @@ func (c *conv) step() {
 			for f := range c.k {
 				g := f / kg
 				sum := 0.0
-				for i := range c.kh {
-					iy := oy*c.sh + i - c.ph
-					if iy < 0 || iy >= c.h {
-						continue
+				c.taps(oy, ox, func(i, j, iy, ix int) {
+					wrow := ((i*c.kw + j) * cg) * c.k
+					for cc := range cg {
+						sum += c.x[c.at(iy, ix, g*cg+cc, c.h, c.w, c.c)] * c.wt[wrow+cc*c.k+f]
 					}
-					for j := range c.kw {
-						ix := ox*c.sw + j - c.pw
-						if ix < 0 || ix >= c.w {
-							continue
-						}
-						wrow := ((i*c.kw + j) * cg) * c.k
-						for cc := range cg {
-							ch := g*cg + cc
-							sum += c.x[c.at(iy, ix, ch, c.h, c.w, c.c)] * c.wt[wrow+cc*c.k+f]
-						}
-					}
-				}
+				})
 				c.y[c.at(oy, ox, f, c.oh, c.ow, c.k)] += sum
 			}
 		}
@@ -141,22 +146,12 @@ func (c *conv) stepTranspose() {
 		for ox := range c.ow {
 			for f := range c.k {
 				d := c.x[c.at(oy, ox, f, c.oh, c.ow, c.k)]
-				for i := range c.kh {
-					iy := oy*c.sh + i - c.ph
-					if iy < 0 || iy >= c.h {
-						continue
+				c.taps(oy, ox, func(i, j, iy, ix int) {
+					wrow := ((i*c.kw+j)*c.k + f) * c.c
+					for ch := range c.c {
+						c.y[c.at(iy, ix, ch, c.h, c.w, c.c)] += d * c.wt[wrow+ch]
 					}
-					for j := range c.kw {
-						ix := ox*c.sw + j - c.pw
-						if ix < 0 || ix >= c.w {
-							continue
-						}
-						wrow := ((i*c.kw+j)*c.k + f) * c.c
-						for ch := range c.c {
-							c.y[c.at(iy, ix, ch, c.h, c.w, c.c)] += d * c.wt[wrow+ch]
-						}
-					}
-				}
+				})
 			}
 		}
 	}
