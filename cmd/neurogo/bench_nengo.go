@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,9 @@ nengo_neurogo runs in Python (as callbacks from the Go step).
 
 --python is the Python with nengo==4.1.0 and nengo_neurogo (default
 <repo>/.cache/nengo-bench-venv/bin/python: run scripts/nengo-bench-venv).
+The backend measured is the source tree's: <repo>/python/nengo_neurogo
+goes first on PYTHONPATH, with its library (built by
+scripts/nengo-bench-venv, or NENGO_NEUROGO_LIB).
 Progress goes to stderr; with --json, stdout has one JSON line
 {"run": {command, date, machine, quick, protocol}} and then one JSON
 object per cell, and the table goes to stderr.
@@ -169,7 +173,7 @@ func medianAt(xs []float64) float64 { return xs[medianIndex(xs)] }
 func nengoFirst(n, round int) bool { return (n+round)%2 == 1 }
 
 // runNengoSide runs nengo_bench.py with python for one side on one cell.
-func runNengoSide(ctx context.Context, python, script, simulator, model string, dims int, c bench.Config, stderr io.Writer) (nengoSide, error) {
+func runNengoSide(ctx context.Context, python, script string, env []string, simulator, model string, dims int, c bench.Config, stderr io.Writer) (nengoSide, error) {
 	var s nengoSide
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	cmd := exec.CommandContext(ctx, python, script, "--simulator", simulator,
@@ -177,7 +181,7 @@ func runNengoSide(ctx context.Context, python, script, simulator, model string, 
 		"--warmup", f(c.Warmup), "--seconds", f(c.Seconds), "--repeats", strconv.Itoa(c.Repeats),
 		"--seed", strconv.FormatInt(c.Seed, 10), "--dt", f(c.DT))
 	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, stderr
+	cmd.Stdout, cmd.Stderr, cmd.Env = &out, stderr, env
 	if err := cmd.Run(); err != nil {
 		return s, fmt.Errorf("%s %s D=%d: %s %s: %w", simulator, model, dims, python, script, err)
 	}
@@ -194,20 +198,54 @@ func runNengoSide(ctx context.Context, python, script, simulator, model string, 
 	return s, nil
 }
 
+// backendEnv is the environment of the Python processes: this one's,
+// with <root>/python/nengo_neurogo first on PYTHONPATH when the source
+// tree has the backend, so that the backend measured is the one of the
+// source tree the script comes from (whatever editable install the venv
+// holds). Its library must then be built there (scripts/nengo-bench-venv
+// builds it), or named by NENGO_NEUROGO_LIB: a missing library would be
+// built on demand inside the first timed build.
+func backendEnv(root string) ([]string, error) {
+	env := os.Environ()
+	pkg := filepath.Join(root, "python", "nengo_neurogo")
+	if _, err := os.Stat(filepath.Join(pkg, "nengo_neurogo", "__init__.py")); err != nil {
+		return env, nil // no backend in the tree: the venv's own
+	}
+	if os.Getenv("NENGO_NEUROGO_LIB") == "" {
+		lib := filepath.Join(pkg, "nengo_neurogo", "libneurogo.so")
+		if _, err := os.Stat(lib); err != nil {
+			return nil, fmt.Errorf("%s is missing: run scripts/nengo-bench-venv (it builds it), or set NENGO_NEUROGO_LIB", lib)
+		}
+	}
+	pp := pkg
+	if old := os.Getenv("PYTHONPATH"); old != "" {
+		pp += string(os.PathListSeparator) + old
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PYTHONPATH=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PYTHONPATH="+pp), nil
+}
+
 // neurogoVersions is what nengo_bench.py --simulator neurogo --versions
 // prints.
 type neurogoVersions struct {
 	nengoVersionsResult
 	NengoNeurogo string `json:"nengo_neurogo"`
+	Package      string `json:"package"` // directory nengo_neurogo is imported from
 	Library      string `json:"library"` // path of libneurogo
 }
 
 // backendVersions asks nengo_bench.py, run with python, for the versions
 // of Nengo, NumPy, SciPy and nengo_neurogo; the error says how to get a
 // Python that has them.
-func backendVersions(ctx context.Context, python, script string) (neurogoVersions, error) {
+func backendVersions(ctx context.Context, python, script string, env []string) (neurogoVersions, error) {
 	var v neurogoVersions
 	cmd := exec.CommandContext(ctx, python, script, "--simulator", "neurogo", "--versions")
+	cmd.Env = env
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	out, err := cmd.Output()
@@ -325,7 +363,12 @@ func cmdBenchNengo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "neurogo bench nengo: %v\n", err)
 		return 1
 	}
-	v, err := backendVersions(ctx, py, script)
+	env, err := backendEnv(root)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo bench nengo: %v\n", err)
+		return 1
+	}
+	v, err := backendVersions(ctx, py, script, env)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo bench nengo: %v\n", err)
 		return 1
@@ -335,7 +378,7 @@ func cmdBenchNengo(args []string, stdout, stderr io.Writer) int {
 		"bench": "nengo", "models": p.models, "dims": p.dims, "batches": []int{1},
 		"neurons": bench.TotalNeurons, "neuron_type": "RectifiedLinear",
 		"warmup_s": cfg.Warmup, "seconds": cfg.Seconds, "repeats": cfg.Repeats, "dt": cfg.DT,
-		"rounds": p.rounds, "python": py, "library": v.Library,
+		"rounds": p.rounds, "python": py, "backend": relTo(root, v.Package), "library": relTo(root, v.Library),
 		"sides": map[string]string{
 			"nengo":   "nengo.Simulator(optimize=True): Nengo's operator merging",
 			"neurogo": "nengo_neurogo.Simulator(optimize=True): neurogo's optimiser, steps in Go through libneurogo",
@@ -369,7 +412,7 @@ func cmdBenchNengo(args []string, stdout, stderr io.Writer) int {
 					order = []string{"nengo", "neurogo"}
 				}
 				for _, side := range order {
-					s, err := runNengoSide(ctx, py, script, side, m, d, cfg, stderr)
+					s, err := runNengoSide(ctx, py, script, env, side, m, d, cfg, stderr)
 					if err != nil {
 						fmt.Fprintf(stderr, "neurogo bench nengo: %v\n", err)
 						return 1
@@ -415,6 +458,14 @@ func cmdBenchNengo(args []string, stdout, stderr io.Writer) int {
 		bench.TotalNeurons, cfg.Warmup, cfg.Repeats, cfg.Seconds, p.rounds, v.Nengo, v.NengoNeurogo)
 	writeNengoTable(tw, rows)
 	return 0
+}
+
+// relTo is path relative to root when inside it, else path.
+func relTo(root, path string) string {
+	if r, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
 }
 
 // writeNengoTable writes the rows of `bench nengo` as a table.

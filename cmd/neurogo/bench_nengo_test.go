@@ -197,6 +197,7 @@ func TestBenchNengoFakePython(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("NEUROGO_ROOT", root)
+	t.Setenv("NENGO_NEUROGO_LIB", "/x/libneurogo.so") // whether or not the tree's library is built
 	var out, errb bytes.Buffer
 	args := []string{"--quick", "--models", "integrator", "--dims", "64,128", "--rounds", "2", "--json", "--python", fakeBackendPython(t)}
 	if code := cmdBenchNengo(args, &out, &errb); code != 0 {
@@ -245,4 +246,50 @@ func TestBenchNengoFakePython(t *testing.T) {
 	if code := cmdBenchNengo([]string{"--python", noBackend}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "run scripts/nengo-bench-venv") {
 		t.Errorf("no backend: exit %d, stderr %q", code, errb.String())
 	}
+}
+
+// The backend of the source tree comes first on PYTHONPATH, and its
+// library must be built; a tree without the backend leaves the
+// environment alone.
+func TestBackendEnv(t *testing.T) {
+	t.Setenv("NENGO_NEUROGO_LIB", "")
+	t.Setenv("PYTHONPATH", "/old")
+	root := t.TempDir()
+	env, err := backendEnv(root)
+	if err != nil || envValue(env, "PYTHONPATH") != "/old" {
+		t.Errorf("no backend: %v, PYTHONPATH %q", err, envValue(env, "PYTHONPATH"))
+	}
+	pkg := filepath.Join(root, "python", "nengo_neurogo", "nengo_neurogo")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "__init__.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := backendEnv(root); err == nil || !strings.Contains(err.Error(), "run scripts/nengo-bench-venv") {
+		t.Errorf("no library: err %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "libneurogo.so"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env, err = backendEnv(root)
+	want := filepath.Join(root, "python", "nengo_neurogo") + string(os.PathListSeparator) + "/old"
+	if err != nil || envValue(env, "PYTHONPATH") != want {
+		t.Errorf("backend: %v, PYTHONPATH %q, want %q", err, envValue(env, "PYTHONPATH"), want)
+	}
+	if relTo(root, filepath.Join(pkg, "libneurogo.so")) != "python/nengo_neurogo/nengo_neurogo/libneurogo.so" ||
+		relTo(root, "/elsewhere/lib.so") != "/elsewhere/lib.so" {
+		t.Error("relTo")
+	}
+}
+
+// envValue is the last value of name in env ("" when absent).
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
 }

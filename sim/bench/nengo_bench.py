@@ -15,8 +15,8 @@ repeat), steps, peak_rss_mb, nengo, numpy and scipy versions (scipy null
 when absent) and, for neurogo, python_ops (how many operators run in
 Python as callbacks) and python_op_types (their classes and reasons).
 `--versions` prints only {"nengo", "numpy", "scipy"} (and
-"nengo_neurogo" and "library", the path of libneurogo, with `--simulator
-neurogo`) and exits.
+"nengo_neurogo", "package", the directory it is imported from, and
+"library", the path of libneurogo, with `--simulator neurogo`) and exits.
 
 Run with the venv that scripts/nengo-bench-venv creates
 (.cache/nengo-bench-venv, nengo==4.1.0, numpy==2.2.6, scipy==1.17.1 and
@@ -26,6 +26,7 @@ Nengo is GPL: this script only calls it.
 """
 import argparse
 import json
+import os
 import resource
 import sys
 import time
@@ -131,8 +132,10 @@ def _simulator_class(name):
             "run scripts/nengo-bench-venv\n")
         sys.exit(3)
     from nengo_neurogo import _lib
-    return nengo_neurogo.Simulator, {"nengo_neurogo": nengo_neurogo.__version__,
-                                     "library": str(_lib.library_path())}
+    return nengo_neurogo.Simulator, {
+        "nengo_neurogo": nengo_neurogo.__version__,
+        "package": os.path.dirname(os.path.abspath(nengo_neurogo.__file__)),
+        "library": str(_lib.library_path())}
 
 
 def _python_ops(sim):
