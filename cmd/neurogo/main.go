@@ -5,6 +5,7 @@
 //	neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb]   execute headless
 //	neurogo bench kernel            kernel latency beside ipykernel, as ratios
 //	neurogo bench sim               simulator speed on the NengoDL benchmark models, beside Nengo
+//	neurogo bench nengo             the Nengo backend (nengo_neurogo) beside Nengo's reference simulator
 //	neurogo bench train             training time per epoch of the spiking-MNIST network, beside PyTorch
 //	neurogo bench stream            frames per second of the statestream two-path network, 1 core vs all
 //	neurogo bench viz               rendering time of a raster and a confusion matrix, beside matplotlib
@@ -53,6 +54,7 @@ usage:
   neurogo run NB.ipynb [-p NAME VALUE]... [-o OUT.ipynb] [--memory-limit SIZE]
   neurogo bench kernel [--starts N] [--runs N] [--json FILE]
   neurogo bench sim [--quick] [--models M,…] [--dims D,…] [--batch B,…] [--compare nengo] [--beside BIN] [--json]
+  neurogo bench nengo [--quick] [--models M,…] [--dims D,…] [--rounds N] [--python PATH] [--json]
   neurogo bench train [--quick] [--json] [--train N] [--epochs E] [--no-torch] [--beside BIN]
   neurogo bench stream [--quick] [--json] [--agents 1,16,128] [--seconds S]
   neurogo bench viz [--quick] [--repeat N] [--python PATH] [--json FILE]
@@ -288,6 +290,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "sim" {
 		return cmdBenchSim(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "nengo" {
+		return cmdBenchNengo(args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "train" {
 		return cmdBenchTrain(args[1:], stdout, stderr)
 	}
@@ -304,7 +309,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) int {
 		return cmdBenchViz(args[1:], stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "kernel" {
-		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|train|stream|accel|viz …")
+		fmt.Fprintln(stderr, "usage: neurogo bench kernel|sim|nengo|train|stream|accel|viz …")
 		return 2
 	}
 	root := kernel.SourceRoot()

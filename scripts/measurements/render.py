@@ -5,8 +5,8 @@ clock, no environment, no locale). Every page has a title, what is measured
 and how, the command, the machine description, the date, and the tables;
 figures compared with a peer are given as ratios measured in the same run.
 
-    render(name, doc)         one bench page: sim, ablation, train, stream,
-                              accel, kernel, goroot-corpus, viz
+    render(name, doc)         one bench page: sim, nengo, ablation, train,
+                              stream, accel, kernel, goroot-corpus, viz
     render_reproductions(docs)  reproductions.md from {name: doc}
     render_index(docs)        index.md from {name: doc}
     summary(name, doc)        the one-line summary the index shows
@@ -208,6 +208,112 @@ def summary_sim(doc: dict[str, Any]) -> str:
         us = [r["us_per_step"] for r in rows]
         return f"simulator: {len(rows)} cells, {span(us)} µs/step (no peer)".replace("×", "")
     return "simulator: " + ", ".join(parts)
+
+
+# --- nengo (the Nengo backend beside Nengo's reference simulator) ----------------
+
+# what the Nengo backend is asked for: this speed-up per step and at most
+# this build time ratio (neurogo ÷ Nengo)
+NENGO_SPEEDUP_GOAL = 10.0
+NENGO_BUILD_GOAL = 1.2
+
+
+def nengo_meets(r: dict[str, Any]) -> tuple[bool, bool]:
+    """(speed-up ≥ goal, build ratio ≤ goal) of one row of nengo.json."""
+    sp, br = r.get("speedup"), r.get("build_ratio")
+    ok_sp = isinstance(sp, (int, float)) and math.isfinite(sp) and sp >= NENGO_SPEEDUP_GOAL
+    ok_br = isinstance(br, (int, float)) and math.isfinite(br) and br <= NENGO_BUILD_GOAL
+    return ok_sp, ok_br
+
+
+def cells_text(rows: list[dict[str, Any]]) -> str:
+    """model D=…, … for a list of rows ("none" when empty)."""
+    if not rows:
+        return "none"
+    return ", ".join(f"{r['model']} D={r['dims']}" for r in rows)
+
+
+def render_nengo(doc: dict[str, Any]) -> str:
+    run = doc.get("run", {})
+    p = run.get("protocol", {})
+    rows = sim_rows(doc)
+    rounds = p.get("rounds", 1)
+    what = [
+        "The Nengo backend (`nengo_neurogo.Simulator`, `python/nengo_neurogo`) beside Nengo's reference "
+        "simulator (`nengo.Simulator`) on the four benchmark models of the NengoDL paper (\"NengoDL: "
+        "Combining deep learning and neuromorphic modelling methods\", Daniel Rasmussen, 2019, §5.1): "
+        f"{', '.join(p.get('models', []))} at D = {', '.join(map(str, p.get('dims', [])))} dimensions, "
+        f"{p.get('neurons', 9984)} {p.get('neuron_type', 'RectifiedLinear')} neurons in total "
+        f"({p.get('neurons', 9984)}/D per dimension), batch 1. Both sides build the same Python model with "
+        "Nengo's builder; Nengo runs it with `optimize=True` (its operator merging), the backend hands the "
+        "built signals and operators to neurogo's Go executor (`optimize=True`: neurogo's own optimiser) and "
+        "runs in Python, as callbacks from the Go step, the operators it has no Go equivalent for.",
+        "",
+        f"Protocol: each side builds the model, simulates {num(p.get('warmup_s'))} s as warm-up and "
+        f"{p.get('repeats')} × {num(p.get('seconds'))} s timed (dt {num(p.get('dt'))} s), in a fresh "
+        f"process (`sim/bench/nengo_bench.py --simulator nengo|neurogo`). Each cell runs {rounds} "
+        f"round{'s' if rounds != 1 else ''} of the two sides, their order alternating from round to round "
+        "and cell to cell; each side's µs/step is that of its round with the median µs/step (the mean over "
+        "the repeats ± the half-width of its 95 % Student t interval) and its build time the median over "
+        "the rounds. The build time is the whole constructor: Nengo's build and, for the backend, the "
+        "translation and the Go build. Speed-up = Nengo µs/step ÷ neurogo µs/step; build ratio = neurogo "
+        "build ÷ Nengo build. Python ops: the operators the backend runs in Python.",
+    ]
+    out = header("The Nengo backend beside Nengo", run, "nengo.json", what)
+    head = ["model", "D", "Nengo µs/step", "neurogo µs/step", "speed-up", "Nengo build s", "neurogo build s",
+            "build ratio", "Python ops"]
+    body = []
+    for r in rows:
+        body.append([r["model"], str(r["dims"]),
+                     f"{f(r.get('nengo_us_per_step'), 1)} ± {f(r.get('nengo_ci_half_us'), 1)}",
+                     f"{f(r.get('neurogo_us_per_step'), 1)} ± {f(r.get('neurogo_ci_half_us'), 1)}",
+                     f"**{ratio(r.get('speedup'), 1)}**", f(r.get("nengo_build_s")), f(r.get("neurogo_build_s")),
+                     f"**{f(r.get('build_ratio'))}**", str(r.get("python_ops", "–"))])
+    out += ["## Results", ""] + table(head, body, "lrrrrrrrr")
+    fast = [r for r in rows if nengo_meets(r)[0]]
+    light = [r for r in rows if nengo_meets(r)[1]]
+    both = [r for r in rows if all(nengo_meets(r))]
+    n = len(rows)
+    goal = f"≥ {num(NENGO_SPEEDUP_GOAL)}× Nengo's speed per step and a build ≤ {num(NENGO_BUILD_GOAL)}× Nengo's"
+    out += ["", f"Goal: {goal}.", ""]
+    if n:
+        out += [f"- Speed-up ≥ {num(NENGO_SPEEDUP_GOAL)}×: {len(fast)} of {n} cells"
+                + (f" (not: {cells_text([r for r in rows if r not in fast])})" if len(fast) < n else "") + ".",
+                f"- Build ratio ≤ {num(NENGO_BUILD_GOAL)}: {len(light)} of {n} cells"
+                + (f" (not: {cells_text([r for r in rows if r not in light])})" if len(light) < n else "") + ".",
+                f"- Both: {len(both)} of {n} cells"
+                + (" — every cell meets the goal." if len(both) == n else
+                   f" ({cells_text(both)})." if both else "; no cell meets the goal.")]
+    py = [r for r in rows if r.get("python_ops")]
+    if py:
+        out += ["", "Operators run in Python (per cell: count × operator class: the backend's reason):", ""]
+        for r in py:
+            out.append(f"- {r['model']} D={r['dims']}: " + "; ".join(r.get("python_op_types") or ["?"]))
+    else:
+        out += ["", "Every operator of every cell ran in Go (no Python operators)."]
+    if rows:
+        out += ["", "Every round (µs/step; build s), for the record:", ""]
+        rb = []
+        for r in rows:
+            rb.append([r["model"], str(r["dims"]),
+                       ", ".join(f(x, 1) for x in r.get("nengo_rounds_us_per_step", [])),
+                       ", ".join(f(x, 1) for x in r.get("neurogo_rounds_us_per_step", [])),
+                       ", ".join(f(x) for x in r.get("nengo_rounds_build_s", [])),
+                       ", ".join(f(x) for x in r.get("neurogo_rounds_build_s", []))])
+        out += table(["model", "D", "Nengo µs/step", "neurogo µs/step", "Nengo build s", "neurogo build s"], rb,
+                     "lrrrrr")
+    return "\n".join(out) + "\n"
+
+
+def summary_nengo(doc: dict[str, Any]) -> str:
+    rows = sim_rows(doc)
+    if not rows:
+        return "Nengo backend: no cells"
+    sp = [r.get("speedup") for r in rows]
+    br = [r.get("build_ratio") for r in rows]
+    both = sum(1 for r in rows if all(nengo_meets(r)))
+    return (f"Nengo backend: {span(sp)} Nengo's speed per step, build {span(br, 2)} Nengo's; "
+            f"{both} / {len(rows)} cells meet ≥ {num(NENGO_SPEEDUP_GOAL)}× and build ≤ {num(NENGO_BUILD_GOAL)}×")
 
 
 # --- ablation ------------------------------------------------------------------
@@ -753,6 +859,7 @@ def render_reproductions(docs: dict[str, dict[str, Any]]) -> str:
 
 PAGES = [  # (name, page, title)
     ("sim", "sim.md", "Simulator speed beside Nengo"),
+    ("nengo", "nengo.md", "The Nengo backend beside Nengo"),
     ("ablation", "ablation.md", "Graph optimizer ablation"),
     ("train", "train.md", "Training time beside PyTorch"),
     ("builds", "builds.md", "Plain go build beside the OpenBLAS build"),
@@ -764,12 +871,12 @@ PAGES = [  # (name, page, title)
 ]
 
 RENDER: dict[str, Callable[[dict[str, Any]], str]] = {
-    "sim": render_sim, "ablation": render_ablation, "train": render_train, "builds": render_builds,
+    "sim": render_sim, "nengo": render_nengo, "ablation": render_ablation, "train": render_train, "builds": render_builds,
     "stream": render_stream,
     "accel": render_accel, "kernel": render_kernel, "goroot-corpus": render_goroot, "viz": render_viz,
 }
 SUMMARY: dict[str, Callable[[dict[str, Any]], str]] = {
-    "sim": summary_sim, "ablation": summary_ablation, "train": summary_train, "builds": summary_builds,
+    "sim": summary_sim, "nengo": summary_nengo, "ablation": summary_ablation, "train": summary_train, "builds": summary_builds,
     "stream": summary_stream,
     "accel": summary_accel, "kernel": summary_kernel, "goroot-corpus": summary_goroot, "viz": summary_viz,
 }

@@ -110,3 +110,40 @@ def test_builds_page():
     assert "| dgemm TN | 1000×500×500 | Gram | 40.0 | 50.0 | **0.80** |" in md
     assert "CGO_ENABLED=0" in md and "OpenBLAS 0.3.21" in md
     assert R.summary("builds", builds_doc()).startswith("plain go build 1.10× the OpenBLAS build's step time")
+
+
+def nengo_doc() -> dict:
+    run = {"command": "bin/neurogo bench nengo --json", "date": "2026-01-02T03:04:05Z", "machine": MACHINE,
+           "quick": False, "protocol": {"models": ["integrator", "pes"], "dims": [64], "neurons": 9984,
+                                        "warmup_s": 0.1, "seconds": 5, "repeats": 5, "dt": 0.001, "rounds": 3}}
+    rows = [{"model": "pes", "dims": 64, "batch": 1, "nengo_us_per_step": 200.0, "nengo_ci_half_us": 2.0,
+             "neurogo_us_per_step": 10.0, "neurogo_ci_half_us": 0.5, "speedup": 20.0, "nengo_build_s": 2.0,
+             "neurogo_build_s": 2.2, "build_ratio": 1.1, "python_ops": 0, "python_op_types": [],
+             "nengo_rounds_us_per_step": [200.0, 210.0, 190.0], "neurogo_rounds_us_per_step": [10.0, 11.0, 9.0],
+             "nengo_rounds_build_s": [2.0, 2.1, 1.9], "neurogo_rounds_build_s": [2.2, 2.3, 2.1]},
+            {"model": "integrator", "dims": 64, "batch": 1, "nengo_us_per_step": 90.0, "nengo_ci_half_us": 1.0,
+             "neurogo_us_per_step": 20.0, "neurogo_ci_half_us": 1.0, "speedup": 4.5, "nengo_build_s": 2.0,
+             "neurogo_build_s": 3.0, "build_ratio": 1.5, "python_ops": 1,
+             "python_op_types": ["1 × ElementwiseInc: an element-wise product that broadcasts"]}]
+    return {"run": run, "rows": rows}
+
+
+def test_nengo_page():
+    md = R.render("nengo", nengo_doc())
+    assert md.startswith("# The Nengo backend beside Nengo\n")
+    for want in ("- Command: `bin/neurogo bench nengo --json`", "**20.0×**", "**1.10**", "**4.5×**",
+                 "- Speed-up ≥ 10×: 1 of 2 cells (not: integrator D=64).",
+                 "- Build ratio ≤ 1.2: 1 of 2 cells (not: integrator D=64).",
+                 "- Both: 1 of 2 cells (pes D=64).",
+                 "- integrator D=64: 1 × ElementwiseInc: an element-wise product that broadcasts",
+                 "| pes | 64 | 200.0, 210.0, 190.0 | 10.0, 11.0, 9.0 |", "Each cell runs 3 rounds"):
+        assert want in md, want
+    assert md.index("| integrator | 64 |") < md.index("| pes | 64 |")
+    assert R.summary("nengo", nengo_doc()) == (
+        "Nengo backend: 4.5–20.0× Nengo's speed per step, build 1.10–1.50× Nengo's; "
+        "2 / 2 cells meet ≥ 10× and build ≤ 1.2×".replace("2 / 2", "1 / 2"))
+    d = nengo_doc()
+    for r in d["rows"]:
+        r.update(speedup=12.0, build_ratio=1.0)
+    assert "every cell meets the goal" in R.render("nengo", d)
+    assert "[The Nengo backend beside Nengo](nengo.md)" in R.render_index({"nengo": nengo_doc()}, {})
