@@ -650,7 +650,10 @@ func (s *Simulator) grow(n int) {
 		for i, p := range s.model.Probes {
 			need := int(float64(n)/p.Period+2) * p.Dims
 			if cap(ln.probes[i])-len(ln.probes[i]) < need {
-				grown := make([]float64, len(ln.probes[i]), len(ln.probes[i])+need)
+				// at least double: a run of a few steps at a time (Step in a
+				// loop, a host stepping its callbacks) must not copy the
+				// whole history every time
+				grown := make([]float64, len(ln.probes[i]), max(len(ln.probes[i])+need, 2*cap(ln.probes[i])))
 				copy(grown, ln.probes[i])
 				ln.probes[i] = grown
 			}
