@@ -231,11 +231,10 @@ func ng_probe_len(h C.longlong, i C.longlong) C.longlong {
 	if err != nil {
 		return -1
 	}
-	v := e.b.Probe(int(i))
-	if v == nil && int(i) < 0 {
+	if i < 0 || int(i) >= e.b.Probes() {
 		return -1
 	}
-	return C.longlong(len(v))
+	return C.longlong(len(e.b.Probe(int(i))))
 }
 
 // ng_probe copies the values of probe i from offset from on into dst (n
@@ -245,6 +244,9 @@ func ng_probe_len(h C.longlong, i C.longlong) C.longlong {
 func ng_probe(h C.longlong, i C.longlong, from C.longlong, dst *C.double, n C.longlong) C.longlong {
 	e, err := get(h)
 	if err != nil {
+		return -1
+	}
+	if i < 0 || int(i) >= e.b.Probes() {
 		return -1
 	}
 	v := e.b.Probe(int(i))

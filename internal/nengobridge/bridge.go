@@ -99,6 +99,9 @@ func (b *Bridge) Signal(i int) []float64 { return b.sim.Signal(0, i) }
 // the simulator's until the next Run or Reset.
 func (b *Bridge) Probe(i int) []float64 { return b.sim.ProbeValues(0, i) }
 
+// Probes returns the number of probes.
+func (b *Bridge) Probes() int { return len(b.spec.Probes) }
+
 // ClearProbes discards the probe data recorded so far.
 func (b *Bridge) ClearProbes() { b.sim.ClearProbes() }
 

@@ -127,16 +127,12 @@ func TestBridgeStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := b.Signal(2)
-	if &u[0] != &mem[0] && &u[len(u)-1] != &mem[len(mem)-1] {
-		found := false
-		for i := range mem {
-			if &mem[i] == &u[0] {
-				found = true
-			}
-		}
-		if !found {
-			t.Fatal("the signals do not live in the memory Store allocated")
-		}
+	inside := false
+	for i := range mem {
+		inside = inside || &mem[i] == &u[0]
+	}
+	if !inside || u[0] != 2 {
+		t.Fatalf("signal u = %v does not live in the memory Store allocated", u)
 	}
 }
 
@@ -219,21 +215,16 @@ func TestParseSpecRoundTrip(t *testing.T) {
 
 func TestNaNNamesSignalAndStep(t *testing.T) {
 	s, init := lowpassModel()
-	b, err := New(s, init, func(h, step int, tm float64) error { return nil }, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b2 := b
-	b, err = New(s, init, func(h, step int, tm float64) error {
+	var b *Bridge
+	b, err := New(s, init, func(h, step int, tm float64) error {
 		if step == 4 {
-			b2.Signal(5)[0] = math.NaN()
+			b.Signal(5)[0] = math.NaN()
 		}
 		return nil
 	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2 = b
 	err = b.Run(10)
 	if err == nil || !strings.Contains(err.Error(), `NaN in signal "z"[0]`) || !strings.Contains(err.Error(), "step 4") {
 		t.Fatalf("err = %v, want the NaN in z at step 4", err)

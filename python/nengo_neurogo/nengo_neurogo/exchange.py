@@ -485,18 +485,24 @@ class Exchange:
         op = self.operators[k]
         self.ops[k] = [self._entry(op, "Callback", handle=handle)]
 
+    def initial_values(self):
+        """Every signal's initial value, one after the other in the order
+        of the description's signals (their "init" offsets)."""
+        chunks = [b.data for b in self.bases] + [value for _, value, _ in self.extra]
+        init = np.concatenate(chunks) if chunks else np.zeros(0)
+        return np.ascontiguousarray(init, dtype=np.float64)
+
     def spec(self, optimize=True, nan_check=True):
-        """The description (a dict for JSON) and the initial values."""
-        chunks, signals, off = [], [], 0
+        """The description (a dict for JSON); initial_values holds the
+        values its signals' "init" offsets point into."""
+        signals, off = [], 0
         for b in self.bases:
             signals.append(
                 {"name": b.sig.name, "size": b.size, "readonly": bool(b.sig.readonly), "init": off}
             )
-            chunks.append(b.data)
             off += b.size
         for name, value, readonly in self.extra:
             signals.append({"name": name, "size": value.size, "readonly": readonly, "init": off})
-            chunks.append(value)
             off += value.size
         flat, self.flat_owner = [], []
         for k, entries in enumerate(self.ops):
@@ -522,8 +528,7 @@ class Exchange:
             "no_optimize": not optimize,
             "no_nan_check": not nan_check,
         }
-        init = np.concatenate(chunks) if chunks else np.zeros(0)
-        return spec, np.ascontiguousarray(init, dtype=np.float64)
+        return spec
 
 
 _NEURON_PARAMS = {

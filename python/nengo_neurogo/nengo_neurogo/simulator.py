@@ -134,7 +134,7 @@ class Simulator:
         ex = Exchange(self.model, self.model.dt, self._step_order)
         self._exchange = ex
         # ask the Go side which of the translated operators it cannot run
-        spec, init = ex.spec(self.optimize)
+        spec = ex.spec(self.optimize)
         out = ctypes.c_void_p()
         js = json.dumps(spec).encode()
         if self._lib.ng_check(js, len(js), ctypes.byref(out)) != 0:
@@ -165,9 +165,8 @@ class Simulator:
             line = {"test": os.environ.get("PYTEST_CURRENT_TEST", "").split(" ")[0], "go": go, "python": py}
             with open(stats, "a", encoding="utf-8") as f:
                 f.write(json.dumps(line) + "\n")
-        spec, init = ex.spec(self.optimize)
-        js = json.dumps(spec).encode()
-        self._init = init
+        js = json.dumps(ex.spec(self.optimize)).encode()
+        init = self._init = ex.initial_values()
         self._callback = _lib.CALLBACK(self._run_py_op)
         self._py_steps = [None] * len(self._py_ops)
         self._py_error = None
