@@ -248,13 +248,24 @@ func (c *cpu) dotIncPESGroup(ops []*ir.DotIncPES) (runner, error) {
 		return runner{}, err
 	}
 	set := op.Set
+	// the kernel checks the updated weights for NaNs in its pass over
+	// them (the step's check skips them: a second pass over the largest
+	// signal of a learning model cost 40 % of its step)
+	check := m.CheckNaN
+	if check {
+		s.selfChecked(op.A)
+	}
+	ln := c.ln
 	rows := func(r0, r1 int) {
 		x := d[b.x : b.x+b.nx]
 		a, ev := d[acts.off:acts.off+acts.n], d[e.off:e.off+e.n]
 		for i := r0; i < r1; i++ {
 			row := d[b.a+i*b.nx : b.a+(i+1)*b.nx]
-			putAcc(d, b.y+i, bOff(b, i), set, vec.Dot(row, x))
-			vec.Axpy(row, a, alpha*ev[i])
+			dot, nan := vec.DotAxpy(row, x, a, alpha*ev[i])
+			putAcc(d, b.y+i, bOff(b, i), set, dot)
+			if nan && check {
+				s.fail(s.nanError(ln, op.A, i*b.nx+vec.FirstNaN(row)))
+			}
 		}
 	}
 	if b.nx*b.ny >= splitMACs && b.ny > 1 && s.canSplit() {

@@ -48,6 +48,8 @@ type Simulator struct {
 	// runs of the store they cover, scanned for NaN after each step
 	check     []int
 	checkRuns []run
+	// ownCheck: signals whose writer checks them for NaNs (selfChecked)
+	ownCheck  map[int]bool
 	mm        MatMulHook // Hooks
 	layerHook LayerHook
 	// Progress, if set, is called by Run and RunSteps after every step
@@ -503,10 +505,26 @@ func (s *Simulator) checkNaN(ln *lane) error {
 		g := s.model.sigs[s.check[k]]
 		return g.off+g.n > at
 	})
-	g := s.model.sigs[s.check[min(k, len(s.check)-1)]]
+	id := s.check[min(k, len(s.check)-1)]
+	return s.nanError(ln, id, at-s.model.sigs[id].off)
+}
+
+// nanError is the error for a NaN at element i of signal id in lane ln
+// at its current step.
+func (s *Simulator) nanError(ln *lane, id, i int) error {
+	g := s.model.sigs[id]
 	step := ln.data[s.model.sigs[s.model.stepSig].off]
 	return fmt.Errorf("sim: NaN in signal %q[%d] (%s) at step %d (t = %g s, batch %d); switch the check off with sim.CheckNaN(false)",
-		g.name, at-g.off, g.owner, int(step), step*s.model.Dt, ln.index)
+		g.name, i, g.owner, int(step), step*s.model.Dt, ln.index)
+}
+
+// selfChecked marks signal id as checked for NaNs by the operator that
+// writes it, in its own pass: the step's check leaves it out.
+func (s *Simulator) selfChecked(id int) {
+	if s.ownCheck == nil {
+		s.ownCheck = map[int]bool{}
+	}
+	s.ownCheck[id] = true
 }
 
 // nanRuns lists the signals the NaN check scans: those an operator sets,
@@ -539,7 +557,7 @@ func (s *Simulator) nanRuns() {
 		seen[no.sig] = true
 	}
 	for i, g := range m.sigs {
-		if written[i] && seen[i] && !g.readonly && g.n > 0 {
+		if written[i] && seen[i] && !g.readonly && g.n > 0 && !s.ownCheck[i] {
 			s.check = append(s.check, i)
 		}
 	}

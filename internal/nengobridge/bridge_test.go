@@ -264,3 +264,51 @@ func TestTableProcessLooksUpByStep(t *testing.T) {
 		t.Errorf("a table of the wrong size: err = %v", err)
 	}
 }
+
+// TestNaNInLearnedWeights: a NaN that a PES update makes in the weights
+// (+Inf + −Inf) stops the run naming the weights and the step, from the
+// fused product-and-update kernel that checks the rows it writes.
+func TestNaNInLearnedWeights(t *testing.T) {
+	s := &Spec{
+		Dt: 0.001,
+		Signals: []SignalSpec{
+			{Name: "step", Size: 1, Init: -1},
+			{Name: "time", Size: 1, Init: -1},
+			{Name: "acts", Size: 2, ReadOnly: true, Init: 0},
+			{Name: "filtered", Size: 2, ReadOnly: true, Init: 2},
+			{Name: "error", Size: 1, Init: -1},
+			{Name: "delta", Size: 2, Init: -1},
+			{Name: "weights", Size: 2, Init: 4},
+			{Name: "y", Size: 1, Init: -1},
+		},
+		Step: 0, Time: 1,
+		Ops: []OpSpec{
+			{Type: "TimeUpdate", Sets: []int{0, 1}, Sig: map[string]int{"step": 0, "time": 1}},
+			{Type: "Reset", Sets: []int{7}, Sig: map[string]int{"Y": 7}, Num: map[string]float64{"value": 0}},
+			{Type: "DotInc", Incs: []int{7}, Reads: []int{6, 2}, Sig: map[string]int{"A": 6, "X": 2, "Y": 7}},
+			{Type: "Callback", Tag: "error", Sets: []int{4}, Handle: 0},
+			{Type: "SimPES", Reads: []int{3, 4}, Updates: []int{5}, Sig: map[string]int{"pre": 3, "error": 4, "delta": 5},
+				Num: map[string]float64{"learning_rate": 1e-4}},
+			{Type: "Copy", Tag: "weights += delta", Incs: []int{6}, Reads: []int{5}, Sig: map[string]int{"X": 5, "Y": 6}, Inc: true},
+		},
+		Probes: []ProbeSpec{{Label: "y", Signal: 7, Period: 1}},
+	}
+	init := []float64{1, 1, 1, 1, math.Inf(1), 1} // acts = filtered = [1, 1]; weights [+Inf, 1]
+	var b *Bridge
+	b, err := New(s, init, func(h, step int, tm float64) error {
+		if step == 3 {
+			b.Signal(4)[0] = math.Inf(1) // Δw = −lr·dt/2·Inf·1 = −Inf
+		}
+		return nil
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := b.Plan(); p.Simplified != 4 {
+		t.Fatalf("the product and the update were not fused (4 operators after simplification):\n%s", p)
+	}
+	err = b.Run(10)
+	if err == nil || !strings.Contains(err.Error(), `NaN in signal "weights"[0]`) || !strings.Contains(err.Error(), "step 3") {
+		t.Fatalf("err = %v, want the NaN in weights[0] at step 3", err)
+	}
+}

@@ -296,20 +296,27 @@ TEXT ·lowpassAVX2(SB), NOSPLIT, $0-48
 	MOVQ         n+24(FP), DX
 	VBROADCASTSD a+32(FP), Y1
 	VBROADCASTSD b+40(FP), Y5
+	MOVQ         $0x7ff0000000000000, AX
+	MOVQ         AX, X6
+	VPBROADCASTQ X6, Y6
+	VXORPD       Y7, Y7, Y7
 	SHRQ         $2, DX
 	JZ           lowpass2done
 
 lowpass2loop:
-	VMULPD  (SI), Y1, Y2
-	VMULPD  (BX), Y5, Y3
-	VADDPD  Y3, Y2, Y2
-	VMOVUPD Y2, (SI)
-	VMOVUPD Y2, (DI)
-	ADDQ    $32, SI
-	ADDQ    $32, BX
-	ADDQ    $32, DI
-	DECQ    DX
-	JNZ     lowpass2loop
+	VMULPD   (SI), Y1, Y2
+	VMULPD   (BX), Y5, Y3
+	VADDPD   Y3, Y2, Y2
+	VANDPD   Y6, Y2, Y4
+	VPCMPEQQ Y7, Y4, Y4
+	VANDNPD  Y2, Y4, Y2
+	VMOVUPD  Y2, (SI)
+	VMOVUPD  Y2, (DI)
+	ADDQ     $32, SI
+	ADDQ     $32, BX
+	ADDQ     $32, DI
+	DECQ     DX
+	JNZ      lowpass2loop
 
 lowpass2done:
 	VZEROUPPER

@@ -369,21 +369,25 @@ TEXT ·lowpassAVX512(SB), NOSPLIT, $0-48
 	MOVQ         n+24(FP), CX
 	VBROADCASTSD a+32(FP), Z1
 	VBROADCASTSD b+40(FP), Z5
+	MOVQ         $0x7ff0000000000000, AX
+	VPBROADCASTQ AX, Z6
 	MOVQ         CX, DX
 	SHRQ         $3, DX
 	JZ           lowpasstail
 
 lowpassloop:
-	VMULPD  (SI), Z1, Z2
-	VMULPD  (BX), Z5, Z3
-	VADDPD  Z3, Z2, Z2
-	VMOVUPD Z2, (SI)
-	VMOVUPD Z2, (DI)
-	ADDQ    $64, SI
-	ADDQ    $64, BX
-	ADDQ    $64, DI
-	DECQ    DX
-	JNZ     lowpassloop
+	VMULPD    (SI), Z1, Z2
+	VMULPD    (BX), Z5, Z3
+	VADDPD    Z3, Z2, Z2
+	VPTESTMQ  Z6, Z2, K2
+	VMOVUPD.Z Z2, K2, Z2
+	VMOVUPD   Z2, (SI)
+	VMOVUPD   Z2, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, BX
+	ADDQ      $64, DI
+	DECQ      DX
+	JNZ       lowpassloop
 
 lowpasstail:
 	ANDQ $7, CX
@@ -394,6 +398,8 @@ lowpasstail:
 	VMULPD    Z2, Z1, Z2
 	VMULPD    Z3, Z5, Z3
 	VADDPD    Z3, Z2, Z2
+	VPTESTMQ  Z6, Z2, K2
+	VMOVUPD.Z Z2, K2, Z2
 	VMOVUPD   Z2, K1, (SI)
 	VMOVUPD   Z2, K1, (DI)
 

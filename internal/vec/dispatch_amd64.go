@@ -85,6 +85,9 @@ func lifAVX2(p *lifParams, j, out, v, r *float64, n int, bad *uint8) (nbad int)
 func dotAVX512(a, x *float64, n int) float64
 
 //go:noescape
+func dotAxpyAVX512(w, x, a *float64, n int, s float64) (dot float64, nan bool)
+
+//go:noescape
 func dotAVX2(a, x *float64, n int) float64
 
 //go:noescape
@@ -326,6 +329,13 @@ func dot(a, x []float64) float64 {
 		return dotAVX2(ptr(a), ptr(x), len(a))
 	}
 	return dotGo(a, x)
+}
+
+func dotAxpy(w, x, a []float64, s float64) (float64, bool) {
+	if lvl == levelAVX512 {
+		return dotAxpyAVX512(ptr(w), ptr(x), ptr(a), len(w), s)
+	}
+	return dotAxpyGo(w, x, a, s)
 }
 
 func dot2(a, b, x []float64) (float64, float64) {

@@ -80,6 +80,78 @@ dotreduce:
 	VMOVSD X2, ret+24(FP)
 	RET
 
+// func dotAxpyAVX512(w, x, a *float64, n int, s float64) (dot float64, nan bool)
+//
+// dotAVX512(w, x) and then axpyAVX512(w, a, s) in one pass over w: the
+// same partial sums and reduction as dotAVX512 (of the old w), the same
+// products a·s rounded before the add as axpyAVX512; nan reports a NaN
+// among the new w (K4 gathers the unordered self-compares).
+TEXT ·dotAxpyAVX512(SB), NOSPLIT, $0-49
+	MOVQ         w+0(FP), SI
+	MOVQ         x+8(FP), BX
+	MOVQ         a+16(FP), R8
+	MOVQ         n+24(FP), CX
+	VBROADCASTSD s+32(FP), Z9
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	KXORW        K4, K4, K4
+	MOVQ         CX, DX
+	SHRQ         $4, DX
+	JZ           daxtail
+
+daxloop:
+	VMOVUPD     (SI), Z2
+	VMOVUPD     64(SI), Z3
+	VFMADD231PD (BX), Z2, Z0
+	VFMADD231PD 64(BX), Z3, Z1
+	VMULPD      (R8), Z9, Z4
+	VMULPD      64(R8), Z9, Z5
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z5, Z3, Z3
+	VMOVUPD     Z2, (SI)
+	VMOVUPD     Z3, 64(SI)
+	VCMPPD      $3, Z2, Z2, K3
+	VCMPPD      $3, Z3, Z3, K5
+	KORW        K3, K4, K4
+	KORW        K5, K4, K4
+	ADDQ        $128, SI
+	ADDQ        $128, BX
+	ADDQ        $128, R8
+	DECQ        DX
+	JNZ         daxloop
+
+daxtail:
+	ANDQ $15, CX
+	JZ   daxreduce
+	TAILMASKS
+	VMOVUPD.Z   (SI), K1, Z2
+	VMOVUPD.Z   (BX), K1, Z4
+	VMOVUPD.Z   64(SI), K2, Z3
+	VMOVUPD.Z   64(BX), K2, Z5
+	VFMADD231PD Z4, Z2, Z0
+	VFMADD231PD Z5, Z3, Z1
+	VMOVUPD.Z   (R8), K1, Z4
+	VMOVUPD.Z   64(R8), K2, Z5
+	VMULPD      Z4, Z9, Z4
+	VMULPD      Z5, Z9, Z5
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z5, Z3, Z3
+	VMOVUPD     Z2, K1, (SI)
+	VMOVUPD     Z3, K2, 64(SI)
+	VCMPPD      $3, Z2, Z2, K1, K3
+	VCMPPD      $3, Z3, Z3, K2, K5
+	KORW        K3, K4, K4
+	KORW        K5, K4, K4
+
+daxreduce:
+	FOLD4(Z0, Z1, Y0, Y1, Y2, Y3)
+	HSUM1(Y2, X2, X3)
+	KORTESTW K4, K4
+	SETNE    nan+48(FP)
+	VZEROUPPER
+	VMOVSD   X2, dot+40(FP)
+	RET
+
 // func dot2AVX512(a, b, x *float64, n int) (ra, rb float64)
 TEXT ·dot2AVX512(SB), NOSPLIT, $0-48
 	MOVQ   a+0(FP), SI

@@ -216,7 +216,7 @@ func dotRowsGo(out, w []float64, nx int, rows []int, x []float64) {
 func lowpassGo(y, x, u []float64, a, b float64) {
 	x, u = x[:len(y)], u[:len(y)]
 	for i, v := range u {
-		s := float64(a*x[i]) + float64(b*v)
+		s := FlushSubnormal(float64(a*x[i]) + float64(b*v))
 		x[i] = s
 		y[i] = s
 	}
@@ -240,4 +240,10 @@ func vecMatGo(y, x, m []float64, d int) {
 			y[j] += float64(a * v)
 		}
 	}
+}
+
+func dotAxpyGo(w, x, a []float64, s float64) (float64, bool) {
+	d := dot(w, x)
+	axpy(w, a, s)
+	return d, firstNaN(w) >= 0
 }

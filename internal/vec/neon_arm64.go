@@ -171,6 +171,8 @@ func dot(a, x []float64) float64 {
 	return dotNEON(&a[0], &x[0], len(a))
 }
 
+func dotAxpy(w, x, a []float64, s float64) (float64, bool) { return dotAxpyGo(w, x, a, s) }
+
 func dot2(a, b, x []float64) (float64, float64) {
 	b, x = b[:len(a)], x[:len(a)]
 	if !useNEON || len(a) == 0 {
@@ -384,6 +386,11 @@ func lowpass(y, x, u []float64, a, b float64) {
 	n := blocks8(len(y))
 	if n > 0 {
 		lowpassNEON(&y[0], &x[0], &u[0], n, a, b)
+		// the NEON loop does not flush subnormals: a second pass does
+		for i, v := range x[:n] {
+			v = FlushSubnormal(v)
+			x[i], y[i] = v, v
+		}
 	}
 	lowpassGo(y[n:], x[n:], u[n:], a, b)
 }

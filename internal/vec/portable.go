@@ -20,6 +20,7 @@ func dot(a, x []float64) float64         { return dotGo(a, x) }
 func dot4(a0, a1, a2, a3, x []float64) (float64, float64, float64, float64) {
 	return dotGo(a0, x), dotGo(a1[:len(a0)], x), dotGo(a2[:len(a0)], x), dotGo(a3[:len(a0)], x)
 }
+func dotAxpy(w, x, a []float64, s float64) (float64, bool) { return dotAxpyGo(w, x, a, s) }
 func dot2(a, b, x []float64) (float64, float64) {
 	return dotGo(a, x), dotGo(b[:len(a)], x)
 }

@@ -19,6 +19,7 @@ func TestVariants(t *testing.T) {
 	}{
 		{"MatchesPortable", TestMatchesPortable},
 		{"ReluNaN", TestReluNaN},
+		{"LowpassFlushesSubnormals", TestLowpassFlushesSubnormals},
 		{"LIFMatchesPortable", TestLIFMatchesPortable},
 		{"EnsOct", TestEnsOct},
 		{"DotRows", TestDotRows},

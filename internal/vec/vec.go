@@ -1,5 +1,7 @@
 package vec
 
+import "math"
+
 // Relu sets out[i] = amp·max(J[i], 0) (NaN propagates, as np.maximum).
 // len(out) must be at least len(J).
 func Relu(out, J []float64, amp float64) { relu(out, J, amp) }
@@ -19,6 +21,16 @@ func Add(y, x []float64) { add(y, x) }
 // Dot returns Σ a[j]·x[j] in the package's fixed summation order.
 // len(x) must be at least len(a).
 func Dot(a, x []float64) float64 { return dot(a, x) }
+
+// DotAxpy returns Dot(w, x), adds a[j]·s to w[j] as Axpy(w, a, s) does
+// and reports whether a NaN is among the new w: a learning rule's weight
+// row read once for its product with the activities, its update and the
+// NaN check of the result (one pass over w with AVX-512; Dot, Axpy and
+// FirstNaN otherwise; equal results bit for bit either way). len(x) and
+// len(a) must be at least len(w).
+func DotAxpy(w, x, a []float64, s float64) (dot float64, nan bool) {
+	return dotAxpy(w, x[:len(w)], a[:len(w)], s)
+}
 
 // Dot2 returns Dot(a, x) and Dot(b, x), computed together (x is loaded
 // once for both rows). len(b) must equal len(a), len(x) at least len(a).
@@ -211,8 +223,37 @@ func DotRows(out, w []float64, nx int, rows []int, x []float64) {
 
 // Lowpass steps first-order filters (Nengo's LinearFilter with one state
 // and no pass-through, e.g. Lowpass): x[i] = a·x[i] + b·u[i] (each product
-// rounded before the sum), then y[i] = x[i]. x and u must be at least
+// rounded before the sum), flushed to zero when below the smallest normal
+// float64 in magnitude (see FlushSubnormal), then y[i] = x[i]. x and u must be at least
 // len(y) long; y may be u itself but must not otherwise overlap x or u.
 func Lowpass(y, x, u []float64, a, b float64) {
 	lowpass(y, x[:len(y)], u[:len(y)], a, b)
 }
+
+// MinNormal is the smallest positive normal float64, 2^-1022
+// (2.2250738585072014e-308).
+const MinNormal = 0x1p-1022
+
+// FlushSubnormal returns v, or +0 when |v| < MinNormal (a subnormal or a
+// signed zero); NaN and ±Inf pass.
+//
+// The decaying states of filters are flushed so: the state of a Lowpass
+// whose input stopped falls by a·x each step, enters the subnormal range
+// after about 708·τ/dt steps (3.5 s for τ = 5 ms, dt = 1 ms) and then
+// stays at the smallest subnormal, 4.9e-324, for ever (a·4.9e-324 rounds
+// back to it for a > 0.5). x86 CPUs compute with subnormal operands in
+// microcode assists tens of times slower than normal arithmetic, and a
+// learning rule multiplying such filtered activities into a weight
+// matrix was measured 3× slower per step from then on (NumPy suffers
+// the same in Nengo's reference simulator; TensorFlow, and so NengoDL,
+// sets the CPU's flush-to-zero and denormals-are-zero modes in its
+// threads). The value lost is below 2.3e-308 in magnitude.
+func FlushSubnormal(v float64) float64 {
+	if math.Float64bits(v)&expBits == 0 {
+		return 0
+	}
+	return v
+}
+
+// expBits masks the exponent of a float64: zero for zeros and subnormals.
+const expBits = 0x7ff0000000000000

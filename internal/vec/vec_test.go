@@ -79,6 +79,45 @@ func TestMatchesPortable(t *testing.T) {
 			same("Lowpass in place", gu, wu)
 			same("Lowpass state 2", xs, xw)
 		}
+		{
+			// DotAxpy: the product with the old row, then the update
+			gw, ww := append([]float64(nil), y...), append([]float64(nil), y...)
+			gd, gnan := DotAxpy(gw, a, x, 0.3)
+			wd := dotGo(ww, a)
+			axpyGo(ww, x, 0.3)
+			same("DotAxpy product", []float64{gd}, []float64{wd})
+			same("DotAxpy row", gw, ww)
+			if wnan := firstNaNGo(ww) >= 0; gnan != wnan {
+				t.Fatalf("DotAxpy n=%d: nan = %v, want %v", n, gnan, wnan)
+			}
+			// no NaN in finite rows; a NaN made in the loop or the tail
+			fin := func() []float64 {
+				r := make([]float64, n)
+				for i := range r {
+					r[i] = rng.NormFloat64()
+				}
+				return r
+			}
+			r, ar := fin(), fin()
+			if _, nan := DotAxpy(r, ar, ar, 0.5); nan {
+				t.Fatalf("DotAxpy n=%d: NaN reported in a finite row", n)
+			}
+			for _, at := range []int{0, n / 2, n - 1} {
+				if n == 0 {
+					break
+				}
+				r, ar := fin(), fin()
+				r[at], ar[at] = math.Inf(1), math.Inf(-1) // Inf + (−Inf)·0.5 = NaN
+				if _, nan := DotAxpy(r, ar, ar, 0.5); !nan {
+					t.Fatalf("DotAxpy n=%d: NaN made at %d not reported", n, at)
+				}
+			}
+			// an Inf factor: the masked tail lanes (0·Inf) must not count
+			r = fin()
+			if _, nan := DotAxpy(r, ar, fin(), math.Inf(1)); nan != (firstNaNGo(r) >= 0) {
+				t.Fatalf("DotAxpy n=%d: Inf factor: nan = %v, row %v", n, nan, r)
+			}
+		}
 		AxpyRelu(g, y, a, 0.3, 2.5)
 		axpyToGo(w, y, a, 0.3)
 		reluGo(w, w, 2.5)
@@ -159,6 +198,44 @@ func TestMatchesPortable(t *testing.T) {
 		if d1, d2 := Dot2(a, y, xs); !eq(d1, dotGo(a, xs)) || !eq(d2, dotGo(y, xs)) {
 			t.Fatalf("Dot2 n=%d = %v %v, want %v %v", n, d1, d2, dotGo(a, xs), dotGo(y, xs))
 		}
+	}
+}
+
+// TestLowpassFlushesSubnormals: a filter state that decays below the
+// smallest normal becomes +0 (in the state and the output), normal values,
+// NaN and ±Inf pass, in every kernel's loop and tail.
+func TestLowpassFlushesSubnormals(t *testing.T) {
+	const a, b = 0.8187307530779818, 0.18126924692201818
+	smallest := math.SmallestNonzeroFloat64
+	states := []float64{1.5 * MinNormal, 1.1 * MinNormal, smallest, -1.3 * MinNormal, 1, math.NaN(),
+		math.Inf(1), 0, -1.1 * MinNormal, 3 * MinNormal, smallest * 7, 2, -0.5, math.Inf(-1),
+		1.2 * MinNormal, -smallest, 1e-300, 1e-310, 0.25}
+	for n := 1; n <= len(states); n++ {
+		xs, xw := slices.Clone(states[:n]), slices.Clone(states[:n])
+		u := make([]float64, n)
+		if n > 4 {
+			u[4] = 1e-309 / b // a subnormal product b·u into a normal state
+		}
+		g, w := make([]float64, n), make([]float64, n)
+		Lowpass(g, xs, u, a, b)
+		lowpassGo(w, xw, u, a, b)
+		for i := range n {
+			want := float64(a*states[i]) + float64(b*u[i])
+			if math.Float64bits(want)&expBits == 0 {
+				want = 0
+			}
+			for _, got := range []float64{g[i], xs[i], w[i], xw[i]} {
+				if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Fatalf("n=%d: state %v → %v (bits %x), want %v", n, states[i], got, math.Float64bits(got), want)
+				}
+			}
+		}
+	}
+	if FlushSubnormal(MinNormal) != MinNormal || FlushSubnormal(-MinNormal) != -MinNormal {
+		t.Error("FlushSubnormal changed the smallest normal")
+	}
+	if v := FlushSubnormal(math.Nextafter(MinNormal, 0)); math.Float64bits(v) != 0 {
+		t.Errorf("FlushSubnormal(largest subnormal) = %v, want +0", v)
 	}
 }
 

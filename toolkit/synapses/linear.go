@@ -188,7 +188,9 @@ func (f *LTIFilter) advance(x []float64, u float64) {
 	s := &f.sys
 	k := s.Order
 	for i := range k {
-		f.tmp[i] = dot(s.A[i*k:i*k+k], x) + float64(s.B[i]*u)
+		// a decaying state is flushed to zero below the smallest normal
+		// float64 (vec.FlushSubnormal says why)
+		f.tmp[i] = vec.FlushSubnormal(dot(s.A[i*k:i*k+k], x) + float64(s.B[i]*u))
 	}
 	copy(x, f.tmp)
 }

@@ -441,3 +441,39 @@ func BenchmarkLowpassStep(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/channel-step")
 }
+
+// TestDecayFlushesSubnormals: after an impulse the states of Lowpass (one
+// state) and Alpha (two) decay towards zero; below the smallest normal
+// float64 they are flushed to +0 instead of entering the subnormal range
+// (where x86 arithmetic runs in slow microcode assists), so the output is
+// exactly 0 once the decay has run out and never subnormal on the way.
+func TestDecayFlushesSubnormals(t *testing.T) {
+	for _, s := range []Synapse{Lowpass{Tau: 0.005}, Alpha{Tau: 0.005}} {
+		f, err := s.Filter(0.001, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := make([]float64, 3)
+		if err := f.Step(y, []float64{1, -2, 0}); err != nil {
+			t.Fatal(err)
+		}
+		zero := -1
+		for k := 1; k <= 20000; k++ {
+			if err := f.Step(y, []float64{0, 0, 0}); err != nil {
+				t.Fatal(err)
+			}
+			for c, v := range y {
+				if v != 0 && math.Abs(v) < 0x1p-1022 {
+					t.Fatalf("%v: channel %d subnormal at step %d: %v", s, c, k, v)
+				}
+			}
+			if zero < 0 && y[0] == 0 && y[1] == 0 {
+				zero = k
+			}
+		}
+		if zero < 0 || y[0] != 0 || y[1] != 0 {
+			t.Fatalf("%v: the decay never reached 0: %v", s, y)
+		}
+		t.Logf("%v: exactly 0 from step %d", s, zero)
+	}
+}
