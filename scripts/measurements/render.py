@@ -284,6 +284,15 @@ def render_nengo(doc: dict[str, Any]) -> str:
                 f"- Both: {len(both)} of {n} cells"
                 + (" — every cell meets the goal." if len(both) == n else
                    f" ({cells_text(both)})." if both else "; no cell meets the goal.")]
+    if any(r["model"] == "pes" for r in rows):
+        out += ["", "pes and the length of a run: the learning rule filters the neuron activities "
+                "(`pre_synapse`, Lowpass 5 ms); the filtered activity of every neuron that fell silent decays "
+                "into the subnormal floating-point range after about 3.5 s of simulated time and stays there, "
+                "and from then on Nengo's NumPy multiplies those values into the whole weight matrix in the "
+                "CPU's slow microcode assists, several times slower per step. neurogo's filters flush such "
+                "states to zero (`toolkit/synapses`, as TensorFlow and so NengoDL do with the CPU's "
+                "flush-to-zero mode), so its step time does not change. A protocol whose timed repeats end "
+                "before 3.5 s (the quick one) measures pes before the slow-down; the full one mostly after it."]
     py = [r for r in rows if r.get("python_ops")]
     if py:
         out += ["", "Operators run in Python (per cell: count × operator class: the backend's reason):", ""]

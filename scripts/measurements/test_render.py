@@ -139,6 +139,10 @@ def test_nengo_page():
                  "| pes | 64 | 200.0, 210.0, 190.0 | 10.0, 11.0, 9.0 |", "Each cell runs 3 rounds"):
         assert want in md, want
     assert md.index("| integrator | 64 |") < md.index("| pes | 64 |")
+    assert "pes and the length of a run" in md
+    d = nengo_doc()
+    d["rows"] = [r for r in d["rows"] if r["model"] != "pes"]
+    assert "pes and the length of a run" not in R.render("nengo", d)
     assert R.summary("nengo", nengo_doc()) == (
         "Nengo backend: 4.5–20.0× Nengo's speed per step, build 1.10–1.50× Nengo's; "
         "2 / 2 cells meet ≥ 10× and build ≤ 1.2×".replace("2 / 2", "1 / 2"))
