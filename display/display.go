@@ -48,6 +48,20 @@ func SetSink(s Sink) {
 	current.Store(&sinkBox{s})
 }
 
+// Redirect installs s as the process's sink until the returned function
+// is called, which puts back the sink that was installed before. The
+// Output widget of package widgets uses it to capture the display calls
+// made inside its Capture. Redirections nest; restore them in reverse
+// order.
+func Redirect(s Sink) (restore func()) {
+	var box *sinkBox
+	if s != nil {
+		box = &sinkBox{s}
+	}
+	prev := current.Swap(box)
+	return func() { current.Store(prev) }
+}
+
 // Active reports whether a sink is installed, i.e. whether the process runs
 // inside a kernel. Live plots use it to skip rendering work outside one.
 func Active() bool { return current.Load() != nil }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
+	"sync"
 	"time"
 
 	"github.com/neurogo/neurogo/display"
+	"github.com/neurogo/neurogo/widgets"
 )
 
 func (k *Kernel) handleShell(m *Message, queue chan *Message) {
@@ -60,19 +63,13 @@ func (k *Kernel) handleShell(m *Message, queue chan *Message) {
 	case "history_request":
 		k.historyReply(m)
 	case "comm_info_request":
-		k.send(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": map[string]any{}}, nil)
-	case "comm_open":
-		// No comm targets are registered: close the comm so that the
-		// front end does not wait for it.
 		var c struct {
-			CommID     string `json:"comm_id"`
 			TargetName string `json:"target_name"`
 		}
 		_ = json.Unmarshal(m.Content, &c)
-		k.log.Printf("comm_open for unknown target %q: closing", c.TargetName)
-		k.publish(m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
-	case "comm_msg", "comm_close":
-		// Messages for comms that do not exist are ignored, as the spec asks.
+		k.send(k.shell, m, "comm_info_reply", map[string]any{"status": "ok", "comms": k.comms.list(c.TargetName)}, nil)
+	case "comm_open", "comm_msg", "comm_close":
+		k.handleComm(m, true)
 	case "shutdown_request":
 		k.handleControl(m)
 	default:
@@ -123,6 +120,8 @@ func (k *Kernel) execute(m *Message) (abort bool) {
 		k.publish(m, "execute_input", map[string]any{"code": req.Code, "execution_count": count})
 	}
 	k.parent.Store(m)
+	k.running.Store(true)
+	defer k.running.Store(false)
 	for _, cause := range k.sup.takeNotices() {
 		// A goroutine of an earlier cell crashed the executor after that
 		// cell had finished: say so before this cell runs without state.
@@ -312,5 +311,207 @@ func (k *Kernel) requestInput(ctx context.Context, prompt string, password bool)
 		return "", errInterrupted
 	case <-k.ctx.Done():
 		return "", k.ctx.Err()
+	}
+}
+
+// Comms (the Jupyter comm protocol). The kernel knows which comms are open
+// and their targets; what they mean is the executor's business (package
+// widgets serves the targets jupyter.widget and jupyter.widget.control).
+// A comm_open of another target is answered with comm_close, whose data
+// gives the reason; messages for comms that are not open are ignored, as
+// the protocol asks.
+
+func isComm(t string) bool { return t == "comm_open" || t == "comm_msg" || t == "comm_close" }
+
+// commTable is the open comms, and the front end's comm messages that the
+// executor is handling.
+type commTable struct {
+	mu      sync.Mutex
+	open    map[string]string // comm id → target
+	seq     uint64
+	pending map[uint64]*commPending
+}
+
+type commPending struct {
+	msg  *Message
+	done chan struct{}
+}
+
+func (t *commTable) list(target string) map[string]any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := map[string]any{}
+	for id, tg := range t.open {
+		if target == "" || tg == target {
+			out[id] = map[string]any{"target_name": tg}
+		}
+	}
+	return out
+}
+
+func (t *commTable) setOpen(id, target string) {
+	t.mu.Lock()
+	if t.open == nil {
+		t.open = map[string]string{}
+	}
+	t.open[id] = target
+	t.mu.Unlock()
+}
+
+func (t *commTable) isOpen(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.open[id]
+	return ok
+}
+
+func (t *commTable) remove(id string) {
+	t.mu.Lock()
+	delete(t.open, id)
+	t.mu.Unlock()
+}
+
+func (t *commTable) addPending(m *Message) (uint64, *commPending) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.pending == nil {
+		t.pending = map[uint64]*commPending{}
+	}
+	t.seq++
+	p := &commPending{msg: m, done: make(chan struct{})}
+	t.pending[t.seq] = p
+	return t.seq, p
+}
+
+// finish marks a front-end comm message handled.
+func (t *commTable) finish(ref uint64) {
+	t.mu.Lock()
+	p := t.pending[ref]
+	delete(t.pending, ref)
+	t.mu.Unlock()
+	if p != nil {
+		close(p.done)
+	}
+}
+
+func (t *commTable) parent(ref uint64) *Message {
+	if ref == 0 {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p := t.pending[ref]; p != nil {
+		return p.msg
+	}
+	return nil
+}
+
+// handleComm acts on a comm message of the front end. From the shell loop
+// (wait true) the executor's handling is waited for, with the message as
+// the parent of what the callbacks print, between busy and idle; while a
+// cell runs (wait false) it is only forwarded.
+func (k *Kernel) handleComm(m *Message, wait bool) {
+	var c struct {
+		CommID     string         `json:"comm_id"`
+		TargetName string         `json:"target_name"`
+		Data       map[string]any `json:"data"`
+	}
+	if err := json.Unmarshal(m.Content, &c); err != nil || c.CommID == "" {
+		k.log.Printf("%s: malformed content dropped (%v)", m.Header.MsgType, err)
+		return
+	}
+	if c.Data == nil {
+		c.Data = map[string]any{}
+	}
+	switch m.Header.MsgType {
+	case "comm_open":
+		known := false
+		for _, t := range widgets.Targets() {
+			known = known || t == c.TargetName
+		}
+		if !known {
+			reason := fmt.Sprintf("neurogo has no comm target %q (targets: %v)", c.TargetName, widgets.Targets())
+			k.log.Printf("comm_open %s: %s: closing", c.CommID, reason)
+			k.publish(m, "comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{"reason": reason}})
+			return
+		}
+		k.comms.setOpen(c.CommID, c.TargetName)
+	case "comm_msg":
+		if !k.comms.isOpen(c.CommID) {
+			k.log.Printf("comm_msg for comm %s, which is not open: ignored", c.CommID)
+			return
+		}
+	case "comm_close":
+		if !k.comms.isOpen(c.CommID) {
+			return
+		}
+		k.comms.remove(c.CommID)
+	}
+	ref, p := k.comms.addPending(m)
+	if wait {
+		// Before sending: the callbacks may print at once.
+		prev := k.parent.Swap(m)
+		defer k.parent.Store(prev)
+	}
+	err := k.sup.sendComm(&ipcMsg{Type: m.Header.MsgType, CommID: c.CommID, Target: c.TargetName, Data: c.Data, Buffers: m.Buffers, Ref: ref})
+	if err != nil {
+		k.log.Printf("%s %s: not delivered to the executor: %v", m.Header.MsgType, c.CommID, err)
+		k.comms.finish(ref)
+		return
+	}
+	if !wait {
+		return
+	}
+	select {
+	case <-p.done:
+	case <-k.ctx.Done():
+	}
+}
+
+// commFromExecutor publishes a comm message of the executor.
+func (k *Kernel) commFromExecutor(m *ipcMsg) {
+	if m.Type == "comm_done" {
+		k.comms.finish(m.Ref)
+		return
+	}
+	parent := k.comms.parent(m.Ref)
+	if parent == nil {
+		parent = k.parent.Load()
+	}
+	data := nonNilMap(m.Data)
+	switch m.Type {
+	case "comm_open":
+		k.comms.setOpen(m.CommID, m.Target)
+		k.publishBuffers(parent, "comm_open", map[string]any{"comm_id": m.CommID, "target_name": m.Target, "data": data}, nonNilMap(m.Metadata), m.Buffers)
+	case "comm_msg":
+		if !k.comms.isOpen(m.CommID) {
+			return // closed by the front end meanwhile
+		}
+		k.publishBuffers(parent, "comm_msg", map[string]any{"comm_id": m.CommID, "data": data}, nonNilMap(m.Metadata), m.Buffers)
+	case "comm_close":
+		k.comms.remove(m.CommID)
+		k.publish(parent, "comm_close", map[string]any{"comm_id": m.CommID, "data": data})
+	}
+}
+
+// commsLost closes the comms of an executor that died, and ends the
+// waits for its handling of front-end messages.
+func (k *Kernel) commsLost() {
+	k.comms.mu.Lock()
+	ids := make([]string, 0, len(k.comms.open))
+	for id := range k.comms.open {
+		ids = append(ids, id)
+	}
+	k.comms.open = nil
+	pending := k.comms.pending
+	k.comms.pending = nil
+	k.comms.mu.Unlock()
+	sort.Strings(ids)
+	parent := k.parent.Load()
+	for _, id := range ids {
+		k.publish(parent, "comm_close", map[string]any{"comm_id": id, "data": map[string]any{"reason": "the executor process died"}})
+	}
+	for _, p := range pending {
+		close(p.done)
 	}
 }

@@ -25,6 +25,9 @@ import (
 //	inspect        Code, CursorPos, DetailLevel                (ID)
 //	input_reply    Value, or Err when the front end gave none
 //	interrupt      cancel the running cell, set the process's interrupt flag
+//	comm_open      CommID, Target, Data, Metadata, Buffers     (Ref)
+//	comm_msg       CommID, Data, Metadata, Buffers             (Ref)
+//	comm_close     CommID, Data                                (Ref)
 //	shutdown       exit now
 //
 // Executor → kernel:
@@ -39,6 +42,18 @@ import (
 //	inspect_reply  Text, Found                                 (ID)
 //	memory         Used: the Go heap is above the memory limit
 //	log            Text: a line for the kernel's log (never a cell's output)
+//	comm_open      CommID, Target, Data, Metadata, Buffers     (Ref)
+//	comm_msg       CommID, Data, Metadata, Buffers             (Ref)
+//	comm_close     CommID, Data                                (Ref)
+//	comm_done      the front end's comm message Ref was handled (Ref, Sync)
+//
+// Comm messages (the Jupyter comm protocol; package widgets is its user in
+// the executor) cross in both directions at any time, while a cell runs
+// too. The kernel numbers each front-end comm message it forwards (Ref);
+// the executor handles them one at a time, outside the cell, tags the comm
+// messages it sends while handling one with its Ref (the kernel publishes
+// them with that front-end message as parent, which echo_update needs), and
+// answers comm_done after the callbacks' output.
 //
 // Ordering: standard output and error of the executor are its file
 // descriptors 1 and 2, pipes the kernel reads. Before an event that must
@@ -85,6 +100,12 @@ type ipcMsg struct {
 	End     int      `json:"end,omitempty"`
 	Text    string   `json:"text,omitempty"`
 	Found   bool     `json:"found,omitempty"`
+
+	// comm_open, comm_msg, comm_close, comm_done (Data and Metadata above)
+	CommID  string   `json:"comm_id,omitempty"`
+	Target  string   `json:"target,omitempty"`
+	Buffers [][]byte `json:"buffers,omitempty"`
+	Ref     uint64   `json:"ref,omitempty"`
 
 	// ready, input_reply: a failure; memory: bytes in use
 	Err  string `json:"err,omitempty"`

@@ -62,6 +62,12 @@ type Kernel struct {
 	parent   atomic.Pointer[Message]
 	inputRep chan *Message
 
+	// running is set while a cell runs: comm messages of the front end
+	// then go to the executor at once instead of waiting in the shell
+	// queue (widget callbacks run during long cells).
+	running atomic.Bool
+	comms   commTable
+
 	ctx      context.Context
 	shutdown context.CancelFunc
 	restart  bool
@@ -122,6 +128,8 @@ func New(opt Options) (*Kernel, error) {
 		Display:     k.display,
 		Clear:       k.clearOutput,
 		Input:       k.requestInput,
+		Comm:        k.commFromExecutor,
+		CommsLost:   k.commsLost,
 	})
 	go k.sup.start()
 	return k, nil
@@ -208,6 +216,11 @@ func (k *Kernel) readLoop(s zmq4.Socket, name string, out chan<- *Message) {
 			k.log.Printf("%s: dropped message: %v", name, err)
 			continue
 		}
+		if name == "shell" && isComm(m.Header.MsgType) && k.running.Load() {
+			// A cell runs: the executor handles it meanwhile.
+			k.handleComm(m, false)
+			continue
+		}
 		if name == "stdin" {
 			if m.Header.MsgType == "input_reply" {
 				select {
@@ -283,6 +296,12 @@ func (k *Kernel) publish(parent *Message, msgType string, content any) {
 }
 
 func (k *Kernel) publishMD(parent *Message, msgType string, content any, metadata any) {
+	k.publishBuffers(parent, msgType, content, metadata, nil)
+}
+
+// publishBuffers publishes with binary buffers after the content (comm
+// messages of widgets; buffers are not part of the signature).
+func (k *Kernel) publishBuffers(parent *Message, msgType string, content any, metadata any, buffers [][]byte) {
 	o := &outMsg{header: k.header(msgType), metadata: metadata, content: content}
 	if parent != nil {
 		o.parent = parent.RawHeader
@@ -294,6 +313,7 @@ func (k *Kernel) publishMD(parent *Message, msgType string, content any, metadat
 		k.log.Printf("encode %s: %v", msgType, err)
 		return
 	}
+	frames = append(frames, buffers...)
 	k.iopubMu.Lock()
 	defer k.iopubMu.Unlock()
 	if err := k.iopub.SendMulti(zmq4.NewMsgFrom(frames...)); err != nil && k.ctx.Err() == nil {

@@ -48,6 +48,11 @@ type supervisorOptions struct {
 	// Input asks the front end for a line of input; ctx ends with the
 	// request that asked.
 	Input func(ctx context.Context, prompt string, password bool) (string, error)
+	// Comm receives the executor's comm messages (comm_open, comm_msg,
+	// comm_close, comm_done), in order with its other events.
+	Comm func(m *ipcMsg)
+	// CommsLost is called when an executor has died: its comms are gone.
+	CommsLost func()
 }
 
 // supervisor owns the executor process of a kernel: one at a time, one
@@ -126,6 +131,12 @@ func newSupervisor(opt supervisorOptions) *supervisor {
 	}
 	if opt.Input == nil {
 		opt.Input = func(context.Context, string, bool) (string, error) { return "", errNoStdin }
+	}
+	if opt.Comm == nil {
+		opt.Comm = func(*ipcMsg) {}
+	}
+	if opt.CommsLost == nil {
+		opt.CommsLost = func() {}
 	}
 	return &supervisor{opt: opt}
 }
@@ -321,6 +332,17 @@ func (s *supervisor) do(req *ipcMsg) (callResult, error) {
 	}
 }
 
+// sendComm forwards a comm message of the front end to the executor
+// (starting one, and waiting until it is set up, if there is none). It
+// does not wait for the executor to handle it.
+func (s *supervisor) sendComm(m *ipcMsg) error {
+	p, err := s.proc()
+	if err != nil {
+		return err
+	}
+	return p.conn.Send(m)
+}
+
 // runRequest is a cell to execute.
 type runRequest struct {
 	Code            string
@@ -462,6 +484,9 @@ func (s *supervisor) died(p *execProc) {
 		s.notices = append(s.notices, p)
 	}
 	s.mu.Unlock()
+	if p.wasReady.Load() {
+		s.opt.CommsLost()
+	}
 	if !closed {
 		s.opt.Log.Printf("executor (pid %d) died after %.1fs: %s; restarted", p.pid, time.Since(p.start).Seconds(), p.death.cause())
 	}
@@ -530,6 +555,8 @@ func (p *execProc) handle(m *ipcMsg) {
 		s.opt.Clear(m.Wait)
 	case "input_request":
 		go p.serveInput(m)
+	case "comm_open", "comm_msg", "comm_close", "comm_done":
+		s.opt.Comm(m)
 	case "result", "error", "complete_reply", "inspect_reply":
 		p.mu.Lock()
 		c := p.calls[m.ID]

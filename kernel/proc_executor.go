@@ -13,9 +13,11 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/neurogo/neurogo/display"
+	"github.com/neurogo/neurogo/widgets"
 )
 
 // executorEnv marks a process started as an executor. The neurogo binary
@@ -73,10 +75,13 @@ func ServeExecutor(args []string) int {
 		errw:   os.Stderr,
 		work:   make(chan *ipcMsg, 16),
 		input:  make(chan *ipcMsg, 1),
+		comms:  make(chan *ipcMsg, 4096),
 		filter: &panicFilter{w: os.Stderr},
 	}
 	display.SetSink(s)
+	widgets.SetTransport(s)
 	go s.readLoop()
+	go s.serveComms()
 	ex, err := NewExecutor(ExecutorOptions{
 		Stdout:     os.Stdout,
 		Stderr:     s.filter,
@@ -114,6 +119,10 @@ type execServer struct {
 	ex     *Executor
 	work   chan *ipcMsg // run, complete, inspect: served one at a time
 	input  chan *ipcMsg // input replies
+	comms  chan *ipcMsg // comm messages of the front end, handled in order
+	// commRef is the Ref of the front-end comm message being handled (0:
+	// none); comm messages sent meanwhile carry it.
+	commRef atomic.Uint64
 
 	syncMu sync.Mutex
 	seq    int
@@ -144,6 +153,8 @@ func (s *execServer) readLoop() {
 			}
 		case "shutdown":
 			s.exit()
+		case "comm_open", "comm_msg", "comm_close":
+			s.comms <- m
 		}
 	}
 }
@@ -387,4 +398,59 @@ func (s *execServer) watchMemory(limit int64) {
 			return
 		}
 	}
+}
+
+// serveComms handles the front end's comm messages one at a time, in a
+// goroutine of its own: between cells and while a cell runs. The callbacks
+// they trigger (widgets) run here; a panic in them is the widgets'
+// business (package widgets recovers it), and one that escapes is caught
+// here, so the executor lives on.
+func (s *execServer) serveComms() {
+	for m := range s.comms {
+		s.handleComm(m)
+	}
+}
+
+func (s *execServer) handleComm(m *ipcMsg) {
+	kind := m.Type[len("comm_"):]
+	s.commRef.Store(m.Ref)
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("comm %s: panic: %v", m.CommID, r)
+			}
+		}()
+		err = widgets.HandleComm(kind, m.CommID, m.Target, m.Data, m.Buffers)
+	}()
+	if err != nil {
+		_ = s.conn.Send(&ipcMsg{Type: "log", Text: err.Error()})
+		if kind == "open" {
+			_ = s.conn.Send(&ipcMsg{Type: "comm_close", CommID: m.CommID, Data: map[string]any{"reason": err.Error()}, Ref: m.Ref})
+		}
+	}
+	s.commRef.Store(0)
+	if m.Ref != 0 {
+		_ = s.syncSend(&ipcMsg{Type: "comm_done", Ref: m.Ref})
+	}
+}
+
+// Open sends comm_open (widgets.Transport).
+func (s *execServer) Open(commID, target string, data, metadata map[string]any, buffers [][]byte) error {
+	return s.conn.Send(&ipcMsg{Type: "comm_open", CommID: commID, Target: target, Data: data, Metadata: metadata, Buffers: buffers, Ref: s.commRef.Load()})
+}
+
+// Send sends comm_msg (widgets.Transport).
+func (s *execServer) Send(commID string, data, metadata map[string]any, buffers [][]byte) error {
+	return s.conn.Send(&ipcMsg{Type: "comm_msg", CommID: commID, Data: data, Metadata: metadata, Buffers: buffers, Ref: s.commRef.Load()})
+}
+
+// Close sends comm_close (widgets.Transport).
+func (s *execServer) Close(commID string, data map[string]any) error {
+	return s.conn.Send(&ipcMsg{Type: "comm_close", CommID: commID, Data: data, Ref: s.commRef.Load()})
+}
+
+// Log writes a line to the kernel's log (widgets.Transport).
+func (s *execServer) Log(msg string) {
+	_ = s.conn.Send(&ipcMsg{Type: "log", Text: msg})
 }

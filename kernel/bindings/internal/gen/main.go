@@ -93,6 +93,7 @@ var groups = []group{
 		"github.com/neurogo/neurogo/accel/...",
 		"github.com/neurogo/neurogo/viz/...",
 		"github.com/neurogo/neurogo/display/...",
+		"github.com/neurogo/neurogo/widgets/...",
 		"github.com/neurogo/neurogo/notebook/...",
 		"github.com/neurogo/neurogo/repro/...",
 	}},
