@@ -19,9 +19,10 @@
 // architecture; a path of depth d needs d frames. Plasticities produce
 // parameter updates from states and parameters of the current and earlier
 // frames, in parallel with inference (§2.2); a loss plasticity unrolls the
-// network locally from the current states (§3.1, Net.Rollout), which
-// rejects targets that would need future input. Interfaces connect the
-// network to stimuli and read-outs (Driver).
+// network locally from the current states (§3.1, Net.Rollout), pruning
+// input pools it would need at a later frame as statestream does, and
+// rejecting a loss whose own source or target would need future input.
+// Interfaces connect the network to stimuli and read-outs (Driver).
 //
 // The description types (Net, NeuronPool, SynapsePool, Plasticity,
 // Interface) follow statestream's keys; shapes are [features, width,
@@ -92,6 +93,42 @@
 // that synapse-pool's. statestream's type: hebbian with modus: … is read
 // as the modus.
 //
+// Beyond the paper's keys the loader reads these forms of statestream's
+// own files: the activations log, neglog, mexp, msquare and gaussian
+// (neglog(x) = −ln max(x, 1e-6)); a synapse-pool's "pact", a pre-activation applied to
+// each source state before the synapse-pool reads it ([[relu]], or
+// statestream's expression form 'B.relu($, thresh=1.0)', relu(x − 1));
+// "share params" (W_0_0: [other_sp, W_0_0]: this synapse-pool computes
+// with the other's parameter and every plasticity naming either updates
+// that one array); the initialisers Id, -Id, id_X and Id_X (X·identity)
+// and identity initialisation between feature counts that are multiples
+// of each other (SynapsePool.Init). A plasticity's "bottleneck" (a hint to
+// statestream's process scheduler) and "label_smoothing" /
+// "confidence_penalty" (read but not applied by statestream's loss
+// plasticity) have no effect here either.
+//
+// # Compatibility and strict mode
+//
+// statestream's sanity check does not reject keys it does not know, and
+// its reference model specifications carry metadata (rollout_factor,
+// first_response_streaming, first_response_sequential,
+// shortest_path_sequential), keys their tools read (aleatoric_uncertainty)
+// and keys without effect (init on a neuron-pool, tag). By default Parse
+// and Load accept such a file as statestream does: every unknown key is
+// ignored and reported in Net.Warnings, each a *validate.Error with file,
+// line, column and, for a likely typo, the nearest known key:
+//
+//	net.st_graph:7:1: rollout_factor: unknown top-level key "rollout_factor" (neither a section nor a module), ignored
+//	net.st_graph:23:9: neuron_pools.conv1.shpae: unknown key "shpae", ignored (did you mean "shape"?)
+//
+// LoadOptions{Strict: true} turns every one of them into an error, and
+// so does a key that has no effect (with the reason), so that a typo
+// cannot go unnoticed. Keys statestream implements and neurogo does not
+// (unshare, factor_shapes, target_shapes, bias_shapes, weight_shapes,
+// "min W_f_a" / "max W_f_a", noise prob, ignore_split) are errors in both
+// modes, and so is every value that is wrong (an unknown activation,
+// initialiser, pool name, a shape that does not fit).
+//
 // Numbers (shapes, rf, rates, periods, …) may be arithmetic expressions of
 // globals (Eval: + - * / // % **, parentheses, min, max, abs, int, round).
 // Expressions are parsed by a small evaluator; nothing is ever executed,
@@ -110,4 +147,12 @@
 // Several problems are joined with errors.Join, the first one first.
 // Parse returns (nil, err) when anything fails; the Net it returns has
 // passed Net.Validate, which can also check a Net built in Go.
+//
+// # statestream's own files
+//
+// scripts/statestream-census DIR loads every .st_graph file under a
+// statestream checkout and runs three frames of each with zero input
+// (package train/plastic, TestStatestreamCensus), one line per file and
+// the totals; the files statestream's own tests keep deliberately broken
+// (examples/test_everything_wrong_*) fail with errors that say why.
 package stream

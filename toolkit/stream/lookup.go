@@ -58,9 +58,14 @@ func at(x [][]int, f, a, def int) int {
 // the layout the executor (sim/stream) uses:
 //
 //   - W_f_a of a convolution (rf ≥ 1): (rf, rf, Cin, Cout), Cin = PPP[f][a]
-//     if > 0 else the source's features, Cout = the target's features;
-//   - W_f_a of a dense connection (rf 0): (Cin·Wsrc·Hsrc, C·W·H of the target);
-//   - P_f_a (only where PPP[f][a] > 0): (Csrc, PPP[f][a]).
+//     if > 0 else the source's features, Cout = the target's features
+//     times Avgout and Maxout (each at least 1);
+//   - W_f_a of a dense connection (rf 0): (Cin·Wsrc·Hsrc, C·W·H of the
+//     target times Avgout and Maxout);
+//   - P_f_a (only where PPP[f][a] > 0): (Csrc, PPP[f][a]);
+//   - b_f (only where BiasShapes[f] is set): by its mode as a neuron-pool's
+//     bias, over the factor's features (the target's times Avgout and
+//     Maxout).
 //
 // It fails when the target or a source is not a neuron-pool of n.
 func (sp *SynapsePool) ParamShapes(n *Net) (map[string][]int, error) {
@@ -81,10 +86,16 @@ func (sp *SynapsePool) ParamShapes(n *Net) (map[string][]int, error) {
 				cin = ppp
 			}
 			w := fmt.Sprintf("W_%d_%d", f, a)
+			kf := max(sp.Avgout, 1) * max(sp.Maxout, 1)
+			if a == 0 && f < len(sp.BiasShapes) {
+				if bs := modeShape(sp.BiasShapes[f], [3]int{tgt.Shape[0] * kf, tgt.Shape[1], tgt.Shape[2]}); bs != nil {
+					out[fmt.Sprintf("b_%d", f)] = bs
+				}
+			}
 			if rf := at(sp.RF, f, a, 0); rf > 0 {
-				out[w] = []int{rf, rf, cin, tgt.Shape[0]}
+				out[w] = []int{rf, rf, cin, tgt.Shape[0] * kf}
 			} else {
-				out[w] = []int{cin * src.Shape[1] * src.Shape[2], Size(tgt.Shape)}
+				out[w] = []int{cin * src.Shape[1] * src.Shape[2], Size(tgt.Shape) * kf}
 			}
 		}
 	}
@@ -124,9 +135,17 @@ func modeShape(mode string, shape [3]int) []int {
 	return nil
 }
 
-// parseParamName splits "W_f_a" / "P_f_a" into kind and indices.
+// parseParamName splits "W_f_a" / "P_f_a" into kind and indices, and a
+// factor bias "b_f" into 'b', f and a = 0.
 func parseParamName(s string) (kind byte, f, a int, ok bool) {
 	parts := strings.Split(s, "_")
+	if len(parts) == 2 && parts[0] == "b" {
+		f, err := strconv.Atoi(parts[1])
+		if err != nil || f < 0 {
+			return 0, 0, 0, false
+		}
+		return 'b', f, 0, true
+	}
 	if len(parts) != 3 || (parts[0] != "W" && parts[0] != "P") {
 		return 0, 0, 0, false
 	}
@@ -136,4 +155,15 @@ func parseParamName(s string) (kind byte, f, a int, ok bool) {
 		return 0, 0, 0, false
 	}
 	return parts[0][0], f, a, true
+}
+
+// PreActivation returns the pre-activation of summand a of factor f
+// (SynapsePool.Pact; "Id" when absent) as an activation name and the
+// threshold subtracted first (statestream's "B.relu($, thresh=T)"). ok is
+// false for a pre-activation Validate rejects.
+func (sp *SynapsePool) PreActivation(f, a int) (act string, thresh float64, ok bool) {
+	if f < 0 || f >= len(sp.Pact) || a < 0 || a >= len(sp.Pact[f]) || sp.Pact[f][a] == "" {
+		return "Id", 0, true
+	}
+	return parsePact(sp.Pact[f][a])
 }

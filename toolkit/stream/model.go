@@ -1,5 +1,7 @@
 package stream
 
+import "github.com/neurogo/neurogo/toolkit/validate"
+
 // This file holds the description types shared by the YAML loader
 // (spec.go), validation (validate.go), the executor (sim/stream) and the
 // plasticities (train/stream). Field names follow statestream's network
@@ -35,6 +37,11 @@ type Net struct {
 	// CoreClients is statestream's core_clients section, kept as written
 	// (neurogo does not run core clients).
 	CoreClients map[string]map[string]any
+	// Warnings are the loader's notes on keys it ignored in compatibility
+	// mode (LoadOptions.Strict false): each names file, line, column, the
+	// key and, for a likely typo, the nearest known key. Nil for a Net built
+	// in Go and for a file without such keys.
+	Warnings []*validate.Error
 }
 
 // NeuronPool is a layer that keeps its state y(t) ∈ R^{agents×C×W×H} and
@@ -46,7 +53,9 @@ type NeuronPool struct {
 	// Shape is [features, width, height]; default [1, 1, 1].
 	Shape [3]int
 	// Act is the activation: Id (default), relu, leakyrelu, elu, selu,
-	// sigmoid, tanh, softmax (over features), softplus, exp, abs, square.
+	// sigmoid, tanh, softmax (over features), softplus, exp, abs, square,
+	// log (ln max(x, 1e-6)), neglog (−ln max(x, 1e-6)), mexp (−exp),
+	// msquare (−x²), gaussian (exp(−x²)).
 	Act string
 	// Noise: "" (none), "normal" (NoiseMean, NoiseStd; defaults 0, 1) or
 	// "uniform" (NoiseMin, NoiseMax; defaults -1, 1).
@@ -98,9 +107,28 @@ type SynapsePool struct {
 	// the product.
 	Act []string
 	ACT string
+	// BiasShapes[f], when set, gives factor f a bias b_f added to its sum
+	// before its activation (statestream's bias_shapes): "full", "feature",
+	// "spatial", "scalar" as a neuron-pool's bias_shape; "" or "false":
+	// none. Biases start at 0 ("init b_f" may give a number).
+	BiasShapes []string
+	// Pact[f][a] is the pre-activation applied to the source state of
+	// summand a of factor f before anything else (statestream's "pact";
+	// default Id): any activation name, or statestream's expression form
+	// "B.relu($, thresh=T)" (relu of x − T).
+	Pact [][]string
+	// Share maps a parameter of this synapse-pool (W_f_a, P_f_a) to the
+	// parameter of another synapse-pool whose values it uses (statestream's
+	// "share params": W_0_0: [other_sp, W_0_0]): both read and update one
+	// array, of the other synapse-pool's shape, which must equal this one's.
+	Share map[string]ParamRef
 	// Init maps a parameter name (W_f_a, P_f_a) to an initialiser: xavier
-	// (default), xavier_G (gain G), id, -id, normal, normal_M_S,
-	// uniform, uniform_A_B, bilin, zero, a number (constant).
+	// (default), xavier_G (gain G), id / Id, -id / -Id, id_X / Id_X (X·id),
+	// normal, normal_M_S, uniform, uniform_A_B, bilin, zero, a number
+	// (constant). id and Id also map between feature counts that are
+	// multiples of each other, as statestream does: id repeats each
+	// feature of the smaller side in a block (target feature i reads
+	// source feature i / k), Id tiles them (i reads i mod k).
 	Init map[string]string
 	// WeightFnc[f][a] is applied to W_f_a before use: Id (default), exp,
 	// abs, square.
@@ -108,11 +136,16 @@ type SynapsePool struct {
 	Noise               string
 	NoiseMean, NoiseStd float64
 	NoiseMin, NoiseMax  float64
-	Avgout, Maxout      int
-	Tags                []string
-	Period, Offset      int
-	Device              string
-	Pos                 Pos
+	// Avgout and Maxout (statestream's avgout / maxout; 0 or 1: off): the
+	// factors compute C·Avgout·Maxout features per position; groups of
+	// Avgout consecutive features are summed (statestream sums, despite
+	// the name), then the largest of each group of Maxout consecutive
+	// results is kept, leaving the target's C features, before ACT.
+	Avgout, Maxout int
+	Tags           []string
+	Period, Offset int
+	Device         string
+	Pos            Pos
 	// KeyPos is where each key of the item was written (loader only).
 	KeyPos map[string]Pos
 }

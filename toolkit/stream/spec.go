@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/neurogo/neurogo/toolkit/validate"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -22,6 +23,13 @@ type LoadOptions struct {
 	// ReadFile reads imported files (and the file given to Load); nil
 	// means os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// Strict rejects every key the loader does not use. By default
+	// (compatibility mode, statestream's own acceptance: its sanity check
+	// does not reject unknown keys) a key neurogo does not know — top-level
+	// metadata such as rollout_factor, a misspelt item key, a key without
+	// effect — is ignored with a warning in Net.Warnings that gives its
+	// file, line, column and the nearest known key.
+	Strict bool
 }
 
 func (o LoadOptions) read(path string) ([]byte, error) {
@@ -67,12 +75,17 @@ func Parse(data []byte, file string, o LoadOptions) (*Net, error) {
 		return nil, errors.Join(l.errs...)
 	}
 	n := l.build(raw)
+	if len(n.NeuronPools) == 0 {
+		// statestream's sanity check too rejects a file without them
+		l.errAt(n.Pos, secNP, "", "", "", "a network needs at least one neuron-pool (section neuron_pools is missing or empty)")
+	}
 	if len(l.errs) > 0 {
 		return nil, errors.Join(l.errs...)
 	}
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
+	n.Warnings = l.warns
 	return n, nil
 }
 
@@ -157,6 +170,7 @@ type rawNet struct {
 type loader struct {
 	opts    LoadOptions
 	errs    []error
+	warns   []*validate.Error
 	globals map[string]float64
 	// nodeFile records the file of module-parameter values substituted
 	// into a template written in another file.
@@ -184,6 +198,16 @@ func (l *loader) markFile(n *yaml.Node, file string) {
 
 func (l *loader) errAt(pos Pos, section, item, key, sug, format string, args ...any) {
 	l.errs = append(l.errs, specErr(pos, section, item, key, sug, fmt.Sprintf(format, args...)))
+}
+
+// lenient reports a key statestream accepts and neurogo does not use: an
+// error in strict mode, else a warning (Net.Warnings).
+func (l *loader) lenient(pos Pos, section, item, key, sug, format string, args ...any) {
+	if l.opts.Strict {
+		l.errAt(pos, section, item, key, sug, format, args...)
+		return
+	}
+	l.warns = append(l.warns, specErr(pos, section, item, key, sug, fmt.Sprintf(format, args...)+", ignored"))
 }
 
 // parseFile parses one file and resolves its imports; stack holds the
@@ -395,10 +419,17 @@ func (l *loader) parseSection(sec *rawSection, section string, kv rawKV) {
 	}
 }
 
-// checkKey reports (and returns true for) an unknown or unsupported key.
+// checkKey reports (and returns true for) an unknown, unsupported or
+// ignored key: true means the key is not kept.
 func (l *loader) checkKey(pos Pos, section, item, key string) bool {
 	if unsupportedKey(section, key) {
 		l.errAt(pos, section, item, key, "", "statestream key %q is not supported by neurogo", key)
+		return true
+	}
+	if why, ok := ignoredKey(section, key); ok {
+		if l.opts.Strict {
+			l.errAt(pos, section, item, key, "", "key %q has no effect: %s", key, why)
+		}
 		return true
 	}
 	if keyValid(section, key) {
@@ -408,7 +439,7 @@ func (l *loader) checkKey(pos Pos, section, item, key string) bool {
 	if section == secSP {
 		cands = append(slices.Clone(cands), "init W_0_0")
 	}
-	l.errAt(pos, section, item, key, suggest(key, cands), "unknown key %q", key)
+	l.lenient(pos, section, item, key, suggest(key, cands), "unknown key %q", key)
 	return true
 }
 
@@ -430,7 +461,7 @@ func (l *loader) checkTagKey(pos Pos, tag, key string) bool {
 	for _, s := range []string{secNP, secSP, secPL} {
 		all = append(all, sectionKeys(s)...)
 	}
-	l.errAt(pos, secTags, tag, key, suggest(key, all), "key %q applies to no neuron-pool, synapse-pool, plasticity or interface", key)
+	l.lenient(pos, secTags, tag, key, suggest(key, all), "key %q applies to no neuron-pool, synapse-pool, plasticity or interface", key)
 	return true
 }
 
@@ -616,7 +647,7 @@ func (l *loader) resolveInstances(raw *rawNet) {
 		m, ok := raw.modules[kv.key]
 		if !ok {
 			cands := append(slices.Clone(topKeys), raw.modOrder...)
-			l.errAt(kv.kpos, kv.key, "", "", suggest(kv.key, cands), "unknown top-level key %q (neither a section nor a module)", kv.key)
+			l.lenient(kv.kpos, kv.key, "", "", suggest(kv.key, cands), "unknown top-level key %q (neither a section nor a module)", kv.key)
 			continue
 		}
 		if isNull(kv.val) {

@@ -337,7 +337,7 @@ func (l *loader) buildSP(it *rawItem) *SynapsePool {
 	sp := &SynapsePool{Name: it.name, ACT: "Id", Period: 1, NoiseStd: 1, NoiseMin: -1, NoiseMax: 1,
 		Pos: it.pos, KeyPos: keyPos(it)}
 	var rfS, dilS, pppS *int
-	var actS *string
+	var actS, pactS *string
 	for _, kv := range it.kvs {
 		f := l.field(secSP, it.name, kv)
 		n := kv.val
@@ -365,6 +365,28 @@ func (l *loader) buildSP(it *rawItem) *SynapsePool {
 			}
 		case kv.key == "ACT":
 			sp.ACT, _ = f.str(n)
+		case kv.key == "pact":
+			if n.Kind == yaml.ScalarNode {
+				if s, ok := f.str(n); ok {
+					pactS = &s
+				}
+			} else {
+				sp.Pact, _ = f.strss(n)
+			}
+		case kv.key == "share params":
+			sp.Share = f.share(n)
+		case kv.key == "bias_shapes":
+			if n.Kind != yaml.SequenceNode {
+				f.errAt(n, "bias_shapes is a list of one shape mode per factor (full, feature, spatial, scalar), got a %s", kindName(n))
+				continue
+			}
+			for _, c := range n.Content {
+				m := "false" // null or None: no bias for this factor, as in statestream
+				if !isNull(c) && c.Value != "None" {
+					m, _ = f.mode(c)
+				}
+				sp.BiasShapes = append(sp.BiasShapes, m)
+			}
 		case kv.key == "weight_fnc":
 			sp.WeightFnc, _ = f.strss(n)
 		case strings.HasPrefix(kv.key, "noise"):
@@ -402,6 +424,15 @@ func (l *loader) buildSP(it *rawItem) *SynapsePool {
 	}
 	if pppS != nil {
 		sp.PPP = broadcast(pppS)
+	}
+	if pactS != nil {
+		sp.Pact = make([][]string, len(sp.Source))
+		for i, fac := range sp.Source {
+			sp.Pact[i] = make([]string, len(fac))
+			for j := range fac {
+				sp.Pact[i][j] = *pactS
+			}
+		}
 	}
 	if actS != nil {
 		sp.Act = make([]string, len(sp.Source))
@@ -496,6 +527,33 @@ func (l *loader) buildPL(it *rawItem) *Plasticity {
 		l.errAt(it.pos, secPL, it.name, "loss_function", "", "missing key loss_function")
 	}
 	return p
+}
+
+// share reads a synapse-pool's "share params": a mapping of its parameter
+// names to [synapse-pool, parameter] pairs.
+func (f field) share(n *yaml.Node) map[string]ParamRef {
+	if n.Kind != yaml.MappingNode {
+		f.errAt(n, "share params is a mapping of parameter names to [synapse-pool, parameter], e.g. W_0_0: [other, W_0_0], got a %s", kindName(n))
+		return nil
+	}
+	out := map[string]ParamRef{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		name, ok := f.str(k)
+		if !ok {
+			continue
+		}
+		if v.Kind != yaml.SequenceNode || len(v.Content) != 2 {
+			f.errAt(v, "a shared parameter is [synapse-pool, parameter], e.g. [other, W_0_0], got a %s", kindName(v))
+			continue
+		}
+		item, ok1 := f.str(v.Content[0])
+		par, ok2 := f.str(v.Content[1])
+		if ok1 && ok2 {
+			out[name] = ParamRef{Kind: "sp", Item: item, Name: par, Pos: f.l.pos(f.kv.file, v)}
+		}
+	}
+	return out
 }
 
 // params reads a plasticity's parameter list: entries [np, pool, b|g] or

@@ -36,7 +36,7 @@ var (
 		"batchnorm_mean", "batchnorm_std", "layernorm_mean", "layernorm_std",
 		"init b", "init g"}, commonKeys...)
 	spKeys = append([]string{"source", "target", "rf", "dilation", "ppp", "act",
-		"ACT", "weight_fnc", "noise", "noise mean", "noise std", "noise min",
+		"pact", "ACT", "weight_fnc", "share params", "bias_shapes", "noise", "noise mean", "noise std", "noise min",
 		"noise max", "avgout", "maxout"}, commonKeys...)
 	plKeys = append([]string{"type", "modus", "loss_function", "source",
 		"source_t", "target", "target_t", "mask", "parameter", "L1", "L2",
@@ -51,9 +51,32 @@ var (
 // silently ignored.
 var unsupportedKeys = map[string][]string{
 	secNP: {"unshare", "noise prob"},
-	secSP: {"factor_shapes", "target_shapes", "bias_shapes", "weight_shapes",
-		"share params", "unshare", "bottleneck"},
-	secPL: {"ignore_split", "bottleneck", "label_smoothing", "confidence_penalty"},
+	secSP: {"factor_shapes", "target_shapes", "weight_shapes", "unshare"},
+	secPL: {"ignore_split"},
+}
+
+// ignoredKeys are keys statestream reads without any effect on what a
+// network computes: they are accepted silently (an error in strict mode,
+// with the reason).
+var ignoredKeys = map[string]map[string]string{
+	secPL: {
+		"bottleneck": "it tunes statestream's process scheduling (the period of " +
+			"items that are not the slowest), not what a frame computes",
+		"label_smoothing":    "statestream's loss plasticity does not apply it (the code is commented out)",
+		"confidence_penalty": "statestream's loss plasticity does not apply it (the code is commented out)",
+	},
+	secSP: {
+		"bottleneck": "it tunes statestream's process scheduling, not what a frame computes",
+	},
+	secNP: {
+		"bottleneck": "it tunes statestream's process scheduling, not what a frame computes",
+	},
+}
+
+// ignoredKey returns why key has no effect, if statestream ignores it.
+func ignoredKey(section, key string) (string, bool) {
+	why, ok := ignoredKeys[section][key]
+	return why, ok
 }
 
 // unsupportedKey reports whether key is one statestream knows and neurogo

@@ -182,7 +182,7 @@ func TestFutureInput(t *testing.T) {
 	if err == nil {
 		t.Fatal("the future-input variant loaded")
 	}
-	for _, want := range []string{"future.st_graph:63:5: plasticities.deep_class:", "input from the future", `needs neuron-pool "image" at δt=1`} {
+	for _, want := range []string{"future.st_graph:63:5: plasticities.deep_class:", "input from the future", `needs neuron-pool "label" at δt=1`} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
@@ -198,8 +198,8 @@ func mustRead(t *testing.T, path string) string {
 	return string(b)
 }
 
-// TestBadInput: every class of bad input fails with a precise first
-// error (file:line:col, section.item.key, message).
+// TestBadInput: every class of bad input fails in strict mode with a
+// precise first error (file:line:col, section.item.key, message).
 func TestBadInput(t *testing.T) {
 	demo := mustRead(t, demoFile)
 	cases := []struct {
@@ -216,7 +216,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown plasticity key", "        lr: 1e-3", "        lr: 1e-3\n        optimiser: adam", []string{`plasticities.class.optimiser: unknown key "optimiser" (did you mean "optimizer"?)`}},
 		{"unknown tag key", "        dropout: 0.2\n", "        dropout: 0.2\n        dropuot: 0.1\n", []string{`tag_specs.hidden.dropuot:`, `(did you mean "dropout"?)`}},
 		{"tags in a tag spec", "        dropout: 0.2\n", "        dropout: 0.2\n        tags: [prediction]\n", []string{"tag_specs.hidden.tags: a tag spec cannot give tags"}},
-		{"unsupported key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        share params: {}\n    c1_c2:", []string{`not supported by neurogo`}},
+		{"unsupported key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        unshare: [W_0_0]\n    c1_c2:", []string{`not supported by neurogo`}},
 		{"duplicate key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        rf: [[3]]\n    c1_c2:", []string{"synapse_pools.img_c1.rf: key given twice"}},
 		{"unknown activation", "        act: relu", "        act: rleu", []string{`bad.st_graph:90:9: neuron_pools.conv1.act: unknown activation "rleu" (did you mean "relu"?)`}},
 		{"unknown init", "        init W_0_0: id\n        init W_0_1: id", "        init W_0_0: idd\n        init W_0_1: id", []string{`synapse_pools.pred_pred.init W_0_0: unknown initialiser "idd"`}},
@@ -225,7 +225,7 @@ func TestBadInput(t *testing.T) {
 			[]string{`synapse_pools.img_c1.rf: source "image" (28×28) does not fit target "conv1" (10×10)`}},
 		{"even rf", "        target: conv1\n        rf: [[5]]", "        target: conv1\n        rf: [[4]]", []string{"bad.st_graph:29:9: synapse_pools.img_c1.rf:", "must be odd"}},
 		{"id with unequal features", "        target: label_copy\n        rf: [[1]]", "        target: conv2\n        rf: [[1]]",
-			[]string{`synapse_pools.label_cp.init W_0_0: init "id" needs equal source and target features, got 10 (source "label") and 64 (target "conv2")`}},
+			[]string{`synapse_pools.label_cp.init W_0_0: init "id" needs source and target features that are equal or multiples of each other, got 10 (source "label") and 64 (target "conv2")`}},
 		{"missing parameter", "        - [sp, c1_pred, W_0_0]", "        - [sp, c1_pred, W_1_0]", []string{"bad.st_graph:62:11: plasticities.class.parameter:", `has no parameter "W_1_0"`}},
 		{"missing np parameter", "        - [np, conv2, b]", "        - [np, conv2, g]", []string{`neuron-pool "conv2" has no parameter "g"`}},
 		{"remap to a missing pool", "            mnist_label: label\n", "            mnist_label: labl\n", []string{`interfaces.mnist.remap: "mnist_label" maps to neuron-pool "labl", which does not exist (did you mean "label"?)`}},
@@ -249,7 +249,7 @@ func TestBadInput(t *testing.T) {
 			if src == demo {
 				t.Fatalf("replacement of %q did not apply", c.old)
 			}
-			n, err := Parse([]byte(src), "bad.st_graph", LoadOptions{})
+			n, err := Parse([]byte(src), "bad.st_graph", LoadOptions{Strict: true})
 			if err == nil || n != nil {
 				t.Fatalf("Parse = %v, %v; want nil and an error", n, err)
 			}
@@ -494,7 +494,7 @@ func TestBadFiles(t *testing.T) {
 			`testdata/bad_rf.st_graph:18:9: synapse_pools.img_b.rf: rf[0][0] = 4: a convolution's receptive field must be odd`}},
 	}
 	for _, c := range cases {
-		n, err := Load(filepath.Join("testdata", c.file), LoadOptions{})
+		n, err := Load(filepath.Join("testdata", c.file), LoadOptions{Strict: true})
 		if err == nil || n != nil {
 			t.Errorf("%s: loaded", c.file)
 			continue

@@ -12,7 +12,8 @@ import (
 // plasticities.md, plasticity_loss.md; the statestream paper, appendix 6.1).
 var (
 	knownActs = []string{"Id", "relu", "leakyrelu", "elu", "selu", "sigmoid",
-		"tanh", "softmax", "softplus", "exp", "abs", "square"}
+		"tanh", "softmax", "softplus", "exp", "abs", "square", "log", "neglog",
+		"mexp", "msquare", "gaussian"}
 	knownShapeModes = []string{"feature", "full", "spatial", "scalar", "false"}
 	knownNormModes  = []string{"false", "full", "feature", "spatial", "scalar"}
 	knownNoise      = []string{"normal", "uniform"}
@@ -21,8 +22,8 @@ var (
 	knownLosses = []string{"mse", "mae", "hinge", "negloglikelihood",
 		"categorical_crossentropy", "minimize", "maximize"}
 	knownOptimizers = []string{"grad_desc", "adam", "rmsprop"}
-	knownInits      = []string{"xavier", "xavier_G", "id", "-id", "normal",
-		"normal_M_S", "uniform", "uniform_A_B", "bilin", "zero"}
+	knownInits      = []string{"xavier", "xavier_G", "id", "Id", "-id", "-Id", "id_X",
+		"Id_X", "normal", "normal_M_S", "uniform", "uniform_A_B", "bilin", "zero"}
 	knownWeightFncs = []string{"Id", "exp", "abs", "square"}
 )
 
@@ -39,11 +40,53 @@ func knownAct(a string) bool {
 	return a == "" || a == "id" || slices.Contains(knownActs, a)
 }
 
+// knownPact reports whether a is a pre-activation: an activation name or
+// statestream's expression form "B.relu($, thresh=T)".
+func knownPact(a string) bool {
+	_, _, ok := parsePact(a)
+	return ok
+}
+
+// parsePact splits a pre-activation (SynapsePool.Pact) into an activation
+// name and a threshold: "relu" → (relu, 0); statestream's expression form
+// "B.relu($, thresh=1.0)" → (relu, 1), the activation of x − thresh
+// (statestream's relu(x, thresh)); "B.name($)" → (name, 0). ok is false
+// for anything else (an unknown name, another expression).
+func parsePact(a string) (act string, thresh float64, ok bool) {
+	s := strings.TrimSpace(a)
+	if !strings.HasPrefix(s, "B.") {
+		return s, 0, knownAct(s)
+	}
+	name, rest, found := strings.Cut(s[2:], "(")
+	if !found || !strings.HasSuffix(rest, ")") {
+		return "", 0, false
+	}
+	args := strings.Split(strings.TrimSuffix(rest, ")"), ",")
+	if strings.TrimSpace(args[0]) != "$" || !knownAct(name) {
+		return "", 0, false
+	}
+	switch len(args) {
+	case 1:
+		return name, 0, true
+	case 2:
+		k, v, found := strings.Cut(args[1], "=")
+		if !found || strings.TrimSpace(k) != "thresh" || name != "relu" {
+			return "", 0, false
+		}
+		t, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return "", 0, false
+		}
+		return name, t, true
+	}
+	return "", 0, false
+}
+
 // checkInit reports whether s is a known initialiser (see
 // SynapsePool.Init); the parametrised forms need numbers.
 func checkInit(s string) bool {
 	switch s {
-	case "xavier", "id", "-id", "normal", "uniform", "bilin", "zero":
+	case "xavier", "id", "Id", "-id", "-Id", "normal", "uniform", "bilin", "zero":
 		return true
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
@@ -59,7 +102,7 @@ func checkInit(s string) bool {
 		return true
 	}
 	switch {
-	case parts[0] == "xavier" && len(parts) == 2:
+	case (parts[0] == "xavier" || parts[0] == "id" || parts[0] == "Id") && len(parts) == 2:
 		return nums(parts[1:])
 	case (parts[0] == "normal" || parts[0] == "uniform") && len(parts) == 3:
 		return nums(parts[1:])
@@ -332,6 +375,27 @@ func (v *validator) synapse(sp *SynapsePool) {
 	if !knownAct(sp.ACT) {
 		add("ACT", suggest(sp.ACT, knownActs), "unknown activation %q", sp.ACT)
 	}
+	if lengths("pact", len(sp.Pact)) {
+		for f := range sp.Pact {
+			if len(sp.Pact[f]) != len(sp.Source[f]) {
+				add("pact", "", "pact factor %d has %d entries, source has %d", f, len(sp.Pact[f]), len(sp.Source[f]))
+				continue
+			}
+			for _, a := range sp.Pact[f] {
+				if !knownPact(a) {
+					add("pact", suggest(a, knownActs), "unknown pre-activation %q (an activation name or B.relu($, thresh=T))", a)
+				}
+			}
+		}
+	}
+	v.share(sp, add)
+	if lengths("bias_shapes", len(sp.BiasShapes)) {
+		for _, m := range sp.BiasShapes {
+			if m != "" && !slices.Contains(knownShapeModes, m) {
+				add("bias_shapes", suggest(m, knownShapeModes), "unknown bias shape %q", m)
+			}
+		}
+	}
 	if sp.Noise != "" && !slices.Contains(knownNoise, sp.Noise) {
 		add("noise", suggest(sp.Noise, knownNoise), "unknown noise %q", sp.Noise)
 	}
@@ -393,17 +457,78 @@ func (v *validator) synapse(sp *SynapsePool) {
 			continue
 		}
 		kind, f, a, _ := parseParamName(k)
-		if kind == 'W' && (val == "id" || val == "-id") && tgt != nil {
+		if kind == 'W' && isIdentityInit(val) && tgt != nil {
 			if src := v.n.Pool(sp.Source[f][a]); src != nil {
 				cin := src.Shape[0]
 				if ppp := at(sp.PPP, f, a, 0); ppp > 0 {
 					cin = ppp
 				}
-				if cin != tgt.Shape[0] {
+				cout := tgt.Shape[0] * max(sp.Avgout, 1) * max(sp.Maxout, 1)
+				multiple := cin > 0 && cout > 0 && (cin%cout == 0 || cout%cin == 0)
+				if (val == "id" || val == "Id") && !multiple {
+					add(key, "", "init %q needs source and target features that are equal or multiples of each other, got %d (source %q) and %d (target %q)",
+						val, cin, src.Name, cout, tgt.Name)
+				} else if val != "id" && val != "Id" && cin != cout {
 					add(key, "", "init %q needs equal source and target features, got %d (source %q) and %d (target %q)",
-						val, cin, src.Name, tgt.Shape[0], tgt.Name)
+						val, cin, src.Name, cout, tgt.Name)
 				}
 			}
+		}
+	}
+}
+
+// isIdentityInit reports whether an initialiser is one of the identity
+// family (id, Id, -id, -Id, id_X, Id_X).
+func isIdentityInit(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s == "id" || s == "Id" || strings.HasPrefix(s, "id_") || strings.HasPrefix(s, "Id_")
+}
+
+// share checks a synapse-pool's shared parameters: each names one of its
+// own parameters and an existing parameter of another synapse-pool, of
+// the same shape, that itself is not shared.
+func (v *validator) share(sp *SynapsePool, add func(key, sug, format string, args ...any)) {
+	keys := make([]string, 0, len(sp.Share))
+	for k := range sp.Share {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		r := sp.Share[k]
+		if msg := v.spParam(sp, k); msg != "" {
+			add("share params", "", "%s", msg)
+			continue
+		}
+		if kind, _, _, _ := parseParamName(k); kind == 'b' {
+			add("share params", "", "%s: only weights W_f_a and projections P_f_a can be shared", k)
+			continue
+		}
+		o := v.n.SP(r.Item)
+		if o == nil {
+			var names []string
+			for _, s := range v.n.SynapsePools {
+				names = append(names, s.Name)
+			}
+			add("share params", suggest(r.Item, names), "%s: no synapse-pool %q", k, r.Item)
+			continue
+		}
+		if o == sp {
+			add("share params", "", "%s: a synapse-pool cannot share a parameter with itself", k)
+			continue
+		}
+		if msg := v.spParam(o, r.Name); msg != "" {
+			add("share params", "", "%s: %s", k, msg)
+			continue
+		}
+		if _, chained := o.Share[r.Name]; chained {
+			add("share params", "", "%s: %s of %q is itself shared; name the synapse-pool that owns it", k, r.Name, o.Name)
+			continue
+		}
+		mine, err1 := sp.ParamShapes(v.n)
+		theirs, err2 := o.ParamShapes(v.n)
+		if err1 == nil && err2 == nil && !slices.Equal(mine[k], theirs[r.Name]) {
+			add("share params", "", "%s has shape %v, %s of %q has shape %v: shared parameters need equal shapes",
+				k, mine[k], r.Name, o.Name, theirs[r.Name])
 		}
 	}
 }
@@ -420,6 +545,9 @@ func (v *validator) spParam(sp *SynapsePool, name string) string {
 	}
 	if kind == 'P' && at(sp.PPP, f, a, 0) <= 0 {
 		return fmt.Sprintf("synapse-pool %q has no parameter %q: ppp[%d][%d] is 0", sp.Name, name, f, a)
+	}
+	if kind == 'b' && (f >= len(sp.BiasShapes) || sp.BiasShapes[f] == "" || sp.BiasShapes[f] == "false") {
+		return fmt.Sprintf("synapse-pool %q has no parameter %q: bias_shapes gives factor %d no bias", sp.Name, name, f)
 	}
 	return ""
 }
