@@ -77,10 +77,16 @@
 // when the target is smaller, "same" padding as TensorFlow (pad
 // max((out-1)·s+(rf-1)·d+1-n, 0), the smaller half before) and dilation d;
 // RF 0 is a dense map from the whole (projected) source to the whole
-// target. WeightFnc (exp, abs, square) is applied to W before use. A pool
+// target. WeightFnc (exp, abs, square) is applied to W before use. A
+// pre-activation (stream.SynapsePool.Pact, statestream's pact) replaces
+// y_f_a by act(y_f_a − thresh) before everything else. A synapse-pool that
+// shares a parameter (stream.SynapsePool.Share) computes with the owner's
+// array; Sim.Param and plasticities see one array under both names. A pool
 // that no synapse-pool targets and no driver writes keeps its state; a
-// synapse-pool inactive in a frame contributes nothing. Avgout and maxout
-// are not implemented (New fails when they are > 1).
+// synapse-pool inactive in a frame contributes nothing. With Avgout or
+// Maxout > 1 the factors have C·Avgout·Maxout features; groups of Avgout
+// consecutive ones are summed, then the largest of each group of Maxout
+// kept (stream.SynapsePool.Avgout), before ACT.
 //
 // Noise is normal (mean, std) or uniform (min, max). Normalisations
 // subtract the group mean (…_mean) and divide by sqrt(mean square + 1e-5)
@@ -95,7 +101,9 @@
 //
 // Activations: Id, relu, leakyrelu (slope 0.01 for x < 0), elu (α = 1),
 // selu (Klambauer et al. 2017), sigmoid, tanh, softmax (over the features
-// at each position), softplus, exp, abs, square.
+// at each position), softplus, exp, abs, square, and statestream's log
+// and neglog (±ln max(x, 1e-6); zero derivative below the floor), mexp
+// (−exp), msquare (−x²) and gaussian (exp(−x²)).
 //
 // Periods: a pool (synapse-pool) updates (contributes) in the step from
 // frame t only if t % Period == Offset; otherwise the pool keeps its state.
@@ -115,7 +123,10 @@
 // # Rollouts
 //
 // NewRollout prepares a local rollout (stream.Net.Rollout) with gradients
-// for chosen parameters: Forward copies the frame-t states (depth 0) and
+// for chosen parameters; the synapse-pools the plan cuts at a depth
+// (stream.Rollout.Cut: their source was pruned) contribute nothing there,
+// and a pool written by an interface is computed from its synapse-pools
+// like any other. Forward copies the frame-t states (depth 0) and
 // computes depths 1 … Depth with the current parameters from the rollout's
 // own buffers; the caller writes ∂L/∂state into Grad buffers; Backward
 // propagates them down to depth 0 and into ParamGrad. Rollouts only read

@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -129,6 +130,45 @@ func gradCases() []gradCase {
 	}})
 	cs = append(cs, gradCase{name: "periods depth 3", net: per, out: "out", depth: 3, srcGrad: "h",
 		wrt: []stream.ParamRef{pr("sp", "ih", "W_0_0"), pr("sp", "hh", "W_0_0"), pr("sp", "ho", "W_0_0"), pr("np", "h", "b")}})
+	// statestream's further activations and pre-activations (pact).
+	for _, a := range []string{"log", "neglog", "mexp", "msquare", "gaussian"} {
+		add("pool act "+a, chain(2, [3]int{2, 2, 2}, [3]int{3, 2, 2}, func(sp *stream.SynapsePool, o *stream.NeuronPool) {
+			sp.RF, o.Act = [][]int{{1}}, a
+		}), W)
+	}
+	for _, pa := range []string{"relu", "tanh", "softmax", "B.relu($, thresh=0.3)"} {
+		add("pact "+pa, chain(2, [3]int{2, 3, 3}, [3]int{3, 3, 3}, func(sp *stream.SynapsePool, _ *stream.NeuronPool) {
+			sp.RF, sp.Pact = [][]int{{3}}, [][]string{{pa}}
+		}), W)
+	}
+	add("pact with ppp", chain(2, [3]int{3, 2, 2}, [3]int{2, 2, 2}, func(sp *stream.SynapsePool, _ *stream.NeuronPool) {
+		sp.RF, sp.PPP, sp.Pact = [][]int{{1}}, [][]int{{2}}, [][]string{{"sigmoid"}}
+	}), W, pr("sp", "sp", "P_0_0"))
+	// Shared parameters: b uses a's W_0_0, whose gradient sums both uses.
+	shared := withDefaults(&stream.Net{Agents: 2, NeuronPools: []*stream.NeuronPool{
+		{Name: "in", Shape: [3]int{2, 2, 2}}, {Name: "in2", Shape: [3]int{2, 2, 2}},
+		{Name: "out", Shape: [3]int{3, 2, 2}, Act: "tanh"},
+	}, SynapsePools: []*stream.SynapsePool{
+		{Name: "a", Source: [][]string{{"in"}}, Target: "out", RF: [][]int{{1}}},
+		{Name: "b", Source: [][]string{{"in2"}}, Target: "out", RF: [][]int{{1}},
+			Share: map[string]stream.ParamRef{"W_0_0": {Kind: "sp", Item: "a", Name: "W_0_0"}}},
+	}})
+	add("shared parameter", shared, pr("sp", "a", "W_0_0"))
+	// factor biases (bias_shapes)
+	for _, m := range []string{"full", "feature", "spatial", "scalar"} {
+		add("factor bias "+m, chain(2, [3]int{2, 3, 2}, [3]int{3, 3, 2}, func(sp *stream.SynapsePool, _ *stream.NeuronPool) {
+			sp.RF, sp.BiasShapes, sp.Act = [][]int{{3}}, []string{m}, []string{"tanh"}
+		}), W, pr("sp", "sp", "b_0"))
+	}
+	// avgout / maxout: the factors compute C·avgout·maxout features.
+	for _, k := range [][2]int{{2, 1}, {1, 3}, {2, 2}} {
+		add(fmt.Sprintf("conv avgout %d maxout %d", k[0], k[1]), chain(2, [3]int{2, 3, 3}, [3]int{2, 3, 3}, func(sp *stream.SynapsePool, o *stream.NeuronPool) {
+			sp.RF, sp.Avgout, sp.Maxout, sp.ACT, o.Act = [][]int{{3}}, k[0], k[1], "tanh", "sigmoid"
+		}), W)
+	}
+	add("dense avgout 2 maxout 2, two factors", chain(2, [3]int{2, 2, 2}, [3]int{3, 1, 1}, func(sp *stream.SynapsePool, _ *stream.NeuronPool) {
+		sp.Source, sp.RF, sp.Avgout, sp.Maxout, sp.Act = [][]string{{"in"}, {"in"}}, [][]int{{0}, {0}}, 2, 2, []string{"tanh", "sigmoid"}
+	}), W, pr("sp", "sp", "W_1_0"))
 	return cs
 }
 

@@ -21,8 +21,9 @@ import (
 //     fan_in = rf·rf·Cin, fan_out = rf·rf·Cout for a convolution and the
 //     row and column counts for a dense W or a P; xavier_G scales the bound
 //     by G;
-//   - id / -id: ±1 on matching features at the centre tap ((rf-1)/2, rf
-//     odd) of a convolution, on matching indices of a dense W or a P;
+//   - id / -id / Id / -Id, id_X / Id_X (X instead of 1): ±1 on matching
+//     features at the centre tap ((rf-1)/2, rf odd) of a convolution, on
+//     matching indices of a dense W or a P (identityMatch);
 //   - normal: N(0, 1); normal_M_S: N(M, S²);
 //   - uniform: U(-1, 1); uniform_A_B: U(A, B);
 //   - bilin: the bilinear-interpolation kernel (Long et al. 2015's FCN
@@ -97,17 +98,38 @@ func initParam(sp *stream.SynapsePool, name string, shape []int, seed uint64) ([
 		for i := range d {
 			d[i] = (2*rng.Float64() - 1) * b
 		}
-	case "id", "-id":
+	case "id", "-id", "Id", "-Id":
 		v := 1.0
-		if parts[0] == "-id" {
+		if parts[0][0] == '-' {
 			v = -1
 		}
-		c := (rf - 1) / 2
-		diag(func(k, kx, ky int) {
-			if !conv || (kx == c && ky == c) {
-				d[k] = v
+		if len(parts) == 2 {
+			x, ok := num(parts[1])
+			if !ok || v < 0 {
+				return bad()
 			}
-		})
+			v = x
+		} else if len(parts) != 1 {
+			return bad()
+		}
+		tiled := strings.TrimPrefix(parts[0], "-") == "Id"
+		nin, nout := rows, cols
+		if conv {
+			nin = shape[2]
+		}
+		c := (rf - 1) / 2
+		for ci := 0; ci < nin; ci++ {
+			for co := 0; co < nout; co++ {
+				if !identityMatch(ci, co, nin, nout, tiled) {
+					continue
+				}
+				if conv {
+					d[((c*rf+c)*nin+ci)*nout+co] = v
+				} else {
+					d[ci*nout+co] = v
+				}
+			}
+		}
 	case "normal", "uniform":
 		a, b := 0.0, 1.0
 		if parts[0] == "uniform" {
@@ -144,4 +166,25 @@ func initParam(sp *stream.SynapsePool, name string, shape []int, seed uint64) ([
 		return bad()
 	}
 	return d, nil
+}
+
+// identityMatch reports whether input index i and output index o of an
+// identity initialiser match (statestream's id / Id): with equal counts
+// when i == o; when one count is a multiple k of the other, id matches
+// where the index on the larger side divided by k equals the index on the
+// smaller side (blocks: kron(eye, ones)), Id (tiled) where the larger
+// index modulo the smaller count equals it (kron(ones, eye)). Counts that
+// are not multiples match on the diagonal (i == o).
+func identityMatch(i, o, nin, nout int, tiled bool) bool {
+	big, small, nbig, nsmall := o, i, nout, nin
+	if nin > nout {
+		big, small, nbig, nsmall = i, o, nin, nout
+	}
+	if nbig == nsmall || nsmall == 0 || nbig%nsmall != 0 {
+		return i == o
+	}
+	if tiled {
+		return big%nsmall == small
+	}
+	return big/(nbig/nsmall) == small
 }

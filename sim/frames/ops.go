@@ -108,13 +108,23 @@ const (
 	actExp
 	actAbs
 	actSquare
+	actLog
+	actNeglog
+	actMexp
+	actMsquare
+	actGaussian
 )
+
+// logEps is the floor of the logarithm's argument: statestream's log and
+// neglog compute ±ln max(x, 1e-6).
+const logEps = 1e-6
 
 var actNames = map[string]actKind{
 	"": actId, "Id": actId, "id": actId, "relu": actRelu, "leakyrelu": actLeaky,
 	"elu": actElu, "selu": actSelu, "sigmoid": actSigmoid, "tanh": actTanh,
 	"softmax": actSoftmax, "softplus": actSoftplus, "exp": actExp, "abs": actAbs,
-	"square": actSquare,
+	"square": actSquare, "log": actLog, "neglog": actNeglog, "mexp": actMexp,
+	"msquare": actMsquare, "gaussian": actGaussian,
 }
 
 // actForward writes out = act(in) elementwise (softmax: over groups of c
@@ -188,6 +198,26 @@ func actForward(k actKind, in, out []float64, c int) {
 	case actSquare:
 		for i, x := range in {
 			out[i] = x * x
+		}
+	case actLog:
+		for i, x := range in {
+			out[i] = math.Log(max(x, logEps))
+		}
+	case actNeglog:
+		for i, x := range in {
+			out[i] = -math.Log(max(x, logEps))
+		}
+	case actMexp:
+		for i, x := range in {
+			out[i] = -math.Exp(x)
+		}
+	case actMsquare:
+		for i, x := range in {
+			out[i] = -x * x
+		}
+	case actGaussian:
+		for i, x := range in {
+			out[i] = math.Exp(-x * x)
 		}
 	}
 }
@@ -270,6 +300,30 @@ func actBackward(k actKind, in, out, dout, din []float64, c int) {
 	case actSquare:
 		for i, x := range in {
 			din[i] = 2 * x * dout[i]
+		}
+	case actLog, actNeglog:
+		sign := 1.0
+		if k == actNeglog {
+			sign = -1
+		}
+		for i, x := range in {
+			if x > logEps {
+				din[i] = sign * dout[i] / x
+			} else {
+				din[i] = 0 // the floor is constant
+			}
+		}
+	case actMexp:
+		for i, y := range out {
+			din[i] = y * dout[i]
+		}
+	case actMsquare:
+		for i, x := range in {
+			din[i] = -2 * x * dout[i]
+		}
+	case actGaussian:
+		for i, x := range in {
+			din[i] = -2 * x * out[i] * dout[i]
 		}
 	}
 }

@@ -29,17 +29,31 @@ type term struct {
 	ident      bool
 	k          int // inner dimension of the product
 	seqNew     bool
+	// pre-activation of the source state (statestream's pact): act(y − thresh)
+	hasPact bool
+	pact    actKind
+	thresh  float64
 }
 
 type factor struct {
 	act   actKind
 	terms []term
+	// bias b_f (statestream's bias_shapes) added before act: parameter
+	// index (-1: none) and shape mode
+	bias     int
+	biasMode string
 }
 
 type spProg struct {
-	idx            int
-	sp             *stream.SynapsePool
-	act            actKind
+	idx int
+	sp  *stream.SynapsePool
+	act actKind
+	// avgout, maxout ≥ 1: the factors have c = C·avgout·maxout features
+	// (n = W·H·c per agent); groups of avgout consecutive features are
+	// summed, then the maximum of groups of maxout is taken (statestream's
+	// avgout / maxout), before ACT.
+	avgout, maxout int
+	c, n           int
 	factors        []factor
 	noise          string
 	nA, nB         float64 // mean/std or min/max
@@ -105,12 +119,16 @@ type tape struct {
 	sum  [][][]float64 // per sp, factor: Σ_a terms
 	fac  [][][]float64 // act_f(sum)
 	prod [][]float64   // per sp: Π_f fac
+	red  [][]float64   // per sp with avgout/maxout: the reduced product (ACT's input)
 	post [][]float64   // per sp: ACT(prod) (+ noise)
 	tmp  []float64
-	x    []float64   // Σ post (+ noise)
-	outs [][]float64 // output of each stage
-	mu   [][]float64 // per stage: group means / std
-	mask [][]float64 // per stage: dropout multipliers, zoneout choices (1 = keep old)
+	pin  [][][]float64 // pre-activated source per term (nil without pact)
+	pre  [][][]float64 // source − thresh per term (rollouts, thresh ≠ 0 only)
+	gpin [][][]float64 // ∂L/∂pin per term (rollouts only)
+	x    []float64     // Σ post (+ noise)
+	outs [][]float64   // output of each stage
+	mu   [][]float64   // per stage: group means / std
+	mask [][]float64   // per stage: dropout multipliers, zoneout choices (1 = keep old)
 	spOn []bool
 	// backward scratch (rollouts only)
 	g1, g2, gsum, gprod []float64
@@ -135,10 +153,12 @@ func newTape(p *poolProg, s *Sim, agents int, sh *scratch) *tape {
 	buf := func() []float64 { return make([]float64, N) }
 	t := &tape{x: buf(), spOn: make([]bool, len(p.sps))}
 	for _, sp := range p.sps {
-		var weff, ppp, col, sum, fac, gcol, gppp, gweff [][]float64
+		NS := agents * sp.n
+		sbuf := func() []float64 { return make([]float64, NS) }
+		var weff, ppp, col, sum, fac, gcol, gppp, gweff, pin, pre, gpin [][]float64
 		for _, f := range sp.factors {
-			if len(f.terms) > 1 && t.tmp == nil {
-				t.tmp = buf()
+			if len(f.terms) > 1 && len(t.tmp) < NS {
+				t.tmp = sbuf()
 			}
 			for _, tm := range f.terms {
 				w := s.params[tm.wParam].data
@@ -162,24 +182,47 @@ func newTape(p *poolProg, s *Sim, agents int, sh *scratch) *tape {
 					gc = sh.gcol[:len(cl)]
 				}
 				weff, ppp, col, gcol, gppp, gweff = append(weff, e), append(ppp, pp), append(col, cl), append(gcol, gc), append(gppp, gp), append(gweff, gw)
+				var pi, pr, gpi []float64
+				if tm.hasPact {
+					pi = make([]float64, agents*tm.ws*tm.hs*tm.cs)
+					if backward {
+						gpi = make([]float64, len(pi))
+						if tm.thresh != 0 {
+							pr = make([]float64, len(pi))
+						}
+					}
+				}
+				pin, pre, gpin = append(pin, pi), append(pre, pr), append(gpin, gpi)
 			}
-			sm := buf()
+			sm := sbuf()
 			sum = append(sum, sm)
 			if backward {
-				fac = append(fac, buf())
+				fac = append(fac, sbuf())
 			} else {
 				fac = append(fac, sm)
 			}
 		}
 		t.weff, t.ppp, t.col, t.sum, t.fac = append(t.weff, weff), append(t.ppp, ppp), append(t.col, col), append(t.sum, sum), append(t.fac, fac)
 		t.gcol, t.gppp, t.gweff = append(t.gcol, gcol), append(t.gppp, gppp), append(t.gweff, gweff)
-		if backward {
-			t.prod = append(t.prod, buf())
+		t.pin, t.pre, t.gpin = append(t.pin, pin), append(t.pre, pre), append(t.gpin, gpin)
+		reduced := sp.avgout*sp.maxout > 1
+		var red []float64
+		switch {
+		case backward:
+			t.prod = append(t.prod, sbuf())
 			t.post = append(t.post, buf())
-		} else {
+			if reduced {
+				red = buf()
+			}
+		case reduced:
+			t.prod = append(t.prod, fac[0])
+			t.post = append(t.post, buf())
+			red = t.post[len(t.post)-1]
+		default:
 			t.prod = append(t.prod, fac[0])
 			t.post = append(t.post, fac[0])
 		}
+		t.red = append(t.red, red)
 	}
 	for _, st := range p.stages {
 		if backward {
@@ -202,7 +245,11 @@ func newTape(p *poolProg, s *Sim, agents int, sh *scratch) *tape {
 		t.mask = append(t.mask, mask)
 	}
 	if backward {
-		t.g1, t.g2, t.gsum, t.gprod = sh.g1[:N], sh.g2[:N], sh.gsum[:N], sh.gprod[:N]
+		NK := N
+		for _, sp := range p.sps {
+			NK = max(NK, agents*sp.n)
+		}
+		t.g1, t.g2, t.gsum, t.gprod = sh.g1[:N], sh.g2[:N], sh.gsum[:NK], sh.gprod[:NK]
 	}
 	return t
 }
@@ -266,15 +313,16 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 		if !t.spOn[i] {
 			continue
 		}
+		slo, shi := a0*sp.n, a1*sp.n
 		j := 0
 		for fi := range sp.factors {
 			f := &sp.factors[fi]
-			sum := t.sum[i][fi][lo:hi]
+			sum := t.sum[i][fi][slo:shi]
 			for ai := range f.terms {
 				tm := &f.terms[ai]
 				out := sum
 				if ai > 0 {
-					out = t.tmp[lo:hi]
+					out = t.tmp[slo:shi]
 				}
 				p.termForward(s, t, e, i, j, tm, a0, a1, out, scratch)
 				if ai > 0 {
@@ -284,16 +332,27 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 				}
 				j++
 			}
-			actForward(f.act, sum, t.fac[i][fi][lo:hi], p.c)
+			if f.bias >= 0 {
+				b := s.params[f.bias].data
+				for k := range sum {
+					sum[k] += b[sp.modeIndex(f.biasMode, slo+k)]
+				}
+			}
+			actForward(f.act, sum, t.fac[i][fi][slo:shi], sp.c)
 		}
-		prod := t.prod[i][lo:hi]
-		copy(prod, t.fac[i][0][lo:hi])
+		prod := t.prod[i][slo:shi]
+		copy(prod, t.fac[i][0][slo:shi])
 		for fi := 1; fi < len(sp.factors); fi++ {
-			for k, v := range t.fac[i][fi][lo:hi] {
+			for k, v := range t.fac[i][fi][slo:shi] {
 				prod[k] *= v
 			}
 		}
 		post := t.post[i][lo:hi]
+		if t.red[i] != nil {
+			red := t.red[i][lo:hi]
+			sp.reduce(prod, red)
+			prod = red
+		}
 		actForward(sp.act, prod, post, p.c)
 		if e.noisy && sp.noise != "" {
 			addNoise(post, sp.noise, sp.nA, sp.nB, e.seed, streamSPNoise, sp.idx, e.frame, e.aoff*n+lo)
@@ -441,22 +500,40 @@ func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, 
 	na := a1 - a0
 	srcN := tm.ws * tm.hs
 	in := y[a0*srcN*tm.cs : a1*srcN*tm.cs]
+	if tm.hasPact {
+		lo, hi := a0*srcN*tm.cs, a1*srcN*tm.cs
+		pin := t.pin[i][j][lo:hi]
+		x := in
+		if tm.thresh != 0 {
+			pre := pin
+			if t.pre[i][j] != nil {
+				pre = t.pre[i][j][lo:hi]
+			}
+			for k, v := range in {
+				pre[k] = v - tm.thresh
+			}
+			x = pre
+		}
+		actForward(tm.pact, x, pin, tm.cs)
+		in = pin
+	}
 	if tm.ppp > 0 {
 		pp := t.ppp[i][j][a0*srcN*tm.ppp : a1*srcN*tm.ppp]
 		e.mm.MatMul(na*srcN, tm.ppp, tm.cs, in, s.params[tm.pParam].data, pp)
 		in = pp
 	}
 	w := p.weight(s, t, i, j, tm)
+	cout, nout := p.sps[i].c, p.sps[i].n
 	switch {
 	case tm.dense:
-		e.mm.MatMul(na, p.n, tm.k, in, w, out)
+		e.mm.MatMul(na, nout, tm.k, in, w, out)
 	case tm.ident:
-		e.mm.MatMul(na*srcN, p.c, tm.k, in, w, out)
+		e.mm.MatMul(na*srcN, cout, tm.k, in, w, out)
 	case t.col[i][j] != nil:
 		rows := p.w * p.h
 		col := t.col[i][j][a0*rows*tm.k : a1*rows*tm.k]
 		im2col(tm, p.w, p.h, in, col, na)
-		e.mm.MatMul(na*rows, p.c, tm.k, col, w, out)
+		e.mm.MatMul(na*rows, cout, tm.k, col, w, out)
 	default:
 		rows := p.w * p.h
 		per := rows * tm.k // column values per agent
@@ -466,7 +543,7 @@ func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, 
 			nb := min(group, na-b0)
 			col := scratch[:nb*per]
 			im2col(tm, p.w, p.h, in[b0*inN:], col, nb)
-			e.mm.MatMul(nb*rows, p.c, tm.k, col, w, out[b0*rows*p.c:(b0+nb)*rows*p.c])
+			e.mm.MatMul(nb*rows, cout, tm.k, col, w, out[b0*rows*cout:(b0+nb)*rows*cout])
 		}
 	}
 }
@@ -622,12 +699,21 @@ func (p *poolProg) backward(s *Sim, t *tape, e *env, agents int, gOut, gOld []fl
 		if !t.spOn[i] {
 			continue
 		}
-		gprod := t.gprod
-		actBackward(sp.act, t.prod[i], t.post[i], g, gprod, p.c)
+		NS := agents * sp.n
+		gprod := t.gprod[:NS]
+		if t.red[i] != nil {
+			// through ACT into the reduced values, then back through the
+			// reduction (t.gsum is free until the factors below)
+			gred := t.gsum[:N]
+			actBackward(sp.act, t.red[i], t.post[i], g, gred, p.c)
+			sp.reduceBackward(t.prod[i], gred, gprod)
+		} else {
+			actBackward(sp.act, t.prod[i], t.post[i], g, gprod, p.c)
+		}
 		j := 0
 		for fi := range sp.factors {
 			f := &sp.factors[fi]
-			gs := t.gsum
+			gs := t.gsum[:NS]
 			for k := range gs {
 				v := gprod[k]
 				for fj := range sp.factors {
@@ -638,7 +724,14 @@ func (p *poolProg) backward(s *Sim, t *tape, e *env, agents int, gOut, gOld []fl
 				gs[k] = v
 			}
 			// through act_f (in place is safe: actBackward reads dout[k] before writing din[k])
-			actBackwardInPlace(f.act, t.sum[i][fi], t.fac[i][fi], gs, p.c)
+			actBackwardInPlace(f.act, t.sum[i][fi], t.fac[i][fi], gs, sp.c)
+			if f.bias >= 0 {
+				if db := gr.param[f.bias]; db != nil {
+					for k, v := range gs {
+						db[sp.modeIndex(f.biasMode, k)] += v
+					}
+				}
+			}
 			for ai := range f.terms {
 				p.termBackward(s, t, e, i, j, &f.terms[ai], agents, gs, gr)
 				j++
@@ -656,11 +749,25 @@ func actBackwardInPlace(k actKind, in, out, g []float64, c int) {
 func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, agents int, gs []float64, gr *grads) {
 	y := e.src(tm)
 	srcN := tm.ws * tm.hs
+	gsrcState := gr.src[tm.src]
+	var pactIn []float64 // the pre-activation's input (with pact)
+	if tm.hasPact {
+		// the term reads act(y − thresh): work on that, then chain into y
+		pactIn = y[:agents*srcN*tm.cs]
+		if tm.thresh != 0 {
+			pactIn = t.pre[i][j]
+		}
+		y = t.pin[i][j]
+		if gsrcState != nil {
+			clear(t.gpin[i][j])
+		}
+	}
 	in := y[:agents*srcN*tm.cs]
 	if tm.ppp > 0 {
 		in = t.ppp[i][j]
 	}
 	w := p.weight(s, t, i, j, tm)
+	cout, nout := p.sps[i].c, p.sps[i].n
 	dw := gr.param[tm.wParam]
 	if dw != nil && tm.wfn != wfnId {
 		clear(t.gweff[i][j])
@@ -668,7 +775,10 @@ func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, age
 		defer wfnBackward(tm.wfn, s.params[tm.wParam].data, t.weff[i][j], dwEff, dw)
 		dw = dwEff
 	}
-	gsrc := gr.src[tm.src]
+	gsrc := gsrcState
+	if tm.hasPact && gsrc != nil {
+		gsrc = t.gpin[i][j]
+	}
 	var gin []float64 // gradient wrt in (nil: not wanted)
 	if tm.ppp > 0 {
 		if gsrc != nil || gr.param[tm.pParam] != nil {
@@ -681,28 +791,28 @@ func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, age
 	switch {
 	case tm.dense:
 		if dw != nil {
-			gemm(true, false, tm.k, p.n, agents, 1, in, tm.k, gs, p.n, 1, dw, p.n)
+			gemm(true, false, tm.k, nout, agents, 1, in, tm.k, gs, nout, 1, dw, nout)
 		}
 		if gin != nil {
-			gemm(false, true, agents, tm.k, p.n, 1, gs, p.n, w, p.n, 1, gin, tm.k)
+			gemm(false, true, agents, tm.k, nout, 1, gs, nout, w, nout, 1, gin, tm.k)
 		}
 	case tm.ident:
 		rows := agents * srcN
 		if dw != nil {
-			gemm(true, false, tm.k, p.c, rows, 1, in, tm.k, gs, p.c, 1, dw, p.c)
+			gemm(true, false, tm.k, cout, rows, 1, in, tm.k, gs, cout, 1, dw, cout)
 		}
 		if gin != nil {
-			gemm(false, true, rows, tm.k, p.c, 1, gs, p.c, w, p.c, 1, gin, tm.k)
+			gemm(false, true, rows, tm.k, cout, 1, gs, cout, w, cout, 1, gin, tm.k)
 		}
 	default:
 		rows := agents * p.w * p.h
 		col := t.col[i][j]
 		if dw != nil {
-			gemm(true, false, tm.k, p.c, rows, 1, col, tm.k, gs, p.c, 1, dw, p.c)
+			gemm(true, false, tm.k, cout, rows, 1, col, tm.k, gs, cout, 1, dw, cout)
 		}
 		if gin != nil {
 			gc := t.gcol[i][j]
-			gemm(false, true, rows, tm.k, p.c, 1, gs, p.c, w, p.c, 0, gc, tm.k)
+			gemm(false, true, rows, tm.k, cout, 1, gs, cout, w, cout, 0, gc, tm.k)
 			col2im(tm, p.w, p.h, gc, gin, agents)
 		}
 	}
@@ -713,6 +823,82 @@ func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, age
 		}
 		if gsrc != nil {
 			gemm(false, true, rows, tm.cs, tm.ppp, 1, gin, tm.ppp, s.params[tm.pParam].data, tm.ppp, 1, gsrc, tm.cs)
+		}
+	}
+	if tm.hasPact && gsrcState != nil {
+		gp := t.gpin[i][j]
+		actBackward(tm.pact, pactIn, y, gp, gp, tm.cs)
+		for k, v := range gp {
+			gsrcState[k] += v
+		}
+	}
+}
+
+// modeIndex maps value k of the synapse-pool's factor layout (agents ×
+// positions × c) to its index in a factor bias of the shape mode (as
+// poolProg.modeIndex).
+func (sp *spProg) modeIndex(mode string, k int) int {
+	switch mode {
+	case "full":
+		return k % sp.n
+	case "spatial":
+		return (k % sp.n) / sp.c
+	case "scalar":
+		return 0
+	}
+	return k % sp.c
+}
+
+// reduce applies avgout then maxout to in (agents × positions × c values,
+// c = C·avgout·maxout) into out (C per position): feature r of the
+// avgout result is the sum of in's features r·avgout … r·avgout+avgout−1,
+// feature q of out the maximum of that result's q·maxout … q·maxout+maxout−1
+// (statestream sums, it does not average).
+func (sp *spProg) reduce(in, out []float64) {
+	ka, km := sp.avgout, sp.maxout
+	C := sp.c / (ka * km)
+	for b, o := 0, 0; b+sp.c <= len(in); b, o = b+sp.c, o+C {
+		x := in[b : b+sp.c]
+		for q := range C {
+			best := 0.0
+			for jm := range km {
+				v := 0.0
+				for _, y := range x[(q*km+jm)*ka : (q*km+jm+1)*ka] {
+					v += y
+				}
+				if jm == 0 || v > best {
+					best = v
+				}
+			}
+			out[o+q] = best
+		}
+	}
+}
+
+// reduceBackward writes ∂L/∂in into gin given gout = ∂L/∂out: every
+// summand of a group gets its group's gradient; of the maxout candidates
+// only the first largest does.
+func (sp *spProg) reduceBackward(in, gout, gin []float64) {
+	ka, km := sp.avgout, sp.maxout
+	C := sp.c / (ka * km)
+	clear(gin)
+	for b, o := 0, 0; b+sp.c <= len(in); b, o = b+sp.c, o+C {
+		x := in[b : b+sp.c]
+		for q := range C {
+			best, arg := 0.0, 0
+			for jm := range km {
+				v := 0.0
+				for _, y := range x[(q*km+jm)*ka : (q*km+jm+1)*ka] {
+					v += y
+				}
+				if jm == 0 || v > best {
+					best, arg = v, jm
+				}
+			}
+			g := gin[b+(q*km+arg)*ka : b+(q*km+arg+1)*ka]
+			for k := range g {
+				g[k] = gout[o+q]
+			}
 		}
 	}
 }

@@ -16,6 +16,7 @@ type Rollout struct {
 	s      *Sim
 	depth  int
 	need   [][]bool      // [d][pool]
+	cut    [][]bool      // [d][synapse-pool]: left out at depth d (stream.Rollout.Cut)
 	kind   [][]int8      // [d][pool]: 0 absent, 1 computed, 2 copied from d-1
 	state  [][][]float64 // [d][pool], all agents
 	grad   [][][]float64
@@ -48,9 +49,10 @@ const (
 // NewRollout prepares the rollout r (from stream.Net.Rollout) of the Sim's
 // network with gradients for the parameters wrt. Pools that may keep their
 // state in a step (period > 1, zoneout, no synapse-pool targeting them)
-// also need their own earlier state; a rollout that would need a state
-// written by an interface at depth > 0 is rejected (it would need future
-// input).
+// also need their own earlier state. The synapse-pools in r.Cut[d] are
+// left out at depth d (their sources were pruned); a pool written by an
+// interface is computed from its synapse-pools at depth > 0, as
+// statestream's rollout does.
 func (s *Sim) NewRollout(r *stream.Rollout, wrt []stream.ParamRef) (*Rollout, error) {
 	return s.NewChunkedRollout(r, wrt, 1)
 }
@@ -75,6 +77,24 @@ func (s *Sim) NewChunkedRollout(r *stream.Rollout, wrt []stream.ParamRef, chunks
 	}
 	np := len(s.pools)
 	ro := &Rollout{s: s, depth: r.Depth, pgrad: make([][]float64, len(s.params))}
+	ro.cut = make([][]bool, r.Depth+1)
+	spIdx := map[string]int{}
+	for i, sp := range s.sps {
+		spIdx[sp.sp.Name] = i
+	}
+	for d := range ro.cut {
+		ro.cut[d] = make([]bool, len(s.sps))
+		if d >= len(r.Cut) {
+			continue
+		}
+		for _, name := range r.Cut[d] {
+			i, ok := spIdx[name]
+			if !ok {
+				return nil, fmt.Errorf("frames: NewRollout: no synapse-pool %q (cut at depth %d)", name, d)
+			}
+			ro.cut[d][i] = true
+		}
+	}
 	ro.need = make([][]bool, r.Depth+1)
 	for d := range ro.need {
 		ro.need[d] = make([]bool, np)
@@ -94,16 +114,23 @@ func (s *Sim) NewChunkedRollout(r *stream.Rollout, wrt []stream.ParamRef, chunks
 			if !ro.need[d][i] {
 				continue
 			}
-			if s.driven[i] {
-				return nil, fmt.Errorf("frames: NewRollout: neuron-pool %q is needed at depth %d, but an interface writes it: its future states are not known at the current frame (the statestream paper, §3.1)", p.np.Name, d)
+			fed := false
+			for _, sp := range p.sps {
+				fed = fed || !ro.cut[d][sp.idx]
 			}
-			if !s.targeted[i] {
+			if !fed {
+				if s.driven[i] {
+					return nil, fmt.Errorf("frames: NewRollout: neuron-pool %q is needed at depth %d, but an interface writes it and no synapse-pool of the rollout computes it: its future states are not known at the current frame (the statestream paper, §3.1)", p.np.Name, d)
+				}
 				ro.kind[d][i] = rCopied
 				ro.need[d-1][i] = true
 				continue
 			}
 			ro.kind[d][i] = rComputed
 			for _, sp := range p.sps {
+				if ro.cut[d][sp.idx] {
+					continue
+				}
 				for _, f := range sp.factors {
 					for _, tm := range f.terms {
 						ro.need[d-1][tm.src] = true
@@ -192,6 +219,9 @@ func (ro *Rollout) newChunk(a0, a1 int, alone bool) *rchunk {
 	maxN := 0
 	for _, p := range s.pools {
 		maxN = max(maxN, na*p.n)
+		for _, sp := range p.sps {
+			maxN = max(maxN, na*sp.n)
+		}
 	}
 	sh := &scratch{gcol: make([]float64, gcolLen), g1: make([]float64, maxN), g2: make([]float64, maxN),
 		gsum: make([]float64, maxN), gprod: make([]float64, maxN)}
@@ -281,6 +311,11 @@ func (r *Rollout) ForwardChunk(c int, training bool) error {
 			}
 			t := ch.tapes[d][i]
 			p.prepare(s, t, e.frame)
+			for k, sp := range p.sps {
+				if r.cut[d][sp.idx] {
+					t.spOn[k] = false
+				}
+			}
 			p.forward(s, t, e, 0, na, ch.state[d-1][i], ch.state[d][i], nil)
 		}
 	}

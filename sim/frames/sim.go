@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -222,21 +223,37 @@ func (s *Sim) build() error {
 		}
 	}
 	// Synapse-pool parameters and programs.
+	type sharedParam struct {
+		sp, f, a int
+		isP      bool
+		name     string
+		owner    stream.ParamRef
+	}
+	var shared []sharedParam
 	s.targeted = make([]bool, len(n.NeuronPools))
 	for si, sp := range n.SynapsePools {
-		if sp.Avgout > 1 || sp.Maxout > 1 {
-			return fmt.Errorf("frames: synapse-pool %q: avgout/maxout (%d/%d) are not implemented by this executor", sp.Name, sp.Avgout, sp.Maxout)
-		}
 		shapes, err := sp.ParamShapes(n)
 		if err != nil {
 			return fmt.Errorf("frames: %w", err)
 		}
 		tgt := n.NeuronPools[s.byName[sp.Target]]
 		s.targeted[s.byName[sp.Target]] = true
-		prog := &spProg{idx: si, sp: sp, act: actNames[sp.ACT], noise: sp.Noise, period: max(sp.Period, 1), offset: sp.Offset}
+		prog := &spProg{idx: si, sp: sp, act: actNames[sp.ACT], noise: sp.Noise, period: max(sp.Period, 1), offset: sp.Offset,
+			avgout: max(sp.Avgout, 1), maxout: max(sp.Maxout, 1)}
+		prog.c = tgt.Shape[0] * prog.avgout * prog.maxout
+		prog.n = prog.c * tgt.Shape[1] * tgt.Shape[2]
 		prog.nA, prog.nB = noiseParams(sp.Noise, sp.NoiseMean, sp.NoiseStd, sp.NoiseMin, sp.NoiseMax)
 		for f, fac := range sp.Source {
-			fa := factor{act: actId}
+			fa := factor{act: actId, bias: -1}
+			if nm := fmt.Sprintf("b_%d", f); shapes[nm] != nil {
+				d := make([]float64, prod(shapes[nm]))
+				if v, err := strconv.ParseFloat(sp.Init[nm], 64); err == nil {
+					for i := range d {
+						d[i] = v // statestream: a number, anything else 0
+					}
+				}
+				fa.bias, fa.biasMode = s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d), sp.BiasShapes[f]
+			}
 			if f < len(sp.Act) {
 				fa.act = actNames[sp.Act[f]]
 			}
@@ -247,22 +264,32 @@ func (s *Sim) build() error {
 				if f < len(sp.WeightFnc) && a < len(sp.WeightFnc[f]) {
 					tm.wfn = wfnNames[sp.WeightFnc[f][a]]
 				}
+				if act, th, _ := sp.PreActivation(f, a); actNames[act] != actId || th != 0 {
+					tm.hasPact, tm.pact, tm.thresh = true, actNames[act], th
+				}
 				tm.cin = tm.cs
-				if tm.ppp > 0 {
-					tm.cin = tm.ppp
-					nm := fmt.Sprintf("P_%d_%d", f, a)
+				// param creates a parameter, or records that it is another
+				// synapse-pool's (share params), resolved once all exist.
+				param := func(nm string, isP bool) (int, error) {
+					if r, ok := sp.Share[nm]; ok {
+						shared = append(shared, sharedParam{sp: si, f: f, a: len(fa.terms), isP: isP, name: nm, owner: r})
+						return -1, nil
+					}
 					d, err := initParam(sp, nm, shapes[nm], s.seed)
 					if err != nil {
+						return 0, err
+					}
+					return s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d), nil
+				}
+				if tm.ppp > 0 {
+					tm.cin = tm.ppp
+					if tm.pParam, err = param(fmt.Sprintf("P_%d_%d", f, a), true); err != nil {
 						return err
 					}
-					tm.pParam = s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d)
 				}
-				nm := fmt.Sprintf("W_%d_%d", f, a)
-				d, err := initParam(sp, nm, shapes[nm], s.seed)
-				if err != nil {
+				if tm.wParam, err = param(fmt.Sprintf("W_%d_%d", f, a), false); err != nil {
 					return err
 				}
-				tm.wParam = s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d)
 				if err := geometry(&tm, tgt); err != nil {
 					return fmt.Errorf("frames: synapse-pool %q, source %q: %w", sp.Name, srcName, err)
 				}
@@ -271,6 +298,22 @@ func (s *Sim) build() error {
 			prog.factors = append(prog.factors, fa)
 		}
 		s.sps = append(s.sps, prog)
+	}
+	// Shared parameters (statestream's "share params") use the owner's
+	// array: the same index, also under the sharing synapse-pool's name, so
+	// a plasticity naming either updates the one array.
+	for _, sh := range shared {
+		k, ok := s.paramIdx[[3]string{"sp", sh.owner.Item, sh.owner.Name}]
+		if !ok {
+			return fmt.Errorf("frames: synapse-pool %q: share params %s: no parameter %s of %q", n.SynapsePools[sh.sp].Name, sh.name, sh.owner.Name, sh.owner.Item)
+		}
+		tm := &s.sps[sh.sp].factors[sh.f].terms[sh.a]
+		if sh.isP {
+			tm.pParam = k
+		} else {
+			tm.wParam = k
+		}
+		s.paramIdx[[3]string{"sp", n.SynapsePools[sh.sp].Name, sh.name}] = k
 	}
 	// Drivers mark the pools they write.
 	s.driven = make([]bool, len(n.NeuronPools))

@@ -278,10 +278,15 @@ func TestErrors(t *testing.T) {
 	if _, err := good.NewRollout(r, []stream.ParamRef{{Kind: "np", Item: "conv2", Name: "g"}}); err == nil {
 		t.Errorf("NewRollout with a missing gain: no error")
 	}
-	bad2 := demoNet(1)
-	bad2.SynapsePools[0].Maxout = 2
-	if _, err := New(bad2, Options{Drivers: map[string]stream.Driver{"mnist": &stimDriver{show: func(int) bool { return false }}}}); err == nil || !strings.Contains(err.Error(), "maxout") {
-		t.Errorf("maxout: %v", err)
+	mx := demoNet(1) // maxout: the convolution computes twice the features
+	mx.SynapsePools[0].Maxout = 2
+	ms, err := New(mx, Options{Drivers: map[string]stream.Driver{"mnist": &stimDriver{show: func(int) bool { return false }}}})
+	if err != nil {
+		t.Fatalf("maxout: %v", err)
+	}
+	defer ms.Close()
+	if sh, err := ms.ParamShape(stream.ParamRef{Kind: "sp", Item: mx.SynapsePools[0].Name, Name: "W_0_0"}); err != nil || sh[3] != 2*mx.Pool(mx.SynapsePools[0].Target).Shape[0] {
+		t.Errorf("maxout: W_0_0 shape %v, %v", sh, err)
 	}
 }
 
