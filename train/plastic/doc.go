@@ -80,6 +80,16 @@
 // (DefaultHistory by default). State and SetState export and restore the
 // optimisers' moments and step counts for checkpoints.
 //
+// Shared parameters (a synapse-pool's "share params") are one array: a
+// plasticity naming either synapse-pool's name for it updates that array.
+// The loss plasticity has no label smoothing or confidence penalty:
+// statestream reads those keys but its loss plasticity does not apply
+// them, and the loader accepts them without effect.
+//
+// TestStatestreamCensus (run by scripts/statestream-census DIR) loads every
+// .st_graph file of a statestream checkout and runs three frames of each
+// with zero input and its plasticities attached.
+//
 //	s, _ := frames.New(net, frames.Options{Seed: 1, Drivers: drivers})
 //	tr, _ := plastic.Attach(s, plastic.Options{})
 //	_ = s.Run(1000)
