@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/neurogo/neurogo/display"
 )
@@ -157,6 +159,58 @@ type capture struct {
 	outR, errR *os.File
 	outW, errW *os.File
 	done       sync.WaitGroup
+
+	fmu     sync.Mutex
+	seq     int
+	waiters map[string]chan struct{} // flush marker → closed when read
+}
+
+// flushMarker is written into a capture's pipes; the reader appends what
+// came before it and signals the marker's waiter.
+const flushMarker = "\x00\x1bNGWFLUSH:"
+
+// flush waits until what was written to the capture's pipes so far has
+// been appended to the output (so that a display call comes after the
+// text printed before it).
+func (c *capture) flush() {
+	c.fmu.Lock()
+	c.seq++
+	var chans []chan struct{}
+	var marks []string
+	for _, name := range []string{"o", "e"} {
+		mk := fmt.Sprintf("%s%s%d\x00", flushMarker, name, c.seq)
+		ch := make(chan struct{})
+		if c.waiters == nil {
+			c.waiters = map[string]chan struct{}{}
+		}
+		c.waiters[mk] = ch
+		chans = append(chans, ch)
+		marks = append(marks, mk)
+	}
+	c.fmu.Unlock()
+	if _, err := c.outW.Write([]byte(marks[0])); err != nil {
+		return
+	}
+	if _, err := c.errW.Write([]byte(marks[1])); err != nil {
+		return
+	}
+	for _, ch := range chans {
+		select {
+		case <-ch:
+		case <-time.After(2 * time.Second):
+		}
+	}
+}
+
+// release signals the waiter of marker mk.
+func (c *capture) release(mk string) {
+	c.fmu.Lock()
+	ch := c.waiters[mk]
+	delete(c.waiters, mk)
+	c.fmu.Unlock()
+	if ch != nil {
+		close(ch)
+	}
 }
 
 var capState struct {
@@ -170,7 +224,9 @@ var capState struct {
 type captureSink struct{}
 
 func (captureSink) Display(data, metadata map[string]any, id string, update bool) error {
-	if o := topCapture(); o != nil {
+	if c := topCaptureC(); c != nil {
+		c.flush() // what was printed before comes first
+		o := c.o
 		o.add(map[string]any{"output_type": "display_data", "data": data, "metadata": metadata}, id, update)
 	}
 	return nil
@@ -190,10 +246,17 @@ func (captureSink) Clear(wait bool) error {
 }
 
 func topCapture() *Output {
+	if c := topCaptureC(); c != nil {
+		return c.o
+	}
+	return nil
+}
+
+func topCaptureC() *capture {
 	capState.Lock()
 	defer capState.Unlock()
 	if n := len(capState.stack); n > 0 {
-		return capState.stack[n-1].o
+		return capState.stack[n-1]
 	}
 	return nil
 }
@@ -226,12 +289,42 @@ func startCapture(o *Output) (*capture, error) {
 func (c *capture) copy(r *os.File, name string) {
 	defer c.done.Done()
 	buf := make([]byte, 8<<10)
+	var pending string
 	for {
 		n, err := r.Read(buf)
-		if n > 0 {
-			c.o.appendStream(name, string(buf[:n]))
+		pending += string(buf[:n])
+		for {
+			i := strings.Index(pending, flushMarker)
+			if i < 0 {
+				break
+			}
+			end := strings.IndexByte(pending[i+len(flushMarker):], 0)
+			if end < 0 {
+				break // the rest of the marker is still to come
+			}
+			c.o.appendStream(name, pending[:i])
+			mk := pending[i : i+len(flushMarker)+end+1]
+			pending = pending[i+len(flushMarker)+end+1:]
+			c.release(mk)
+		}
+		// Keep what may be the start of a marker.
+		keep := 0
+		if j := strings.Index(pending, flushMarker); j >= 0 {
+			keep = len(pending) - j
+		} else {
+			for k := min(len(flushMarker)-1, len(pending)); k > 0; k-- {
+				if strings.HasSuffix(pending, flushMarker[:k]) {
+					keep = k
+					break
+				}
+			}
+		}
+		if len(pending) > keep {
+			c.o.appendStream(name, pending[:len(pending)-keep])
+			pending = pending[len(pending)-keep:]
 		}
 		if err != nil {
+			c.o.appendStream(name, pending)
 			if err != io.EOF {
 				logf("widgets: capture %s: %v", name, err)
 			}

@@ -338,15 +338,22 @@ func TestOutputCapturesDisplay(t *testing.T) {
 	withTransport(t)
 	out := NewOutput()
 	out.Capture(func() {
+		fmt.Println("printed first")
 		_ = display.Display(display.Markdown("**hi**"))
-		fmt.Println("printed")
+		fmt.Println("printed after")
 		panic("inside capture")
 	})
 	o := fmt.Sprint(out.Outputs())
-	for _, want := range []string{"**hi**", "printed", "inside capture", "display_data", "error"} {
+	for _, want := range []string{"**hi**", "printed first", "printed after", "inside capture", "display_data", "error"} {
 		if !strings.Contains(o, want) {
 			t.Errorf("outputs lack %q: %s", want, o)
 		}
+	}
+	if a, b, c := strings.Index(o, "printed first"), strings.Index(o, "**hi**"), strings.Index(o, "printed after"); !(a < b && b < c) {
+		t.Errorf("outputs out of order: %s", o)
+	}
+	if strings.Contains(o, "NGWFLUSH") {
+		t.Errorf("a flush marker leaked into the outputs: %q", o)
 	}
 	if display.Active() {
 		t.Error("the capture's display sink is still installed")
