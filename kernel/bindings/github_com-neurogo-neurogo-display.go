@@ -29,6 +29,7 @@ func init() {
 		"Markdown":     reflect.ValueOf(display.Markdown),
 		"PNG":          reflect.ValueOf(display.PNG),
 		"Plain":        reflect.ValueOf(display.Plain),
+		"Redirect":     reflect.ValueOf(display.Redirect),
 		"RetinaPNG":    reflect.ValueOf(display.RetinaPNG),
 		"SVG":          reflect.ValueOf(display.SVG),
 		"SetSink":      reflect.ValueOf(display.SetSink),

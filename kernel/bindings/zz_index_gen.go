@@ -7,7 +7,7 @@ package bindings
 //   - std: 174
 //   - gonum: 80
 //   - plot: 19
-//   - neurogo: 33
+//   - neurogo: 34
 //
 // Left out by rule (not listed one by one):
 //
