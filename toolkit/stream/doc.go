@@ -100,9 +100,10 @@
 // statestream's expression form 'B.relu($, thresh=1.0)', relu(x − 1));
 // "share params" (W_0_0: [other_sp, W_0_0]: this synapse-pool computes
 // with the other's parameter and every plasticity naming either updates
-// that one array); the initialisers Id, -Id, id_X and Id_X (X·identity)
-// and identity initialisation between feature counts that are multiples
-// of each other (SynapsePool.Init). A plasticity's "bottleneck" (a hint to
+// that one array); "bias_shapes" (a bias per factor, SynapsePool.BiasShapes);
+// "avgout" / "maxout" (SynapsePool.Avgout); the initialisers Id, -Id, id_X
+// and Id_X (X·identity) and identity initialisation between feature
+// counts that are multiples of each other (SynapsePool.Init). A plasticity's "bottleneck" (a hint to
 // statestream's process scheduler) and "label_smoothing" /
 // "confidence_penalty" (read but not applied by statestream's loss
 // plasticity) have no effect here either.
@@ -124,7 +125,7 @@
 // LoadOptions{Strict: true} turns every one of them into an error, and
 // so does a key that has no effect (with the reason), so that a typo
 // cannot go unnoticed. Keys statestream implements and neurogo does not
-// (unshare, factor_shapes, target_shapes, bias_shapes, weight_shapes,
+// (unshare, factor_shapes, target_shapes, weight_shapes,
 // "min W_f_a" / "max W_f_a", noise prob, ignore_split) are errors in both
 // modes, and so is every value that is wrong (an unknown activation,
 // initialiser, pool name, a shape that does not fit).
