@@ -484,9 +484,6 @@ func (s *supervisor) died(p *execProc) {
 		s.notices = append(s.notices, p)
 	}
 	s.mu.Unlock()
-	if p.wasReady.Load() {
-		s.opt.CommsLost()
-	}
 	if !closed {
 		s.opt.Log.Printf("executor (pid %d) died after %.1fs: %s; restarted", p.pid, time.Since(p.start).Seconds(), p.death.cause())
 	}
@@ -630,6 +627,10 @@ func (p *execProc) wait() {
 	if !isClosed(p.ready) {
 		p.readyErr = fmt.Errorf("the executor process exited during setup: %s", d.cause())
 		close(p.ready)
+	}
+	if p.wasReady.Load() {
+		// Its comms died with it; said before the request it ran ends.
+		p.sup.opt.CommsLost()
 	}
 	close(p.done)
 	p.sup.died(p)

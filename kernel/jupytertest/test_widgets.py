@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ktools import TIMEOUT, collect_iopub, describe, execute, of_type, result_data, run_ok, stream_text, strip_ansi
+from ktools import collect_iopub, describe, get_reply, of_type, result_data, run_ok, stream_text, strip_ansi
 
 VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -80,13 +80,11 @@ def test_display_opens_comms_with_full_state(kc: Any) -> None:
 def test_comm_info_lists_open_widgets(kc: Any) -> None:
     need_widgets(kc)
     mid, _, _ = show(kc, 'widgets.NewCheckbox("on", true)')
-    kc.comm_info(target_name="jupyter.widget")
-    reply = kc.get_shell_msg(timeout=TIMEOUT)
+    reply = get_reply(kc, kc.comm_info(target_name="jupyter.widget"))
     assert reply["msg_type"] == "comm_info_reply", reply
     comms = reply["content"]["comms"]
     assert comms.get(mid) == {"target_name": "jupyter.widget"}, comms
-    kc.comm_info(target_name="no.such.target")
-    reply = kc.get_shell_msg(timeout=TIMEOUT)
+    reply = get_reply(kc, kc.comm_info(target_name="no.such.target"))
     assert reply["content"]["comms"] == {}
 
 
@@ -208,3 +206,15 @@ def test_image_value_is_a_binary_buffer(kc: Any) -> None:
     m = ups[-1]
     assert m["content"]["data"]["buffer_paths"] == [["value"]]
     assert bytes(m["buffers"][0]) == b"\x89PNG fake"
+
+
+def test_executor_death_closes_widget_comms(fresh: tuple[Any, Any]) -> None:
+    _, kc = fresh
+    need_widgets(kc)
+    mid, _, _ = show(kc, 'widgets.NewIntSlider("doomed", 1, 0, 5, 1)')
+    msg_id = kc.execute("func deep(n int) int { return deep(n+1) + 1 }\ndeep(0)")
+    outputs = collect_iopub(kc, msg_id, timeout=60)
+    closed = {m["content"]["comm_id"] for m in of_type(outputs, "comm_close")}
+    assert mid in closed, describe({}, outputs)
+    reply = get_reply(kc, kc.comm_info(target_name="jupyter.widget"))
+    assert reply["content"]["comms"] == {}, reply["content"]
