@@ -480,16 +480,21 @@ func (p *poolProg) eachGroup(gr *group, a0, a1 int, fn func(k, g int)) {
 
 // modeIndex maps value k of the pool to its index in a bias/gain of the
 // shape mode: feature [C], full [W,H,C], spatial [W,H], scalar [1].
-func (p *poolProg) modeIndex(mode string, k int) int {
+func (p *poolProg) modeIndex(mode string, k int) int { return modeIndex(mode, k, p.n, p.c) }
+
+// modeIndex maps value k of a layout of n values per agent (positions ×
+// c features) to its index in a parameter of the shape mode: feature [c],
+// full [n], spatial [n/c], scalar [1].
+func modeIndex(mode string, k, n, c int) int {
 	switch mode {
 	case "full":
-		return k % p.n
+		return k % n
 	case "spatial":
-		return (k % p.n) / p.c
+		return (k % n) / c
 	case "scalar":
 		return 0
 	}
-	return k % p.c
+	return k % c
 }
 
 // termForward writes W ⋆ upsample(P ⋆ y) for agents [a0, a1) into out
@@ -837,17 +842,7 @@ func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, age
 // modeIndex maps value k of the synapse-pool's factor layout (agents ×
 // positions × c) to its index in a factor bias of the shape mode (as
 // poolProg.modeIndex).
-func (sp *spProg) modeIndex(mode string, k int) int {
-	switch mode {
-	case "full":
-		return k % sp.n
-	case "spatial":
-		return (k % sp.n) / sp.c
-	case "scalar":
-		return 0
-	}
-	return k % sp.c
-}
+func (sp *spProg) modeIndex(mode string, k int) int { return modeIndex(mode, k, sp.n, sp.c) }
 
 // reduce applies avgout then maxout to in (agents × positions × c values,
 // c = C·avgout·maxout) into out (C per position): feature r of the
