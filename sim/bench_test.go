@@ -39,8 +39,8 @@ func TestStepAllocs(t *testing.T) {
 }
 
 // RunSteps of a few steps at a time (Step in a loop; a host that steps
-// the simulator a little at a time) grows probe storage geometrically: a
-// few reallocations over thousands of calls, not one (a copy of the whole
+// the simulator a little at a time) adds probe storage a block at a time:
+// a few allocations over thousands of calls, not one (a copy of the whole
 // history) per call.
 func TestRunStepsAmortisesProbeStorage(t *testing.T) {
 	net, _ := benchNet(20)
@@ -51,12 +51,13 @@ func TestRunStepsAmortisesProbeStorage(t *testing.T) {
 	const calls = 4000
 	a := testing.AllocsPerRun(calls, func() { _ = s.RunSteps(1) })
 	if a*calls > maxProbeGrowths {
-		t.Errorf("%d calls of RunSteps(1) allocated %v times, want at most %d (doubling)", calls, a*calls, maxProbeGrowths)
+		t.Errorf("%d calls of RunSteps(1) allocated %v times, want at most %d", calls, a*calls, maxProbeGrowths)
 	}
 }
 
-// maxProbeGrowths bounds the reallocations of one probe's storage over
-// 4000 one-step runs when it doubles (log2(4000) ≈ 12, plus slack).
+// maxProbeGrowths bounds the allocations of one probe's storage over 4000
+// one-step runs (one block holds them all; the bound of doubling,
+// log2(4000) ≈ 12, plus slack).
 const maxProbeGrowths = 20
 
 func BenchmarkStep(b *testing.B) {

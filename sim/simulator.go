@@ -63,7 +63,7 @@ type lane struct {
 	data    []float64 // the store (with Float32: the float64 shadow, authoritative for step and time)
 	d32     []float32 // the float32 store (Float32 only)
 	runners []runner
-	probes  [][]float64 // per probe: flat [samples][dims]
+	probes  []probeBuf // per probe: flat [samples][dims], in blocks
 	// scratch lists of dotLanes when the lane is the first of a worker's
 	// lanes (capacity: the batch)
 	xs, outs [][]float64
@@ -124,7 +124,7 @@ func NewFromModel(m *Model, opts ...Option) (*Simulator, error) {
 		fed[node] = true
 	}
 	for b := range cfg.batch {
-		ln := &lane{index: b, probes: make([][]float64, len(m.Probes))}
+		ln := &lane{index: b, probes: make([]probeBuf, len(m.Probes))}
 		if cfg.store != nil {
 			ln.data = cfg.store(m.size)
 			if len(ln.data) != m.size {
@@ -345,7 +345,7 @@ func (s *Simulator) SoftReset(clearProbes bool) {
 		}
 		if clearProbes {
 			for i := range ln.probes {
-				ln.probes[i] = ln.probes[i][:0]
+				ln.probes[i].clear()
 			}
 		}
 	}
@@ -356,7 +356,7 @@ func (s *Simulator) SoftReset(clearProbes bool) {
 func (s *Simulator) ClearProbes() {
 	for _, ln := range s.lanes {
 		for i := range ln.probes {
-			ln.probes[i] = ln.probes[i][:0]
+			ln.probes[i].clear()
 		}
 	}
 }
@@ -456,22 +456,25 @@ func (s *Simulator) finishLane(ln *lane) error {
 			if ln.d32 != nil && p.sig != s.model.timeSig && p.sig != s.model.stepSig {
 				v := ln.d32[g.off : g.off+g.n]
 				if p.idx == nil {
-					for _, x := range v {
-						ln.probes[i] = append(ln.probes[i], float64(x))
+					dst := ln.probes[i].next(len(v))
+					for j, x := range v {
+						dst[j] = float64(x)
 					}
 				} else {
-					for _, k := range p.idx {
-						ln.probes[i] = append(ln.probes[i], float64(v[k]))
+					dst := ln.probes[i].next(len(p.idx))
+					for j, k := range p.idx {
+						dst[j] = float64(v[k])
 					}
 				}
 				continue
 			}
 			v := ln.data[g.off : g.off+g.n]
 			if p.idx == nil {
-				ln.probes[i] = append(ln.probes[i], v...)
+				copy(ln.probes[i].next(len(v)), v)
 			} else {
-				for _, k := range p.idx {
-					ln.probes[i] = append(ln.probes[i], v[k])
+				dst := ln.probes[i].next(len(p.idx))
+				for j, k := range p.idx {
+					dst[j] = v[k]
 				}
 			}
 		}
@@ -662,19 +665,13 @@ func (s *Simulator) interrupted(done, n int) error {
 	return fmt.Errorf("sim: run interrupted after %d of %d steps (t = %g s): %w", done, n, s.Time(), interrupt.ErrInterrupted)
 }
 
-// grow reserves probe storage for n more steps, so Step does not allocate.
+// grow reserves probe storage for n more steps, so Step does not
+// allocate. Storage is in fixed blocks (probeBuf): what is recorded is
+// never copied while running.
 func (s *Simulator) grow(n int) {
 	for _, ln := range s.lanes {
 		for i, p := range s.model.Probes {
-			need := int(float64(n)/p.Period+2) * p.Dims
-			if cap(ln.probes[i])-len(ln.probes[i]) < need {
-				// at least double: a run of a few steps at a time (Step in a
-				// loop, a host stepping its callbacks) must not copy the
-				// whole history every time
-				grown := make([]float64, len(ln.probes[i]), max(len(ln.probes[i])+need, 2*cap(ln.probes[i])))
-				copy(grown, ln.probes[i])
-				ln.probes[i] = grown
-			}
+			ln.probes[i].reserve(int(float64(n)/p.Period+2), p.Dims)
 		}
 	}
 }
@@ -743,18 +740,41 @@ func probeLabel(p *toolkit.Probe) string {
 
 // ProbeValues returns the samples of probe i (an index of Model.Probes)
 // of lane lane, flat (samples × dims), as the simulator's own slice: it
-// is valid until the next run or reset, which may move it. It is nil if
-// lane or i is out of range.
+// is valid until the next run, reset or ClearProbes, which may reuse it.
+// It is nil if lane or i is out of range or nothing is recorded.
 func (s *Simulator) ProbeValues(lane, i int) []float64 {
 	if lane < 0 || lane >= len(s.lanes) || i < 0 || i >= len(s.model.Probes) {
 		return nil
 	}
-	return s.lanes[lane].probes[i]
+	return s.lanes[lane].probes[i].values()
+}
+
+// ProbeLen returns the number of values probe i of lane lane holds
+// (samples × dims), or -1 if lane or i is out of range.
+func (s *Simulator) ProbeLen(lane, i int) int {
+	if lane < 0 || lane >= len(s.lanes) || i < 0 || i >= len(s.model.Probes) {
+		return -1
+	}
+	return s.lanes[lane].probes[i].n
+}
+
+// CopyProbe copies the values of probe i of lane lane from offset from
+// on into dst and returns how many it copied; -1 if lane, i or from is
+// out of range. Unlike ProbeValues it never gathers the storage.
+func (s *Simulator) CopyProbe(lane, i, from int, dst []float64) int {
+	if lane < 0 || lane >= len(s.lanes) || i < 0 || i >= len(s.model.Probes) {
+		return -1
+	}
+	p := &s.lanes[lane].probes[i]
+	if from < 0 || from > p.n {
+		return -1
+	}
+	return p.copyTo(from, dst)
 }
 
 func (s *Simulator) rows(b, i int) [][]float64 {
 	d := s.model.Probes[i].Dims
-	flat := s.lanes[b].probes[i]
+	flat := s.lanes[b].probes[i].values()
 	if d == 0 {
 		return nil
 	}

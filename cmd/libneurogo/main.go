@@ -234,7 +234,7 @@ func ng_probe_len(h C.longlong, i C.longlong) C.longlong {
 	if i < 0 || int(i) >= e.b.Probes() {
 		return -1
 	}
-	return C.longlong(len(e.b.Probe(int(i))))
+	return C.longlong(e.b.ProbeLen(int(i)))
 }
 
 // ng_probe copies the values of probe i from offset from on into dst (n
@@ -249,12 +249,14 @@ func ng_probe(h C.longlong, i C.longlong, from C.longlong, dst *C.double, n C.lo
 	if i < 0 || int(i) >= e.b.Probes() {
 		return -1
 	}
-	v := e.b.Probe(int(i))
-	if int(from) > len(v) || from < 0 {
+	if n < 0 {
 		return -1
 	}
-	k := copy(unsafe.Slice((*float64)(unsafe.Pointer(dst)), int(n)), v[from:])
-	return C.longlong(k)
+	var out []float64
+	if n > 0 {
+		out = unsafe.Slice((*float64)(unsafe.Pointer(dst)), int(n))
+	}
+	return C.longlong(e.b.CopyProbe(int(i), int(from), out))
 }
 
 // ng_clear_probes discards the probe data recorded so far.

@@ -99,6 +99,14 @@ func (b *Bridge) Signal(i int) []float64 { return b.sim.Signal(0, i) }
 // the simulator's until the next Run or Reset.
 func (b *Bridge) Probe(i int) []float64 { return b.sim.ProbeValues(0, i) }
 
+// ProbeLen returns the number of values probe i holds (-1: no such
+// probe).
+func (b *Bridge) ProbeLen(i int) int { return b.sim.ProbeLen(0, i) }
+
+// CopyProbe copies probe i's values from offset from on into dst and
+// returns how many it copied (-1: no such probe or offset).
+func (b *Bridge) CopyProbe(i, from int, dst []float64) int { return b.sim.CopyProbe(0, i, from, dst) }
+
 // Probes returns the number of probes.
 func (b *Bridge) Probes() int { return len(b.spec.Probes) }
 
