@@ -757,6 +757,7 @@ func (e *Explorer) renderLoop(f *frame) {
 		e.dirty = false
 		if dirty {
 			snap.now = e.simTime
+			snap.readout = fmt.Sprintf("t = %.2f s", e.simTime)
 			snap.spikeT = append(snap.spikeT[:0], e.spikeT...)
 			snap.spikeR = append(snap.spikeR[:0], e.spikeR...)
 			if len(snap.lines) != len(e.lineT) {

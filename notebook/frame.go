@@ -2,11 +2,11 @@ package notebook
 
 import (
 	"bytes"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"math"
+	"strconv"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
@@ -60,14 +60,23 @@ type frameSpec struct {
 	lineTitle   string // "" → no line panel
 	lineLabels  []string
 	yLo, yHi    float64
+	// xTicks label the x axis (at fractions of its width); nil: the
+	// time before now, "-window s" … "now".
+	xTicks []xTick
+}
+
+type xTick struct {
+	at    float64 // 0 (left) … 1 (right)
+	label string
 }
 
 // frameData is one snapshot of the explorer's windows.
 type frameData struct {
-	now    float64   // simulated time at the right edge
-	spikeT []float64 // spike times
-	spikeR []int32   // their rows
-	lines  []lineData
+	now     float64   // x at the right edge (simulated time)
+	readout string    // drawn at the top right ("" for none)
+	spikeT  []float64 // spike times
+	spikeR  []int32   // their rows
+	lines   []lineData
 }
 
 // lineData holds the samples of one probe: times and values, row-major
@@ -150,8 +159,8 @@ func newFrame(spec frameSpec) *frame {
 			}
 		}
 		f.axes(f.lines)
-		for _, v := range []float64{spec.yHi, 0, spec.yLo} {
-			if v < spec.yLo || v > spec.yHi {
+		for i, v := range []float64{spec.yHi, 0, spec.yLo} {
+			if v < spec.yLo || v > spec.yHi || (i == 2 && v == 0) {
 				continue
 			}
 			s := trimFloat(v)
@@ -166,13 +175,19 @@ func newFrame(spec frameSpec) *frame {
 		last = f.raster
 	}
 	by := last.Max.Y + 13
-	for k := 0; k <= 4; k++ {
-		rel := -spec.window * float64(4-k) / 4
-		s := trimFloat(rel) + " s"
-		if k == 4 {
-			s = "now"
+	ticks := spec.xTicks
+	if ticks == nil {
+		for k := 0; k <= 4; k++ {
+			s := trimFloat(-spec.window*float64(4-k)/4) + " s"
+			if k == 4 {
+				s = "now"
+			}
+			ticks = append(ticks, xTick{float64(k) / 4, s})
 		}
-		x := last.Min.X + (last.Dx()-1)*k/4
+	}
+	for _, tk := range ticks {
+		s := tk.label
+		x := last.Min.X + int(float64(last.Dx()-1)*min(max(tk.at, 0), 1))
 		drawText(img, min(max(x-glyphW*len(s)/2, 0), spec.w-glyphW*len(s)), by, s, cAxis)
 		for yy := last.Max.Y; yy < last.Max.Y+3 && yy < spec.h; yy++ {
 			img.Pix[img.PixOffset(x, yy)] = cAxis
@@ -183,20 +198,9 @@ func newFrame(spec frameSpec) *frame {
 }
 
 func trimFloat(v float64) string {
-	s := fmt.Sprintf("%.2f", v)
-	for len(s) > 1 && s[len(s)-1] == '0' {
-		s = s[:len(s)-1]
-	}
-	s = stringsTrimSuffix(s, ".")
+	s := strconv.FormatFloat(v, 'g', 3, 64)
 	if s == "-0" {
 		s = "0"
-	}
-	return s
-}
-
-func stringsTrimSuffix(s, suf string) string {
-	if len(s) >= len(suf) && s[len(s)-len(suf):] == suf {
-		return s[:len(s)-len(suf)]
 	}
 	return s
 }
@@ -256,9 +260,9 @@ func (f *frame) render(d *frameData) ([]byte, error) {
 			}
 		}
 	}
-	// the simulated time, right-aligned over the first panel
-	s := fmt.Sprintf("t = %.2f s", d.now)
-	drawText(img, f.spec.w-marginR-glyphW*len(s), f.textY, s, cText)
+	if d.readout != "" {
+		drawText(img, f.spec.w-marginR-glyphW*len(d.readout), f.textY, d.readout, cText)
+	}
 	f.buf.Reset()
 	if err := f.enc.Encode(&f.buf, img); err != nil {
 		return nil, err

@@ -4,26 +4,39 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/neurogo/neurogo/display"
 	"github.com/neurogo/neurogo/train"
+	"github.com/neurogo/neurogo/widgets"
 )
 
 // Progress is train's progress bar (train.Progress: Keras-style lines
-// written to W) that, inside a notebook kernel, shows a live HTML bar
-// instead, updated in place (display updates, at most one per Interval):
-// the finished epochs as lines, the current one as a bar with its
-// elapsed time, ETA and logs. Outside a kernel it behaves exactly as
-// train.Progress.
+// written to W) that, inside a notebook kernel, shows itself live instead,
+// updated in place at most once per Interval:
+//
+//   - where the front end draws Jupyter widgets (widgets.FrontEnd: its
+//     widget manager opened the control comm, as JupyterLab 4 and
+//     Notebook 7 do), as widgets: a progress bar over the whole run, the
+//     current epoch's status, the finished epochs' lines and a live plot
+//     of the loss per batch (and of val_loss at the epochs' ends);
+//   - elsewhere (papermill, nbclient, neurogo run, front ends without
+//     widgets), or with HTML set, as an HTML bar: the finished epochs as
+//     lines, the current one as a bar with its elapsed time, ETA and logs.
+//
+// Outside a kernel it behaves exactly as train.Progress.
 //
 //	hist, err := m.Fit(x, y, train.FitOptions{Epochs: 10, BatchSize: 32,
 //		Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
 type Progress struct {
 	train.Progress        // W and Interval; View is set by OnTrainBegin
 	ID             string // display id in a notebook (default "neurogo-fit")
+	// HTML shows the HTML bar even where the front end draws widgets.
+	HTML bool
 
 	shown bool
+	w     *progressWidgets // nil: HTML (or outside a kernel)
 }
 
 // NewProgress returns a progress bar that is shown live in a notebook
@@ -40,16 +53,58 @@ func (p *Progress) OnTrainBegin(m *train.Model, info train.FitInfo) error {
 		p.ID = "neurogo-fit"
 	}
 	p.shown = false
+	p.w = nil
+	if !p.HTML && display.Active() && widgets.FrontEnd() {
+		p.w = newProgressWidgets(info)
+	}
 	p.View = progressView{p}
 	return p.Progress.OnTrainBegin(m, info)
 }
 
-// progressView shows the updates of a Progress as HTML in a notebook.
+// OnBatchEnd records the batch's loss for the widgets' plot.
+func (p *Progress) OnBatchEnd(m *train.Model, epoch, batch int, logs train.Logs) error {
+	if p.w != nil {
+		if v, ok := logs["loss"]; ok {
+			p.w.addLoss(epoch, batch, v)
+		}
+	}
+	return p.Progress.OnBatchEnd(m, epoch, batch, logs)
+}
+
+// OnEpochEnd records the epoch's validation loss for the widgets' plot.
+func (p *Progress) OnEpochEnd(m *train.Model, epoch int, logs train.Logs) error {
+	if p.w != nil {
+		if v, ok := logs["val_loss"]; ok {
+			p.w.addValLoss(epoch, v)
+		}
+	}
+	return p.Progress.OnEpochEnd(m, epoch, logs)
+}
+
+// OnTrainEnd leaves the widgets' final state and, beside them, the
+// finished epochs as text (what a notebook saved without widget state
+// shows).
+func (p *Progress) OnTrainEnd(m *train.Model, h *train.History) error {
+	if p.w != nil && p.shown {
+		return display.Update(p.ID, p.w.value())
+	}
+	return p.Progress.OnTrainEnd(m, h)
+}
+
+// progressView shows the updates of a Progress in a notebook.
 type progressView struct{ p *Progress }
 
 func (v progressView) ShowProgress(u train.ProgressUpdate) (bool, error) {
 	if !display.Active() {
 		return false, nil
+	}
+	if w := v.p.w; w != nil {
+		w.show(u)
+		if !v.p.shown {
+			v.p.shown = true
+			return true, display.Show(v.p.ID, w.value())
+		}
+		return true, nil
 	}
 	var b strings.Builder
 	b.WriteString(`<div style="font-family:monospace;font-size:12px">`)
@@ -71,4 +126,116 @@ func (v progressView) ShowProgress(u train.ProgressUpdate) (bool, error) {
 		return true, display.Show(v.p.ID, val)
 	}
 	return true, display.Update(v.p.ID, val)
+}
+
+// progressWidgets is the widget form of a Progress: a bar over the whole
+// run, a label with the current epoch's status, a label per finished
+// epoch and the loss plot.
+type progressWidgets struct {
+	info     train.FitInfo
+	bar      *widgets.Progress
+	status   *widgets.Label
+	finished *widgets.Box
+	image    *widgets.Image
+	box      *widgets.Box
+	lines    []string // text of the finished epochs, and the current line
+	nDone    int      // finished epochs shown as labels
+
+	lossX, loss []float64 // batch index (from 1) and loss
+	valX, val   []float64 // epoch end and validation loss
+	plotted     int       // len(loss)+len(val) when last drawn
+}
+
+// Loss plot size, pixels.
+const lossW, lossH = 420, 180
+
+func newProgressWidgets(info train.FitInfo) *progressWidgets {
+	w := &progressWidgets{info: info}
+	w.bar = widgets.NewProgress(0, 1)
+	w.status = widgets.NewLabel("")
+	w.finished = widgets.VBox()
+	w.image = widgets.NewImage()
+	w.image.SetSize(fmt.Sprintf("%dpx", lossW), fmt.Sprintf("%dpx", lossH))
+	w.box = widgets.VBox(w.finished, widgets.HBox(w.bar, w.status), w.image)
+	return w
+}
+
+// value is the display value: the widgets, and the progress as text for
+// front ends that cannot draw them.
+func (w *progressWidgets) value() display.Value {
+	b := w.box.MIMEBundle()
+	b[display.MIMEText] = strings.Join(w.lines, "\n")
+	return display.Value{Data: b}
+}
+
+func (w *progressWidgets) addLoss(epoch, batch int, v float64) {
+	w.lossX = append(w.lossX, float64(epoch*max(w.info.Batches, 1)+batch+1))
+	w.loss = append(w.loss, v)
+}
+
+func (w *progressWidgets) addValLoss(epoch int, v float64) {
+	w.valX = append(w.valX, float64((epoch+1)*max(w.info.Batches, 1)))
+	w.val = append(w.val, v)
+}
+
+func (w *progressWidgets) show(u train.ProgressUpdate) {
+	total := max(u.Epochs, 1)
+	w.bar.SetValue((float64(u.Epoch-1) + float64(u.Done)/float64(max(u.Batches, 1))) / float64(total))
+	w.bar.SetDescription(fmt.Sprintf("Epoch %d/%d", u.Epoch, u.Epochs))
+	w.status.SetValue(fmt.Sprintf("%d/%d %s", u.Done, u.Batches, u.Status))
+	w.lines = append(append([]string(nil), u.Finished...), u.Line)
+	if u.EpochEnd {
+		w.lines = w.lines[:len(w.lines)-1]
+	}
+	if n := len(u.Finished); n > w.nDone {
+		kids := w.finished.Children()
+		for _, l := range u.Finished[w.nDone:] {
+			kids = append(kids, widgets.NewLabel(l))
+		}
+		w.finished.SetChildren(kids...)
+		w.nDone = n
+	}
+	if u.EpochEnd && u.Epoch == u.Epochs {
+		w.bar.SetBarStyle("success")
+	}
+	if n := len(w.loss) + len(w.val); n != w.plotted {
+		w.plotted = n
+		if b, err := w.plot(); err == nil {
+			w.image.SetPNG(b)
+		}
+	}
+}
+
+// plot draws the loss per batch (and val_loss per epoch) over the run.
+func (w *progressWidgets) plot() ([]byte, error) {
+	hi := 0.0
+	for _, v := range append(append([]float64(nil), w.loss...), w.val...) {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			hi = math.Max(hi, v)
+		}
+	}
+	if hi == 0 {
+		hi = 1
+	}
+	total := float64(max(w.info.Epochs, 1) * max(w.info.Batches, 1))
+	labels := []string{"loss"}
+	data := frameData{now: total, lines: []lineData{{t: w.lossX, v: w.loss, dims: 1}}}
+	if len(w.val) > 0 {
+		labels = append(labels, "val_loss")
+		data.lines = append(data.lines, lineData{t: w.valX, v: w.val, dims: 1})
+	}
+	var ticks []xTick
+	epochs := max(w.info.Epochs, 1)
+	every := max(1, (epochs+5)/6)
+	for e := 0; e <= epochs; e += every {
+		ticks = append(ticks, xTick{float64(e) / float64(epochs), fmt.Sprint(e)})
+	}
+	ticks[0].label = "epoch 0"
+	f := newFrame(frameSpec{w: lossW, h: lossH, window: total, lineTitle: "training",
+		lineLabels: labels, yLo: 0, yHi: hi * 1.05, xTicks: ticks})
+	b, err := f.render(&data)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(nil), b...), nil
 }

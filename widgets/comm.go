@@ -67,6 +67,18 @@ func logf(format string, args ...any) {
 	}
 }
 
+// FrontEnd reports whether a front end that draws widgets is connected:
+// its widget manager has opened the control comm (ControlTarget), as the
+// widget managers of JupyterLab 4 and Notebook 7 (ipywidgets 8) do when
+// they connect to the kernel. Headless runners (papermill, nbclient,
+// neurogo run) and front ends without a widget manager never open it.
+// Code that has both a widget and a plain display uses it to choose.
+func FrontEnd() bool {
+	registry.Lock()
+	defer registry.Unlock()
+	return len(registry.controls) > 0
+}
+
 // Targets returns the comm targets this package serves, for comm_info and
 // for refusing comm_open of other targets.
 func Targets() []string { return []string{Target, ControlTarget} }

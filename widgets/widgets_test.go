@@ -293,6 +293,7 @@ func TestControlCommAndTargets(t *testing.T) {
 	if err := HandleComm("open", "ctl", ControlTarget, map[string]any{}, nil); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = HandleComm("close", "ctl", "", nil, nil) })
 	if err := HandleComm("msg", "ctl", "", map[string]any{"method": "request_states"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -309,6 +310,27 @@ func TestControlCommAndTargets(t *testing.T) {
 	}
 	if err := HandleComm("open", "y", Target, nil, nil); err == nil {
 		t.Error("a front-end widget model was accepted")
+	}
+}
+
+// TestFrontEnd: a front end draws widgets once its widget manager has
+// opened the control comm, and no longer when it closed it.
+func TestFrontEnd(t *testing.T) {
+	withTransport(t)
+	if FrontEnd() {
+		t.Fatal("FrontEnd before any control comm")
+	}
+	if err := HandleComm("open", "fe-ctl", ControlTarget, map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !FrontEnd() {
+		t.Error("FrontEnd false with the control comm open")
+	}
+	if err := HandleComm("close", "fe-ctl", "", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if FrontEnd() {
+		t.Error("FrontEnd true after the control comm closed")
 	}
 }
 
