@@ -359,8 +359,17 @@ func (e *Explorer) makeWidgets() {
 }
 
 // MIMEBundle shows the explorer: its controls, buttons, readout, plot and
-// error area (a widgets.VBox).
-func (e *Explorer) MIMEBundle() map[string]any { return e.box.MIMEBundle() }
+// error area (a widgets.VBox), where the front end draws Jupyter widgets
+// (widgets.FrontEnd). Elsewhere — headless runs (papermill, neurogo run),
+// front ends without a widget manager — it is one line of text, and no
+// widget is opened: show Frame with display.PNG to keep a still.
+func (e *Explorer) MIMEBundle() map[string]any {
+	if widgets.FrontEnd() {
+		return e.box.MIMEBundle()
+	}
+	return map[string]any{display.MIMEText: e.String() +
+		" (the live view needs a front end that draws Jupyter widgets; Frame() gives a still)"}
+}
 
 // Widget returns the explorer's widget (a VBox), to place it in another
 // box or tab.
@@ -439,11 +448,6 @@ func (e *Explorer) stopAsync(err error) {
 			delete(explorers.byID, e.id)
 		}
 		explorers.Unlock()
-		msg := "stopped"
-		if err != nil {
-			msg = "stopped: " + err.Error()
-		}
-		e.state.SetValue(e.readout(msg))
 	})
 }
 
@@ -749,6 +753,12 @@ func (e *Explorer) renderLoop(f *frame) {
 	for {
 		select {
 		case <-e.quit:
+			// the last word on the readout is the renderer's
+			msg := "stopped"
+			if err := e.Err(); err != nil {
+				msg = "stopped: " + err.Error()
+			}
+			e.state.SetValue(e.readout(msg))
 			return
 		case <-tick.C:
 		}
@@ -776,6 +786,7 @@ func (e *Explorer) renderLoop(f *frame) {
 			if err != nil {
 				e.out.Display(display.Value{Data: map[string]any{display.MIMEText: "error: drawing the plot: " + err.Error()}})
 				e.stopAsync(err)
+				e.state.SetValue(e.readout("stopped: " + err.Error()))
 				return
 			}
 			e.image.SetPNG(b)

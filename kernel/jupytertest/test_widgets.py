@@ -9,8 +9,14 @@ answers (echo_update, callbacks' output, corrective updates, comm_close).
 """
 from __future__ import annotations
 
+import json
+import os
+import queue
 import time
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from ktools import collect_iopub, describe, get_reply, of_type, result_data, run_ok, stream_text, strip_ansi
 
@@ -218,3 +224,117 @@ def test_executor_death_closes_widget_comms(fresh: tuple[Any, Any]) -> None:
     assert mid in closed, describe({}, outputs)
     reply = get_reply(kc, kc.comm_info(target_name="jupyter.widget"))
     assert reply["content"]["comms"] == {}, reply["content"]
+
+
+# --- the live explorer (notebook.Explore) --------------------------------------
+
+EXPLORER_IMPORTS = '''import (
+\t"fmt"
+\t"github.com/neurogo/neurogo/notebook"
+\t"github.com/neurogo/neurogo/toolkit"
+\t"github.com/neurogo/neurogo/toolkit/synapses"
+\t"github.com/neurogo/neurogo/widgets"
+)'''
+
+# A communication channel of 1000 LIF neurons (two ensembles of 500) with a
+# slider on its input, a raster of a's spikes and b's decoded value.
+EXPLORER_CELL = '''xNet := toolkit.New("channel", 1)
+xStim := notebook.NewSlider("stimulus", 0, -1, 1)
+xIn := xNet.Node("stimulus", 1, xStim.Output)
+xA := xNet.Ensemble("a", 500, 1)
+xB := xNet.Ensemble("b", 500, 1)
+xNet.Connect(xIn, xA)
+xNet.Connect(xA, xB)
+xSpikes := xNet.Probe("a spikes", xA.Neurons(), toolkit.AttrSpikes)
+xPB := xNet.Probe("b", xB, "")
+xPB.Synapse = synapses.Lowpass{Tau: 0.01}
+xEx, err := notebook.Explore(xNet, notebook.ExploreOptions{
+\tControls: []widgets.Widget{xStim}, Raster: xSpikes, Plots: []*toolkit.Probe{xPB}})
+if err != nil {
+\tpanic(err)
+}
+xEx'''
+
+FPS_SECONDS = float(os.environ.get("NEUROGO_EXPLORER_SECONDS", "5"))
+MIN_FPS = float(os.environ.get("NEUROGO_EXPLORER_MIN_FPS", "10"))
+
+
+def image_frames(kc: Any, image_id: str, seconds: float) -> tuple[int, int]:
+    """Count the image updates (comm_msg with a PNG buffer) of comm
+    image_id read on iopub during seconds; return (frames, bytes)."""
+    frames = nbytes = 0
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            msg = kc.get_iopub_msg(timeout=left)
+        except queue.Empty:
+            break
+        c = msg["content"]
+        if msg["msg_type"] == "comm_msg" and c.get("comm_id") == image_id and msg.get("buffers"):
+            buf = bytes(msg["buffers"][0])
+            assert buf[:8] == b"\x89PNG\r\n\x1a\n", buf[:16]
+            frames += 1
+            nbytes += len(buf)
+    return frames, nbytes
+
+
+@pytest.mark.timeout(300)
+def test_explorer_frame_rate_and_interrupt(fresh: tuple[Any, Any]) -> None:
+    """A 1000-neuron explorer delivers ≥ 10 frames per second to a real
+    client as image comm_msg updates, its decoded value follows a slider
+    moved by the front end, and an interrupt stops it."""
+    km, kc = fresh
+    # JupyterLab's widget manager opens the control comm when it connects;
+    # the explorer shows its widgets only to such a front end.
+    msg = kc.session.msg("comm_open", {"comm_id": "ctl-explorer", "target_name": "jupyter.widget.control", "data": {}})
+    kc.shell_channel.send(msg)
+    collect_iopub(kc, msg["header"]["msg_id"])
+    run_ok(kc, EXPLORER_IMPORTS, timeout=120)
+    _, outputs = run_ok(kc, EXPLORER_CELL, timeout=120)
+    models = {m["content"]["data"]["state"]["_model_name"]: m["content"]["comm_id"] for m in of_type(outputs, "comm_open")}
+    assert "ImageModel" in models and "FloatSliderModel" in models, describe({}, outputs)
+    image, slider = models["ImageModel"], models["FloatSliderModel"]
+    image_frames(kc, image, 1.0)  # the first second: the simulation settles
+    frames, nbytes = image_frames(kc, image, FPS_SECONDS)
+    fps = frames / FPS_SECONDS
+    report = {"seconds": FPS_SECONDS, "frames": frames, "fps": round(fps, 2),
+              "mean_png_bytes": round(nbytes / max(frames, 1)), "neurons": 1000}
+    artifacts = Path(os.environ.get("NEUROGO_ARTIFACTS") or Path(__file__).resolve().parents[2] / "artifacts")
+    artifacts.mkdir(parents=True, exist_ok=True)
+    (artifacts / "explorer-fps.json").write_text(json.dumps(report) + "\n")
+    print(f"explorer: {frames} frames in {FPS_SECONDS:g} s = {fps:.1f} frames/s, "
+          f"{report['mean_png_bytes']} bytes per PNG")
+    assert fps >= MIN_FPS, report
+
+    # The front end drags the slider; b's decoded value follows.
+    msg_id = update(kc, slider, {"value": 0.8})
+    collect_iopub(kc, msg_id)
+    _, outs = run_ok(kc, 'if err := xEx.Wait(0.5); err != nil {\n\tpanic(err)\n}\n'
+                         'fmt.Printf("%.3f %.3f\\n", xStim.Value(), xEx.Last(xPB)[0])')
+    slider_value, decoded = map(float, stream_text(outs).split())
+    assert slider_value == 0.8 and abs(decoded - 0.8) < 0.2, stream_text(outs)
+
+    # An interrupt between cells stops the explorer: no more frames.
+    km.interrupt_kernel()
+    time.sleep(0.5)
+    image_frames(kc, image, 0.5)
+    late, _ = image_frames(kc, image, 1.5)
+    assert late == 0, f"{late} frames after the interrupt"
+    _, outs = run_ok(kc, "fmt.Println(xEx.Stats().Running, xEx.Err())")
+    assert stream_text(outs).strip() == "false interrupted: interrupted", stream_text(outs)
+
+
+def test_explorer_without_widget_front_end_is_text(fresh: tuple[Any, Any]) -> None:
+    """Without a widget manager (no control comm: papermill, neurogo run)
+    the explorer shows one line of text and opens no comm; it runs all the
+    same, and Frame gives a PNG still."""
+    _, kc = fresh
+    run_ok(kc, EXPLORER_IMPORTS, timeout=120)
+    _, outputs = run_ok(kc, EXPLORER_CELL, timeout=120)
+    assert not of_type(outputs, "comm_open"), describe({}, outputs)
+    data = result_data(outputs)
+    assert data and list(data) == ["text/plain"] and "Explorer(" in data["text/plain"], data
+    _, outs = run_ok(kc, 'xStim.SetValue(-0.7)\nif err := xEx.Wait(0.5); err != nil {\n\tpanic(err)\n}\n'
+                         'fmt.Printf("%.2f %d\\n", xEx.Last(xPB)[0], len(xEx.Frame()))\nxEx.Close()')
+    decoded, nbytes = stream_text(outs).split()
+    assert abs(float(decoded) + 0.7) < 0.2 and int(nbytes) > 500, stream_text(outs)

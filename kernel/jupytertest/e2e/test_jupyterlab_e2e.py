@@ -245,3 +245,85 @@ def run_notebook_in_lab(url, token, root, log_tail, neurogo_kernelspec):
     assert shot.is_file() and shot.stat().st_size > 1000, f"screenshot {shot} missing or empty"
     with open(shot, "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+# --- a live explorer: drag a slider, the plot and the model follow ----------
+
+CELL_EXPLORER = '''import (
+	"github.com/neurogo/neurogo/notebook"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/widgets"
+)
+
+net := toolkit.New("channel", 1)
+stim := notebook.NewSlider("stimulus", 0, -1, 1)
+in := net.Node("stimulus", 1, stim.Output)
+a := net.Ensemble("a", 500, 1)
+b := net.Ensemble("b", 500, 1)
+net.Connect(in, a)
+net.Connect(a, b)
+spikes := net.Probe("a spikes", a.Neurons(), toolkit.AttrSpikes)
+pb := net.Probe("b", b, "")
+pb.Synapse = synapses.Lowpass{Tau: 0.01}
+ex, err := notebook.Explore(net, notebook.ExploreOptions{
+	Controls: []widgets.Widget{stim}, Raster: spikes, Plots: []*toolkit.Probe{pb}, Duration: 300})
+if err != nil {
+	panic(err)
+}
+ex'''
+
+CELL_PROBE = '''import "fmt"
+
+ex.Wait(0.3)
+fmt.Printf("slider=%.3f decoded=%.3f frontend=%v\\n", stim.Value(), ex.Last(pb)[0], widgets.FrontEnd())'''
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(600)
+def test_jupyterlab_drag_slider_changes_plot(tmp_path, neurogo_kernelspec):
+    """A 1000-neuron explorer in JupyterLab: dragging its slider with the
+    mouse moves the slider, the plot keeps changing, and the decoded value
+    follows the slider. Screenshots of the page and of the plot after the
+    drag are kept in $NEUROGO_ARTIFACTS (jupyterlab-explorer-drag.png,
+    jupyterlab-explorer-plot.png), and the frame rate seen by the page in
+    jupyterlab-explorer.json."""
+    check_requirements()
+    with lab_server(tmp_path, neurogo_kernelspec) as (url, token, root, log_tail):
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["kernelspec"] = {"name": "neurogo", "display_name": "Go (neurogo)", "language": "go"}
+        nb.metadata["language_info"] = {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}
+        nb.cells = [nbformat.v4.new_code_cell(CELL_EXPLORER), nbformat.v4.new_code_cell(CELL_PROBE)]
+        nb_name = "neurogo-explorer.ipynb"
+        nbformat.write(nb, str(root / nb_name))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shot = ARTIFACTS / "jupyterlab-explorer-drag.png"
+        plot = ARTIFACTS / "jupyterlab-explorer-plot.png"
+        for f in (shot, plot):
+            if f.exists():
+                f.unlink()
+        env = dict(os.environ)
+        env.update(
+            E2E_URL=url, E2E_TOKEN=token, E2E_NOTEBOOK=nb_name, E2E_SCREENSHOT=str(shot),
+            E2E_PLOT_SCREENSHOT=str(plot), E2E_TIMEOUT_MS="120000", E2E_CHROMIUM=CHROMIUM,
+            E2E_KERNEL_DISPLAY_NAME=neurogo_kernelspec.display_name,
+        )
+        try:
+            p = subprocess.run([NODE, str(HERE / "drag_slider.mjs")], cwd=str(HERE), env=env,
+                               capture_output=True, text=True, timeout=NODE_TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            pytest.fail(f"drag_slider.mjs did not finish within {NODE_TIMEOUT}s; stderr:\n{e.stderr}\nserver log:\n{log_tail()}")
+        lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+        try:
+            res = json.loads(lines[-1])
+        except (IndexError, json.JSONDecodeError):
+            pytest.fail(f"drag_slider.mjs printed no result (exit {p.returncode}):\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}\nserver log:\n{log_tail()}")
+        (ARTIFACTS / "jupyterlab-explorer.json").write_text(json.dumps(
+            {k: res.get(k) for k in ("labFrames", "labFPS", "before", "after", "readoutBefore", "readoutAfter")}) + "\n")
+        context = (f"\nsteps: {res.get('steps')}\nerrors: {res.get('errors')}\nbrowser console errors: {res.get('console')}"
+                   f"\nbefore: {res.get('before')} after: {res.get('after')}\nserver log:\n{log_tail()}")
+        assert p.returncode == 0 and res["ok"], "JupyterLab explorer e2e failed" + context
+        assert res["after"]["frontEnd"], "the kernel did not see JupyterLab's widget manager (control comm)" + context
+        assert res["labFrames"] > 0, "no frames reached the page" + context
+        for f in (shot, plot):
+            assert f.is_file() and f.stat().st_size > 1000, f"screenshot {f} missing or empty"

@@ -1,0 +1,207 @@
+// End-to-end check of a live explorer (notebook.Explore) in JupyterLab 4,
+// in headless Chromium driven by playwright-core: a slider drawn by
+// JupyterLab's widget manager is dragged with the mouse, and the plot (an
+// Image widget redrawn by the kernel) and the model's decoded value follow.
+// test_jupyterlab_e2e.py starts the Jupyter server, writes the notebook
+// (cell 1: the explorer; cell 2: prints the slider's value and the decoded
+// value) and runs this script with:
+//
+//   E2E_URL, E2E_TOKEN, E2E_NOTEBOOK, E2E_TIMEOUT_MS, E2E_CHROMIUM,
+//   E2E_KERNEL_DISPLAY_NAME   as for run_e2e.mjs
+//   E2E_SCREENSHOT            the screenshot after the drag (PNG)
+//   E2E_PLOT_SCREENSHOT       the plot alone after the drag (PNG)
+//
+// It prints one JSON line (the last line of stdout) and exits 0 when the
+// drag moved the slider, the plot kept changing and the decoded value
+// followed, 1 otherwise. It never downloads a browser.
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const env = process.env;
+const base = env.E2E_URL;
+const token = env.E2E_TOKEN || '';
+const notebook = env.E2E_NOTEBOOK || 'neurogo-explorer.ipynb';
+const screenshot = env.E2E_SCREENSHOT || 'jupyterlab-explorer-drag.png';
+const plotShot = env.E2E_PLOT_SCREENSHOT || 'jupyterlab-explorer-plot.png';
+const timeout = Number(env.E2E_TIMEOUT_MS || 120000);
+const executablePath = env.E2E_CHROMIUM || '/usr/bin/chromium';
+const kernelDisplayName = env.E2E_KERNEL_DISPLAY_NAME || '';
+
+const result = { ok: false, steps: [], errors: [], console: [], texts: [] };
+const t0 = Date.now();
+function step(msg) {
+  const s = `${((Date.now() - t0) / 1000).toFixed(1)}s ${msg}`;
+  result.steps.push(s);
+  process.stderr.write(`[e2e] ${s}\n`);
+}
+
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+async function acceptKernelDialog(page) {
+  const dialog = page.locator('.jp-Dialog', { hasText: 'Select Kernel' });
+  try {
+    await dialog.first().waitFor({ state: 'visible', timeout: 3000 });
+  } catch (_) {
+    return;
+  }
+  step('"Select Kernel" dialog appeared; accepting');
+  await dialog.locator('.jp-Dialog-button.jp-mod-accept').first().click();
+}
+
+// countSrcChanges counts the changes of the img's src over ms milliseconds
+// (each is a new frame: the widget sets a new blob URL per PNG).
+async function countSrcChanges(img, ms) {
+  return img.evaluate(
+    (el, ms) =>
+      new Promise((resolve) => {
+        let n = 0;
+        const obs = new MutationObserver((muts) => {
+          for (const m of muts) if (m.attributeName === 'src') n++;
+        });
+        obs.observe(el, { attributes: true });
+        setTimeout(() => {
+          obs.disconnect();
+          resolve(n);
+        }, ms);
+      }),
+    ms,
+  );
+}
+
+// probeText runs the notebook's second cell again and returns its output.
+async function probeText(page, cells, previous) {
+  const cell = cells.nth(1);
+  await cell.locator('.jp-InputArea-editor').first().click();
+  await page.keyboard.press('Shift+Enter');
+  const out = cell.locator('.jp-OutputArea-output');
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const t = (await out.allTextContents()).join('\n');
+    if (t.includes('slider=') && t !== previous) return t;
+    if (Date.now() > deadline) throw new Error(`cell 2 printed no new line (last: ${JSON.stringify(t)})`);
+    await page.waitForTimeout(200);
+  }
+}
+
+function parseProbe(t) {
+  const m = /slider=(-?[\d.]+) decoded=(-?[\d.]+) frontend=(\w+)/.exec(t);
+  return m ? { slider: Number(m[1]), decoded: Number(m[2]), frontEnd: m[3] === 'true' } : null;
+}
+
+async function main() {
+  if (!base) throw new Error('E2E_URL is not set');
+  fs.mkdirSync(path.dirname(path.resolve(screenshot)), { recursive: true });
+  step(`launch ${executablePath}`);
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    timeout,
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(timeout);
+    page.on('console', (m) => {
+      if (m.type() === 'error' && result.console.length < 50) result.console.push(m.text());
+    });
+    page.on('pageerror', (e) => result.errors.push(`pageerror: ${e.message}`));
+
+    await page.goto(`${base}/lab/tree/${encodeURI(notebook)}?token=${encodeURIComponent(token)}`,
+      { waitUntil: 'domcontentloaded' });
+    await page.locator('.jp-NotebookPanel .jp-Notebook .jp-Cell').first().waitFor({ state: 'visible' });
+    const idle = kernelDisplayName
+      ? new RegExp(`^\\s*${escapeRe(kernelDisplayName)} \\| Idle\\s*$`)
+      : /\| Idle\s*$/;
+    await page.locator('.jp-StatusBar-TextItem', { hasText: idle }).first().waitFor({ state: 'visible' });
+    step('kernel idle');
+    await page.waitForTimeout(1500);
+
+    await page.locator('.lm-MenuBar-item', { hasText: /^Run$/ }).first().click();
+    await page
+      .locator('.lm-Menu-item', { has: page.locator('.lm-Menu-itemLabel', { hasText: /^Run All Cells$/ }) })
+      .first()
+      .click();
+    await acceptKernelDialog(page);
+    step('Run All Cells');
+
+    const cells = page.locator('.jp-NotebookPanel .jp-Notebook .jp-CodeCell');
+    const handle = cells.nth(0).locator('.widget-slider .noUi-handle').first();
+    const img = cells.nth(0).locator('img.widget-image').first();
+    const readout = cells.nth(0).locator('.widget-slider .widget-readout').first();
+    await handle.waitFor({ state: 'visible' });
+    await img.waitFor({ state: 'visible' });
+    step('slider and plot visible');
+    const first = await probeTextOrWait(page, cells);
+    result.before = parseProbe(first);
+    step(`before the drag: ${first.trim()}`);
+
+    // frames delivered to the page (changes of the img's src) over 3 s
+    result.labFrames = await countSrcChanges(img, 3000);
+    result.labFPS = result.labFrames / 3;
+    step(`${result.labFrames} frames in 3 s in the page`);
+
+    result.readoutBefore = (await readout.textContent()).trim();
+    const srcBefore = await img.getAttribute('src');
+    const box = await handle.boundingBox();
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(x + 12 * i, y);
+    await page.mouse.up();
+    step(`dragged the handle from x=${x.toFixed(0)} by 120 px`);
+    await page.waitForFunction(
+      ([sel, before]) => {
+        const el = document.querySelectorAll(sel)[0];
+        return el && el.getAttribute('src') !== before;
+      },
+      ['.jp-NotebookPanel .jp-CodeCell img.widget-image', srcBefore],
+    );
+    result.readoutAfter = (await readout.textContent()).trim();
+    step(`slider readout ${result.readoutBefore} → ${result.readoutAfter}; the plot changed`);
+    // let the window fill with the new value, then look
+    await page.waitForTimeout(1500);
+    const after = await probeText(page, cells, first);
+    result.after = parseProbe(after);
+    step(`after the drag: ${after.trim()}`);
+    await img.screenshot({ path: plotShot });
+    await page.screenshot({ path: screenshot, fullPage: true });
+    result.screenshot = path.resolve(screenshot);
+    result.plotScreenshot = path.resolve(plotShot);
+    const errTexts = await page
+      .locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
+      .allTextContents();
+    for (const t of errTexts) result.errors.push(`cell error output: ${t.slice(0, 500)}`);
+    const b = result.before;
+    const a = result.after;
+    result.ok =
+      !!b && !!a && result.readoutAfter !== result.readoutBefore && a.slider > b.slider + 0.1 &&
+      Math.abs(a.decoded - a.slider) < 0.25 && errTexts.length === 0;
+  } catch (e) {
+    result.errors.push(String(e && e.stack ? e.stack : e));
+    try {
+      const pages = browser.contexts().flatMap((c) => c.pages());
+      if (pages.length) await pages[0].screenshot({ path: screenshot, fullPage: true });
+    } catch (_) {
+      /* best effort */
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+// probeTextOrWait waits for the second cell's first output (Run All ran it).
+async function probeTextOrWait(page, cells) {
+  const out = cells.nth(1).locator('.jp-OutputArea-output', { hasText: 'slider=' });
+  await out.first().waitFor({ state: 'visible' });
+  return (await out.allTextContents()).join('\n');
+}
+
+await main().catch((e) => result.errors.push(String(e && e.stack ? e.stack : e)));
+process.stdout.write(JSON.stringify(result) + '\n');
+process.exit(result.ok ? 0 : 1);
