@@ -8,6 +8,13 @@ it in Lab, runs all cells from the Run menu, waits for both outputs, checks
 the printed text and a data:image/png <img>, and saves a screenshot to
 $NEUROGO_ARTIFACTS/jupyterlab-e2e.png (default <repo>/artifacts).
 
+A second test (drag_slider.mjs) runs a live explorer (notebook.Explore, a
+1000-neuron communication channel) in Lab, drags its slider with the mouse,
+waits for the plot to change, checks that the model's decoded value followed
+the slider, and keeps screenshots of the page and of the plot
+(jupyterlab-explorer-drag.png, jupyterlab-explorer-plot.png) and the frame
+rate the page saw (jupyterlab-explorer.json).
+
 Requirements: JupyterLab in the Python that runs pytest (it starts
 `sys.executable -m jupyterlab`; scripts/test runs the venv .cache/venv),
 Chromium (NEUROGO_CHROMIUM, default /usr/bin/chromium), node, and `npm ci`
