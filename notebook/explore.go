@@ -94,6 +94,12 @@ type ExploreOptions struct {
 	// Duration, if positive, stops the explorer after that many seconds
 	// of wall-clock time (a bound for unattended runs).
 	Duration float64
+	// IdlePause pauses the simulation after that many seconds of
+	// wall-clock time without a touch of its controls or buttons from the
+	// front end or from Go (SetValue, Wait, Resume): a notebook closed in
+	// the browser, whose kernel lives on, leaves no model stepping. The
+	// resume button goes on. Default 600 (10 minutes); negative: never.
+	IdlePause float64
 	// Sim holds options for the simulator (sim.New), e.g. sim.CheckNaN.
 	Sim []sim.Option
 }
@@ -154,6 +160,8 @@ type Explorer struct {
 	started  time.Time
 	rate     rateMeter
 	resetReq bool
+
+	touched atomic.Int64 // wall clock (UnixNano) of the last touch (IdlePause)
 
 	wake chan struct{} // resume or reset
 	quit chan struct{}
@@ -284,6 +292,7 @@ func Explore(net *toolkit.Network, opts ExploreOptions) (*Explorer, error) {
 	}
 
 	e.started = time.Now()
+	e.touch()
 	e.running = true
 	e.rate.t0 = e.started
 	f := newFrame(spec)
@@ -333,6 +342,12 @@ func (o *ExploreOptions) defaults(net *toolkit.Network) error {
 	if o.Width < 200 || o.Width > 4000 || o.Height < 100 || o.Height > 4000 {
 		return fmt.Errorf("notebook: Explore: Width×Height = %d×%d: must be within 200×100 and 4000×4000", o.Width, o.Height)
 	}
+	if o.IdlePause == 0 {
+		o.IdlePause = 600
+	}
+	if math.IsNaN(o.IdlePause) {
+		return fmt.Errorf("notebook: Explore: IdlePause = NaN: must be a number of seconds (negative: never)")
+	}
 	if math.IsNaN(o.Duration) || o.Duration < 0 {
 		return fmt.Errorf("notebook: Explore: Duration = %v: must be ≥ 0 seconds (0: until stopped)", o.Duration)
 	}
@@ -350,8 +365,24 @@ func (e *Explorer) makeWidgets() {
 	reset.OnClick(e.Reset)
 	var rows []widgets.Widget
 	for _, c := range e.opts.Controls {
-		if c != nil {
-			rows = append(rows, c)
+		if c == nil {
+			continue
+		}
+		rows = append(rows, c)
+		// a control moved counts as a touch (IdlePause)
+		switch w := c.(type) {
+		case *Slider:
+			w.Observe(func(float64) { e.touch() })
+		case *widgets.FloatSlider:
+			w.Observe(func(float64) { e.touch() })
+		case *widgets.FloatLogSlider:
+			w.Observe(func(float64) { e.touch() })
+		case *widgets.IntSlider:
+			w.Observe(func(int) { e.touch() })
+		case *widgets.Checkbox:
+			w.Observe(func(bool) { e.touch() })
+		case *widgets.Button:
+			w.OnClick(e.touch)
 		}
 	}
 	rows = append(rows, widgets.HBox(pause, resume, reset, e.state), e.image, e.out)
@@ -388,8 +419,11 @@ func (e *Explorer) String() string {
 	return fmt.Sprintf("Explorer(%q, %s, t = %.3f s, %d frames)", e.id, what, st.SimTime, st.Frames)
 }
 
+func (e *Explorer) touch() { e.touched.Store(time.Now().UnixNano()) }
+
 // Pause stops the simulation where it is; the plot stays.
 func (e *Explorer) Pause() {
+	e.touch()
 	e.mu.Lock()
 	e.paused = true
 	e.mu.Unlock()
@@ -399,6 +433,7 @@ func (e *Explorer) Pause() {
 // Resume continues a paused simulation (from its current state, in real
 // time from now).
 func (e *Explorer) Resume() {
+	e.touch()
 	e.mu.Lock()
 	e.paused = false
 	e.mu.Unlock()
@@ -408,6 +443,7 @@ func (e *Explorer) Resume() {
 // Reset restarts the simulation at t = 0 from its initial state (the
 // sliders keep their values).
 func (e *Explorer) Reset() {
+	e.touch()
 	e.mu.Lock()
 	e.resetReq = true
 	e.mu.Unlock()
@@ -477,6 +513,7 @@ func (e *Explorer) Wait(seconds float64) error {
 		return fmt.Errorf("notebook: Explorer.Wait: seconds = %v: must be ≥ 0", seconds)
 	}
 	need := int(math.Round(seconds / e.dt))
+	e.touch()
 	e.mu.Lock()
 	target := e.steps + need
 	e.mu.Unlock()
@@ -497,6 +534,7 @@ func (e *Explorer) Wait(seconds float64) error {
 		case interrupt.Requested():
 			return fmt.Errorf("notebook: Explorer.Wait: %w", interrupt.ErrInterrupted)
 		}
+		e.touch() // a Go cell waiting on the model is attending to it
 		time.Sleep(5 * time.Millisecond)
 	}
 }
@@ -589,6 +627,11 @@ func (e *Explorer) simLoop() {
 			e.stopAsync(fmt.Errorf("ran for Duration = %g s", e.opts.Duration))
 			return
 		}
+		if idle := e.opts.IdlePause; idle > 0 && time.Since(time.Unix(0, e.touched.Load())).Seconds() > idle {
+			e.mu.Lock()
+			e.paused = true
+			e.mu.Unlock()
+		}
 		e.mu.Lock()
 		reset, paused := e.resetReq, e.paused
 		e.resetReq = false
@@ -622,7 +665,8 @@ func (e *Explorer) simLoop() {
 			case <-e.quit:
 				return
 			case <-e.wake:
-			case <-time.After(min(max(wait, time.Millisecond), 20*time.Millisecond)):
+			// at least 5 ms: chunks of several steps, not a wake-up per step
+			case <-time.After(min(max(wait, 5*time.Millisecond), 20*time.Millisecond)):
 			}
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/neurogo/neurogo/interrupt"
 	"github.com/neurogo/neurogo/toolkit"
 	"github.com/neurogo/neurogo/toolkit/synapses"
+	"github.com/neurogo/neurogo/widgets"
 )
 
 // channel is Nengo GUI's communication channel: a slider drives node
@@ -329,5 +330,28 @@ func TestFrameRender(t *testing.T) {
 	}
 	if spikesDrawn < 100 || lineDrawn < f.lines.Dx()*9/10 {
 		t.Errorf("%d spike pixels, %d of %d pixels of the line at 0.5", spikesDrawn, lineDrawn, f.lines.Dx())
+	}
+}
+
+// TestExploreIdlePause: without a touch for IdlePause seconds the model
+// pauses (a notebook closed in the browser leaves nothing stepping); a
+// touch of a control or Resume goes on.
+func TestExploreIdlePause(t *testing.T) {
+	net, stim, _, pb := channel(t, "idle", 20)
+	e, err := Explore(net, ExploreOptions{Controls: []widgets.Widget{stim}, Plots: []*toolkit.Probe{pb}, IdlePause: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if !waitFor(3*time.Second, func() bool { return e.Stats().Paused }) {
+		t.Fatalf("not paused after IdlePause: %+v", e.Stats())
+	}
+	e.Resume()
+	stim.SetValue(0.3)
+	if err := e.Wait(0.05); err != nil || e.Stats().Paused {
+		t.Errorf("after Resume: %v, %+v", err, e.Stats())
+	}
+	if _, err := Explore(net, ExploreOptions{IdlePause: math.NaN()}); err == nil {
+		t.Error("IdlePause NaN accepted")
 	}
 }
