@@ -264,6 +264,45 @@ func (o *SPAOptions) defaults() {
 	}
 }
 
+// WithDefaults returns o with its zero values replaced by the paper's
+// settings (those SPAMemory and SPAMemoryPoint use).
+func (o SPAOptions) WithDefaults() SPAOptions {
+	o.defaults()
+	return o
+}
+
+// SPAMemoryPoint runs one (neurons per dimension, seed) point of Fig. 9
+// with o's settings (o.NeuronsPerDim and o.Seeds are not used), reusing
+// and keeping it in o.CellDir as SPAMemory does: one task of a sweep that
+// spreads the points over machines (Summarize and Figure draw the figure
+// from the points it returns).
+func SPAMemoryPoint(o SPAOptions, neuronsPerDim, seed int) (*SPAPoint, error) {
+	o.defaults()
+	if neuronsPerDim < 1 || seed < 0 {
+		return nil, fmt.Errorf("spa-memory: point (%d neurons/dim, seed %d): neurons per dimension must be ≥ 1 and the seed ≥ 0", neuronsPerDim, seed)
+	}
+	logf := func(format string, a ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", a...)
+		}
+	}
+	p, err := o.loadCell(neuronsPerDim, seed)
+	if err != nil {
+		return nil, err
+	}
+	if p != nil {
+		logf("spa-memory: %d neurons/dim, seed %d: retrieval %.3f → %.3f (kept from %s)", neuronsPerDim, seed, p.Before, p.After, o.cellPath(neuronsPerDim, seed))
+		return p, nil
+	}
+	if p, err = spaPoint(o, neuronsPerDim, seed, logf); err != nil {
+		return nil, err
+	}
+	if err := o.saveCell(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // SPAMemory reproduces Fig. 9: retrieval accuracy before and after
 // training for each number of neurons per dimension, over seeds.
 func SPAMemory(o SPAOptions) (*SPAResult, error) {

@@ -10,6 +10,7 @@
 //	neurogo bench stream            frames per second of the statestream two-path network, 1 core vs all
 //	neurogo bench viz               rendering time of a raster and a confusion matrix, beside matplotlib
 //	neurogo repro NAME              reproduce a paper figure (spiking-mnist, spa-memory)
+//	neurogo sweep NB.ipynb --grid …  run a notebook or a reproduction over a parameter grid on Dask
 //	neurogo version                 the version, the build, the inner loops and BLAS it runs
 package main
 
@@ -59,6 +60,8 @@ usage:
   neurogo bench stream [--quick] [--json] [--agents 1,16,128] [--seconds S]
   neurogo bench viz [--quick] [--repeat N] [--python PATH] [--json FILE]
   neurogo repro spiking-mnist|spa-memory [--quick] [--json]
+  neurogo sweep NB.ipynb [--grid NAME=V1,V2]... [--scheduler tcp://HOST:8786] [--workers N] [--resume] [--out DIR|URL]
+  neurogo sweep --repro spa-memory|spiking-mnist [--neurons 5,10] [--seeds N] [--quick]   (neurogo sweep --help)
   neurogo warm                      compile the packages cells import, ahead of the first cell
   neurogo version                   the version, how the binary was built, its inner loops and BLAS
 `
@@ -82,6 +85,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return cmdRun(args[1:], stdout, stderr)
 	case "repro":
 		return cmdRepro(args[1:], stdout, stderr)
+	case "sweep":
+		return cmdSweep(args[1:], stdout, stderr)
 	case "warm":
 		if err := kernel.Warm(context.Background(), stdout); err != nil {
 			fmt.Fprintf(stderr, "neurogo warm: %v\n", err)

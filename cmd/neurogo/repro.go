@@ -34,7 +34,9 @@ reproductions of figures and tables from three papers:
                   the chip without retraining, one epoch with the hardware in the loop
 
 flags (spa-memory): --quick, --neurons 5,10,15,20, --seeds N, --train N, --test N, --epochs E, --out DIR,
-  --cells DIR (finished points kept and reused: a stopped run resumes; default OUT/cells), --json
+  --cells DIR (finished points kept and reused: a stopped run resumes; default OUT/cells), --json,
+  --point neurons=N,seed=S (one point only: its record in OUT/results.json and, with --json, on stdout;
+  what neurogo sweep --repro spa-memory runs on each worker)
 flags (statestream-2path): --quick, --agents N, --train-frames N, --test-frames N, --hold N,
   --workers N, --seed S, --out DIR, --json
 flags (har-analog): --quick, --data DIR, --synthetic, --write-synthetic DIR, --data-seed S,
@@ -51,6 +53,7 @@ flags (spiking-mnist):
   --train-ensembles  also train the LIF gains, biases and scalar transforms
                      (the paper trains only the layer nodes)
   --resume FILE      continue from a checkpoint (written after every epoch to OUT/checkpoints)
+  --point seed=S     the same as --seed S (the form neurogo sweep --repro spiking-mnist passes)
   --out DIR          figures and results.json (default repro-out/NAME)
   --json             print the results as one JSON line
 `
@@ -90,8 +93,21 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output directory (default repro-out/spiking-mnist)")
 	jsonOut := fs.Bool("json", false, "print results as JSON")
 	fs.StringVar(&o.Resume, "resume", "", "continue from a checkpoint (OUT/checkpoints/epoch-N.npz)")
+	point := fs.String("point", "", "seed=S: one point of a sweep (the same as --seed S)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if *point != "" {
+		pt, err := parsePoint(*point, "seed")
+		if err != nil {
+			fmt.Fprintf(stderr, "neurogo repro spiking-mnist: %v\n", err)
+			return 2
+		}
+		if flagSet(fs, "seed") && o.Seed != int64(pt["seed"]) {
+			fmt.Fprintf(stderr, "neurogo repro spiking-mnist: --point seed=%d and --seed %d disagree\n", pt["seed"], o.Seed)
+			return 2
+		}
+		o.Seed = int64(pt["seed"])
 	}
 	if *quick {
 		if o.Train == 0 {
@@ -116,7 +132,7 @@ func reproMNIST(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	summary := map[string]any{
-		"reproduction": "spiking-mnist", "train_images": o.Train, "test_images": o.Test, "epochs": res.Options.Epochs, "resumed_from": o.Resume,
+		"reproduction": "spiking-mnist", "seed": o.Seed, "train_images": o.Train, "test_images": o.Test, "epochs": res.Options.Epochs, "resumed_from": o.Resume,
 		"spiking_accuracy_by_step": res.SpikingAccuracyByStep, "spiking_response_time_steps": res.SpikingResponseTime,
 		"rate_accuracy": res.RateAccuracy, "spiking_accuracy": res.SpikingAccuracy,
 		"seconds_per_epoch": res.SecondsPerEpoch, "train_seconds": res.TrainSeconds, "test_seconds": res.TestSeconds,
@@ -165,7 +181,12 @@ func reproSPA(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output directory (default repro-out/spa-memory)")
 	jsonOut := fs.Bool("json", false, "print results as JSON")
 	cells := fs.String("cells", "", "keep each finished (neurons, seed) point here and reuse it on the next run (default OUT/cells; \"none\" to recompute all)")
+	point := fs.String("point", "", "neurons=N,seed=S: run this one point only (a sweep's task)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *point != "" && (*npd != "" || o.Seeds != 0) {
+		fmt.Fprintln(stderr, "neurogo repro spa-memory: --point names its neurons and seed; leave out --neurons and --seeds")
 		return 2
 	}
 	if *npd != "" {
@@ -193,6 +214,9 @@ func reproSPA(args []string, stdout, stderr io.Writer) int {
 		o.CellDir = *cells
 	}
 	o.Log = stderr
+	if *point != "" {
+		return reproSPAPoint(o, *point, *out, *jsonOut, stdout, stderr)
+	}
 	res, err := repro.SPAMemory(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "neurogo repro spa-memory: %v\n", err)
@@ -218,6 +242,46 @@ func reproSPA(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "figure and results in %s\n", *out)
 	return 0
+}
+
+// reproSPAPoint runs one (neurons per dimension, seed) point of the
+// spa-memory reproduction and writes its record — the settings and the
+// point's fields, as `neurogo sweep spa-figure` reads them — to
+// OUT/results.json (and stdout with --json).
+func reproSPAPoint(o repro.SPAOptions, point, out string, jsonOut bool, stdout, stderr io.Writer) int {
+	pt, err := parsePoint(point, "neurons", "seed")
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro spa-memory: %v\n", err)
+		return 2
+	}
+	p, err := repro.SPAMemoryPoint(o, pt["neurons"], pt["seed"])
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro spa-memory: %v\n", err)
+		return 1
+	}
+	o = o.WithDefaults()
+	rec := map[string]any{"reproduction": "spa-memory", "Dims": o.Dims, "Train": o.Train, "Test": o.Test, "Epochs": o.Epochs,
+		"Batch": o.Batch, "LR": o.LR, "NeuronsPerDim": p.NeuronsPerDim, "Seed": p.Seed, "Before": p.Before, "After": p.After,
+		"LossBefore": p.LossBefore, "LossAfter": p.LossAfter, "SecondsPerEpoch": p.SecondsPerEpoch}
+	b, err := writeRepro(out, rec, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "neurogo repro: %v\n", err)
+		return 1
+	}
+	if jsonOut {
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	fmt.Fprintf(stdout, "spa-memory: %d neurons/dim, seed %d: retrieval %.3f before, %.3f after training (%.1f s/epoch); record in %s\n",
+		p.NeuronsPerDim, p.Seed, p.Before, p.After, p.SecondsPerEpoch, filepath.Join(out, "results.json"))
+	return 0
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // writeRepro creates the output directory out and writes results as
