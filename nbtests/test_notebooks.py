@@ -43,7 +43,10 @@ SMALL = {
     "10-plots.ipynb": {"params": {"nNeurons": 100, "nSteps": 500, "nBig": 5000}, "min_png": 17},
     # Python 3 kernel (see kernel_name): needs nengo and nengo_neurogo in the venv
     "11-nengo-backend.ipynb": {"params": {"n_neurons": 100, "sim_time": 1.0}, "min_png": 1},
-    "12-live-exploration.ipynb": {"params": {"nNeurons": 400, "hold": 0.6, "limit": 120.0}, "min_png": 2},
+    # live=False: papermill keeps the state of displayed widgets in the notebook, which the
+    # documentation site would then load from a CDN
+    "12-live-exploration.ipynb": {"params": {"nNeurons": 400, "hold": 0.6, "limit": 120.0, "live": False},
+                                  "min_png": 2},
 }
 
 

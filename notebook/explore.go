@@ -389,17 +389,16 @@ func (e *Explorer) makeWidgets() {
 	e.box = widgets.VBox(rows...)
 }
 
-// MIMEBundle shows the explorer: its controls, buttons, readout, plot and
-// error area (a widgets.VBox), where the front end draws Jupyter widgets
-// (widgets.FrontEnd). Elsewhere — headless runs (papermill, neurogo run),
-// front ends without a widget manager — it is one line of text, and no
-// widget is opened: show Frame with display.PNG to keep a still.
+// MIMEBundle shows the explorer inside a kernel: its controls, buttons,
+// readout, plot and error area (a widgets.VBox), with one line of text for
+// front ends that cannot draw widgets. Outside a kernel it is the text.
 func (e *Explorer) MIMEBundle() map[string]any {
-	if widgets.FrontEnd() {
-		return e.box.MIMEBundle()
+	if !display.Active() {
+		return map[string]any{display.MIMEText: e.String()}
 	}
-	return map[string]any{display.MIMEText: e.String() +
-		" (the live view needs a front end that draws Jupyter widgets; Frame() gives a still)"}
+	b := e.box.MIMEBundle()
+	b[display.MIMEText] = e.String()
+	return b
 }
 
 // Widget returns the explorer's widget (a VBox), to place it in another

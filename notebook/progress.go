@@ -16,14 +16,17 @@ import (
 // written to W) that, inside a notebook kernel, shows itself live instead,
 // updated in place at most once per Interval:
 //
-//   - where the front end draws Jupyter widgets (widgets.FrontEnd: its
-//     widget manager opened the control comm, as JupyterLab 4 and
-//     Notebook 7 do), as widgets: a progress bar over the whole run, the
-//     current epoch's status, the finished epochs' lines and a live plot
-//     of the loss per batch (and of val_loss at the epochs' ends);
-//   - elsewhere (papermill, nbclient, neurogo run, front ends without
-//     widgets), or with HTML set, as an HTML bar: the finished epochs as
-//     lines, the current one as a bar with its elapsed time, ETA and logs.
+//   - where the front end is known to draw Jupyter widgets
+//     (widgets.FrontEnd: its widget manager opened the control comm), or
+//     with Widgets set, as widgets: a progress bar over the whole run,
+//     the current epoch's status, the finished epochs' lines and a live
+//     plot of the loss per batch (and of val_loss at the epochs' ends);
+//   - otherwise (papermill, nbclient, neurogo run, front ends without
+//     widgets, and a JupyterLab whose widget manager has not opened the
+//     control comm, which it does when it reconnects to a running kernel
+//     but not when it starts one), or with HTML set, as an HTML bar: the
+//     finished epochs as lines, the current one as a bar with its elapsed
+//     time, ETA and logs.
 //
 // Outside a kernel it behaves exactly as train.Progress.
 //
@@ -34,6 +37,10 @@ type Progress struct {
 	ID             string // display id in a notebook (default "neurogo-fit")
 	// HTML shows the HTML bar even where the front end draws widgets.
 	HTML bool
+	// Widgets shows the widgets in any kernel (unless HTML is set). A
+	// notebook run headless then stores widget views, which renderers
+	// without the widgets' state show as text.
+	Widgets bool
 
 	shown bool
 	w     *progressWidgets // nil: HTML (or outside a kernel)
@@ -54,7 +61,7 @@ func (p *Progress) OnTrainBegin(m *train.Model, info train.FitInfo) error {
 	}
 	p.shown = false
 	p.w = nil
-	if !p.HTML && display.Active() && widgets.FrontEnd() {
+	if !p.HTML && display.Active() && (p.Widgets || widgets.FrontEnd()) {
 		p.w = newProgressWidgets(info)
 	}
 	p.View = progressView{p}

@@ -284,11 +284,6 @@ def test_explorer_frame_rate_and_interrupt(fresh: tuple[Any, Any]) -> None:
     client as image comm_msg updates, its decoded value follows a slider
     moved by the front end, and an interrupt stops it."""
     km, kc = fresh
-    # JupyterLab's widget manager opens the control comm when it connects;
-    # the explorer shows its widgets only to such a front end.
-    msg = kc.session.msg("comm_open", {"comm_id": "ctl-explorer", "target_name": "jupyter.widget.control", "data": {}})
-    kc.shell_channel.send(msg)
-    collect_iopub(kc, msg["header"]["msg_id"])
     run_ok(kc, EXPLORER_IMPORTS, timeout=120)
     _, outputs = run_ok(kc, EXPLORER_CELL, timeout=120)
     models = {m["content"]["data"]["state"]["_model_name"]: m["content"]["comm_id"] for m in of_type(outputs, "comm_open")}
@@ -323,18 +318,3 @@ def test_explorer_frame_rate_and_interrupt(fresh: tuple[Any, Any]) -> None:
     _, outs = run_ok(kc, "fmt.Println(xEx.Stats().Running, xEx.Err())")
     assert stream_text(outs).strip() == "false interrupted: interrupted", stream_text(outs)
 
-
-def test_explorer_without_widget_front_end_is_text(fresh: tuple[Any, Any]) -> None:
-    """Without a widget manager (no control comm: papermill, neurogo run)
-    the explorer shows one line of text and opens no comm; it runs all the
-    same, and Frame gives a PNG still."""
-    _, kc = fresh
-    run_ok(kc, EXPLORER_IMPORTS, timeout=120)
-    _, outputs = run_ok(kc, EXPLORER_CELL, timeout=120)
-    assert not of_type(outputs, "comm_open"), describe({}, outputs)
-    data = result_data(outputs)
-    assert data and list(data) == ["text/plain"] and "Explorer(" in data["text/plain"], data
-    _, outs = run_ok(kc, 'xStim.SetValue(-0.7)\nif err := xEx.Wait(0.5); err != nil {\n\tpanic(err)\n}\n'
-                         'fmt.Printf("%.2f %d\\n", xEx.Last(xPB)[0], len(xEx.Frame()))\nxEx.Close()')
-    decoded, nbytes = stream_text(outs).split()
-    assert abs(float(decoded) + 0.7) < 0.2 and int(nbytes) > 500, stream_text(outs)

@@ -330,7 +330,6 @@ def test_jupyterlab_drag_slider_changes_plot(tmp_path, neurogo_kernelspec):
         context = (f"\nsteps: {res.get('steps')}\nerrors: {res.get('errors')}\nbrowser console errors: {res.get('console')}"
                    f"\nbefore: {res.get('before')} after: {res.get('after')}\nserver log:\n{log_tail()}")
         assert p.returncode == 0 and res["ok"], "JupyterLab explorer e2e failed" + context
-        assert res["after"]["frontEnd"], "the kernel did not see JupyterLab's widget manager (control comm)" + context
         assert res["labFrames"] > 0, "no frames reached the page" + context
         for f in (shot, plot):
             assert f.is_file() and f.stat().st_size > 1000, f"screenshot {f} missing or empty"
