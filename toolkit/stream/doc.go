@@ -35,7 +35,9 @@
 // [agent][x][y][feature] (channels last; Index, Size). Parameter layouts
 // are given by SynapsePool.ParamShapes (conv W_f_a as (rf, rf, Cin, Cout),
 // dense W_f_a as (Cin·Wsrc·Hsrc, C·W·H), P_f_a as (Csrc, ppp)) and
-// NeuronPool.ParamShapes (b, g by bias_shape / gain_shape).
+// NeuronPool.ParamShapes (b, g by bias_shape / gain_shape); an unshared
+// parameter (statestream's unshare) holds one such array per agent, agent
+// after agent.
 //
 // # File format
 //
@@ -95,15 +97,31 @@
 //
 // Beyond the paper's keys the loader reads these forms of statestream's
 // own files: the activations log, neglog, mexp, msquare and gaussian
-// (neglog(x) = −ln max(x, 1e-6)); a synapse-pool's "pact", a pre-activation applied to
+// (neglog(x) = −ln max(x, 1e-6)), statestream's further elementwise
+// backend functions by name (spiky, sqrt, erf, sign, step) and activations
+// written as expressions (below); a synapse-pool's "pact", a pre-activation applied to
 // each source state before the synapse-pool reads it ([[relu]], or
-// statestream's expression form 'B.relu($, thresh=1.0)', relu(x − 1));
+// an expression such as 'B.relu($, thresh=1.0)', relu(x − 1));
 // "share params" (W_0_0: [other_sp, W_0_0]: this synapse-pool computes
 // with the other's parameter and every plasticity naming either updates
 // that one array); "bias_shapes" (a bias per factor, SynapsePool.BiasShapes);
 // "avgout" / "maxout" (SynapsePool.Avgout); the initialisers Id, -Id, id_X
 // and Id_X (X·identity) and identity initialisation between feature
-// counts that are multiples of each other (SynapsePool.Init). A plasticity's "bottleneck" (a hint to
+// counts that are multiples of each other (SynapsePool.Init); the plain
+// uniform initialiser draws from U(0, 1), as statestream's does;
+// "unshare" (NeuronPool.Unshare: b, g; SynapsePool.Unshare: W_f_a, P_f_a,
+// b_f), parameters that hold one set of values per agent, each agent
+// computing with and training its own (a Hebbian plasticity then updates
+// each agent's matrix with that agent's outer product, not the mean over
+// agents; each agent's initial values are a draw of their own from the
+// parameter's initialiser — statestream draws them in one array and
+// computes a xavier bound from that array's shape, agents axis included);
+// "factor_shapes" and "target_shapes" (SynapsePool.FactorShapes,
+// TargetShapes): factors and summands of shape full, feature (one value
+// per feature), spatial (one per position) or scalar, repeated over what
+// they lack when summed and multiplied; "min W_f_a" / "max W_f_a"
+// (SynapsePool.Min, Max), bounds that clip the parameter after its
+// initialisation and after every update. A plasticity's "bottleneck" (a hint to
 // statestream's process scheduler) and "label_smoothing" /
 // "confidence_penalty" (read but not applied by statestream's loss
 // plasticity) have no effect here either.
@@ -125,10 +143,48 @@
 // LoadOptions{Strict: true} turns every one of them into an error, and
 // so does a key that has no effect (with the reason), so that a typo
 // cannot go unnoticed. Keys statestream implements and neurogo does not
-// (unshare, factor_shapes, target_shapes, weight_shapes,
-// "min W_f_a" / "max W_f_a", noise prob, ignore_split) are errors in both
-// modes, and so is every value that is wrong (an unknown activation,
-// initialiser, pool name, a shape that does not fit).
+// (weight_shapes, noise prob, ignore_split) are errors in both modes, and
+// so is every value that is wrong (an unknown activation, initialiser,
+// pool name, a shape that does not fit). Printing a Net (String), or a
+// notebook cell whose result is a Net (Markdown), shows a summary and
+// every warning.
+//
+// # Activations
+//
+// An activation (NeuronPool.Act, SynapsePool.Act, ACT, Pact) is a name —
+// Id, relu, leakyrelu (max(x, 0.1·x), statestream's leak), elu, selu,
+// sigmoid, tanh, softmax, softplus, exp, abs, square, log, neglog, mexp,
+// msquare, gaussian, or one of statestream's further backend functions
+// spiky, sqrt, erf, sign, step — or, as statestream writes them
+// (docs/neuron_pools.md), an expression in $, the input:
+//
+//	act: $**2 + B.tanh($)
+//	act: B.exp($) * B.sigmoid($)
+//	act: B.relu($, thresh=0.5)
+//	pact: [['-2 * B.tanh($) + 0.5']]
+//
+// statestream evaluates the text with Python's eval; here a small parser
+// accepts numbers, $, + - * / ** (Python's precedence: -x**2 is −(x²)),
+// parentheses and calls B.f(input, parameters…) of the elementwise
+// backend functions of statestream's tensorflow backend (its default):
+// Id, relu(thresh=0), leakyrelu(leak=0.1), elu(alpha=1), selu, sigmoid,
+// tanh, softplus, exp, mexp, square, msquare, gaussian, abs, sqrt (of
+// max(x, 0)), erf, log(eps=1e-6), neglog(eps=1e-6), sign(thresh=0),
+// spiky(threshold=1, saturation=2), step(at=0, left=-1, right=1),
+// clip(min_value, max_value), minimum(a, b), maximum(a, b); parameters are
+// numbers, positional or by name. Anything else — another name, a
+// string, attribute access, B.softmax inside an expression (it couples
+// the features; "B.softmax($)" alone is softmax) — is an error naming
+// the column. Every such activation is elementwise with an exact
+// derivative (NeuronPool.ActFunc), so plasticities train through it.
+//
+// spiky is statestream's spiking activation for a pool that feeds itself
+// through an identity synapse-pool: 0 below 0 and from the saturation
+// on, x up to the threshold, and a spike of 2·saturation + 1e-8 in
+// between, so a constant input x builds up frame by frame (x, 2x, …)
+// until it spikes and the next frame resets it. This is the tensorflow
+// backend's form; statestream's theano backend spikes to saturation +
+// 1e-8 and resets only above the saturation.
 //
 // Numbers (shapes, rf, rates, periods, …) may be arithmetic expressions of
 // globals (Eval: + - * / // % **, parentheses, min, max, abs, int, round).

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -67,7 +68,11 @@ func at(x [][]int, f, a, def int) int {
 //     bias, over the factor's features (the target's times Avgout and
 //     Maxout).
 //
-// It fails when the target or a source is not a neuron-pool of n.
+// A summand of target shape (TargetShape) spatial has Cout = 1 (a dense
+// one maps to W·H values), feature maps densely to C values and scalar
+// to one. An unshared parameter (Unshare) holds agents arrays of the shape
+// given here, one after the other. It fails when the target or a source is
+// not a neuron-pool of n.
 func (sp *SynapsePool) ParamShapes(n *Net) (map[string][]int, error) {
 	tgt := n.Pool(sp.Target)
 	if tgt == nil {
@@ -92,20 +97,56 @@ func (sp *SynapsePool) ParamShapes(n *Net) (map[string][]int, error) {
 					out[fmt.Sprintf("b_%d", f)] = bs
 				}
 			}
+			cout, nout := tgt.Shape[0]*kf, Size(tgt.Shape)*kf
+			switch sp.TargetShape(f, a) {
+			case "spatial":
+				cout, nout = 1, tgt.Shape[1]*tgt.Shape[2]
+			case "feature":
+				nout = cout
+			case "scalar":
+				cout, nout = 1, 1
+			}
 			if rf := at(sp.RF, f, a, 0); rf > 0 {
-				out[w] = []int{rf, rf, cin, tgt.Shape[0] * kf}
+				out[w] = []int{rf, rf, cin, cout}
 			} else {
-				out[w] = []int{cin * src.Shape[1] * src.Shape[2], Size(tgt.Shape) * kf}
+				out[w] = []int{cin * src.Shape[1] * src.Shape[2], nout}
 			}
 		}
 	}
 	return out, nil
 }
 
+// FactorShape returns the shape mode of factor f (FactorShapes; "full"
+// when absent).
+func (sp *SynapsePool) FactorShape(f int) string {
+	if f >= 0 && f < len(sp.FactorShapes) && sp.FactorShapes[f] != "" {
+		return sp.FactorShapes[f]
+	}
+	return "full"
+}
+
+// TargetShape returns the shape mode summand a of factor f produces
+// (TargetShapes; its factor's shape when absent).
+func (sp *SynapsePool) TargetShape(f, a int) string {
+	if f >= 0 && f < len(sp.TargetShapes) && a >= 0 && a < len(sp.TargetShapes[f]) && sp.TargetShapes[f][a] != "" {
+		return sp.TargetShapes[f][a]
+	}
+	return sp.FactorShape(f)
+}
+
+// Unshared reports whether parameter name (W_f_a, P_f_a, b_f) holds one
+// array per agent (Unshare).
+func (sp *SynapsePool) Unshared(name string) bool { return slices.Contains(sp.Unshare, name) }
+
+// Unshared reports whether parameter name (b, g) holds one array per
+// agent (Unshare).
+func (np *NeuronPool) Unshared(name string) bool { return slices.Contains(np.Unshare, name) }
+
 // ParamShapes returns the shapes of the pool's bias "b" and gain "g" (only
 // those present) by shape mode: feature → [C], full → [W, H, C],
 // spatial → [W, H], scalar → [1]; "false" (or "") means no parameter for
-// the gain, and "false" means no bias ("" is the default, feature).
+// the gain, and "false" means no bias ("" is the default, feature). An
+// unshared parameter (Unshare) holds agents arrays of that shape.
 func (np *NeuronPool) ParamShapes() map[string][]int {
 	out := map[string][]int{}
 	bias := np.BiasShape
@@ -160,7 +201,8 @@ func parseParamName(s string) (kind byte, f, a int, ok bool) {
 // PreActivation returns the pre-activation of summand a of factor f
 // (SynapsePool.Pact; "Id" when absent) as an activation name and the
 // threshold subtracted first (statestream's "B.relu($, thresh=T)"). ok is
-// false for a pre-activation Validate rejects.
+// false for any other form (an expression, a further backend function:
+// PactFunc computes those).
 func (sp *SynapsePool) PreActivation(f, a int) (act string, thresh float64, ok bool) {
 	if f < 0 || f >= len(sp.Pact) || a < 0 || a >= len(sp.Pact[f]) || sp.Pact[f][a] == "" {
 		return "Id", 0, true

@@ -52,10 +52,14 @@ type NeuronPool struct {
 	Name string
 	// Shape is [features, width, height]; default [1, 1, 1].
 	Shape [3]int
-	// Act is the activation: Id (default), relu, leakyrelu, elu, selu,
-	// sigmoid, tanh, softmax (over features), softplus, exp, abs, square,
-	// log (ln max(x, 1e-6)), neglog (−ln max(x, 1e-6)), mexp (−exp),
-	// msquare (−x²), gaussian (exp(−x²)).
+	// Act is the activation: Id (default), relu, leakyrelu (max(x, 0.1·x)),
+	// elu, selu, sigmoid, tanh, softmax (over features), softplus, exp,
+	// abs, square, log (ln max(x, 1e-6)), neglog (−ln max(x, 1e-6)), mexp
+	// (−exp), msquare (−x²), gaussian (exp(−x²)); statestream's further
+	// elementwise backend functions by name (spiky, sqrt, erf, sign, step);
+	// or an expression in $, the pool's input, as statestream writes them
+	// ("$**2 + B.tanh($)", "B.relu($, thresh=0.5)"; see ActFunc and the
+	// package documentation for the grammar).
 	Act string
 	// Noise: "" (none), "normal" (NoiseMean, NoiseStd; defaults 0, 1) or
 	// "uniform" (NoiseMin, NoiseMax; defaults -1, 1).
@@ -80,7 +84,11 @@ type NeuronPool struct {
 	// SynapsePool.Init; statestream's "init b" / "init g" keys); absent:
 	// b = 0, g = 1.
 	Init map[string]string
-	Pos  Pos
+	// Unshare lists parameters ("b", "g") that hold one set of values per
+	// agent instead of one for all (statestream's unshare): the parameter
+	// is agents × its ParamShapes shape, and agent a computes with slice a.
+	Unshare []string
+	Pos     Pos
 	// KeyPos is where each key of the item was written (loader only; nil
 	// for an item built in Go), so that errors point at the key.
 	KeyPos map[string]Pos
@@ -122,10 +130,36 @@ type SynapsePool struct {
 	// "share params": W_0_0: [other_sp, W_0_0]): both read and update one
 	// array, of the other synapse-pool's shape, which must equal this one's.
 	Share map[string]ParamRef
+	// FactorShapes[f], when set, is the shape of factor f's result
+	// (statestream's factor_shapes): "full" (default: [C, W, H] of the
+	// target), "feature" ([C, 1, 1]: one value per feature, the same at
+	// every position), "spatial" ([1, W, H]: one value per position, the
+	// same for every feature) or "scalar" ([1, 1, 1]). The product of the
+	// factors repeats each factor over the dimensions it lacks.
+	FactorShapes []string
+	// TargetShapes[f][a], when set, is the shape summand a of factor f
+	// produces (statestream's target_shapes; default: its factor's
+	// shape), the same modes as FactorShapes; it must fit into the
+	// factor's shape (a feature or scalar summand into a full factor, …),
+	// into which it is repeated. A feature or scalar summand is dense (rf
+	// 0): W_f_a maps the whole source to C values or to one; a spatial
+	// summand computes one feature (W_f_a of a convolution (rf, rf, Cin,
+	// 1), of a dense map (Cin·Wsrc·Hsrc, W·H)).
+	TargetShapes [][]string
+	// Unshare lists parameters (W_f_a, P_f_a, b_f) that hold one set of
+	// values per agent (statestream's unshare): agents × the ParamShapes
+	// shape, agent a computing with slice a. A synapse-pool sharing an
+	// unshared parameter (Share) uses it per agent too.
+	Unshare []string
+	// Min and Max bound parameters (statestream's "min W_0_0" /
+	// "max W_0_0"): the initial values and every value after a
+	// plasticity's update are clipped to [Min, Max] (either may be
+	// absent).
+	Min, Max map[string]float64
 	// Init maps a parameter name (W_f_a, P_f_a) to an initialiser: xavier
 	// (default), xavier_G (gain G), id / Id, -id / -Id, id_X / Id_X (X·id),
-	// normal, normal_M_S, uniform, uniform_A_B, bilin, zero, a number
-	// (constant). id and Id also map between feature counts that are
+	// normal, normal_M_S, uniform (U(0, 1), as statestream draws it),
+	// uniform_A_B, bilin, zero, a number (constant). id and Id also map between feature counts that are
 	// multiples of each other, as statestream does: id repeats each
 	// feature of the smaller side in a block (target feature i reads
 	// source feature i / k), Id tiles them (i reads i mod k).

@@ -328,9 +328,20 @@ func (l *loader) buildNP(it *rawItem) *NeuronPool {
 				}
 				p.Init[strings.TrimPrefix(kv.key, "init ")] = s
 			}
+		case "unshare":
+			p.Unshare, _ = f.names(n)
 		}
 	}
 	return p
+}
+
+// names reads a list of names, or a single name as a list of one.
+func (f field) names(n *yaml.Node) ([]string, bool) {
+	if n.Kind == yaml.ScalarNode {
+		s, ok := f.str(n)
+		return []string{s}, ok
+	}
+	return f.strs(n)
 }
 
 func (l *loader) buildSP(it *rawItem) *SynapsePool {
@@ -391,6 +402,24 @@ func (l *loader) buildSP(it *rawItem) *SynapsePool {
 			sp.WeightFnc, _ = f.strss(n)
 		case strings.HasPrefix(kv.key, "noise"):
 			f.noise(&sp.Noise, &sp.NoiseMean, &sp.NoiseStd, &sp.NoiseMin, &sp.NoiseMax)
+		case kv.key == "unshare":
+			sp.Unshare, _ = f.names(n)
+		case kv.key == "factor_shapes":
+			sp.FactorShapes, _ = f.names(n)
+		case kv.key == "target_shapes":
+			sp.TargetShapes, _ = f.strss(n)
+		case strings.HasPrefix(kv.key, "min ") || strings.HasPrefix(kv.key, "max "):
+			if v, ok := f.num(n); ok {
+				name := strings.TrimSpace(kv.key[4:])
+				m := &sp.Min
+				if kv.key[:3] == "max" {
+					m = &sp.Max
+				}
+				if *m == nil {
+					*m = map[string]float64{}
+				}
+				(*m)[name] = v
+			}
 		case kv.key == "avgout":
 			sp.Avgout, _ = f.int(n)
 		case kv.key == "maxout":

@@ -34,10 +34,10 @@ var (
 	npKeys = append([]string{"shape", "act", "noise", "noise mean", "noise std",
 		"noise min", "noise max", "dropout", "zoneout", "bias_shape", "gain_shape",
 		"batchnorm_mean", "batchnorm_std", "layernorm_mean", "layernorm_std",
-		"init b", "init g"}, commonKeys...)
+		"init b", "init g", "unshare"}, commonKeys...)
 	spKeys = append([]string{"source", "target", "rf", "dilation", "ppp", "act",
 		"pact", "ACT", "weight_fnc", "share params", "bias_shapes", "noise", "noise mean", "noise std", "noise min",
-		"noise max", "avgout", "maxout"}, commonKeys...)
+		"noise max", "avgout", "maxout", "unshare", "factor_shapes", "target_shapes"}, commonKeys...)
 	plKeys = append([]string{"type", "modus", "loss_function", "source",
 		"source_t", "target", "target_t", "mask", "parameter", "L1", "L2",
 		"optimizer", "lr", "momentum", "decay", "rho", "start_frame"}, commonKeys...)
@@ -50,8 +50,8 @@ var (
 // implement; they are rejected with a message saying so rather than
 // silently ignored.
 var unsupportedKeys = map[string][]string{
-	secNP: {"unshare", "noise prob"},
-	secSP: {"factor_shapes", "target_shapes", "weight_shapes", "unshare"},
+	secNP: {"noise prob"},
+	secSP: {"weight_shapes"},
 	secPL: {"ignore_split"},
 }
 
@@ -80,12 +80,8 @@ func ignoredKey(section, key string) (string, bool) {
 }
 
 // unsupportedKey reports whether key is one statestream knows and neurogo
-// does not implement (including the synapse-pool's per-parameter clipping
-// bounds "min W_f_a" / "max W_f_a").
+// does not implement.
 func unsupportedKey(section, key string) bool {
-	if section == secSP && (strings.HasPrefix(key, "min ") || strings.HasPrefix(key, "max ")) {
-		return true
-	}
 	return slices.Contains(unsupportedKeys[section], key)
 }
 
@@ -136,14 +132,15 @@ func sectionKeys(section string) []string {
 
 // keyValid reports whether key (canonical) is an item key of section.
 // Interfaces accept every key (the rest are type-specific parameters);
-// synapse-pools accept "init W_f_a" / "init P_f_a" for any parameter name
-// (Validate checks the parameter exists).
+// synapse-pools accept "init W_f_a" / "init P_f_a" and the clipping
+// bounds "min W_f_a" / "max W_f_a" for any parameter name (Validate
+// checks the parameter exists).
 func keyValid(section, key string) bool {
 	switch section {
 	case secIF, secCC:
 		return true
 	case secSP:
-		if strings.HasPrefix(key, "init ") {
+		if strings.HasPrefix(key, "init ") || strings.HasPrefix(key, "min ") || strings.HasPrefix(key, "max ") {
 			return true
 		}
 	}

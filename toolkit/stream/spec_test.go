@@ -216,7 +216,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown plasticity key", "        lr: 1e-3", "        lr: 1e-3\n        optimiser: adam", []string{`plasticities.class.optimiser: unknown key "optimiser" (did you mean "optimizer"?)`}},
 		{"unknown tag key", "        dropout: 0.2\n", "        dropout: 0.2\n        dropuot: 0.1\n", []string{`tag_specs.hidden.dropuot:`, `(did you mean "dropout"?)`}},
 		{"tags in a tag spec", "        dropout: 0.2\n", "        dropout: 0.2\n        tags: [prediction]\n", []string{"tag_specs.hidden.tags: a tag spec cannot give tags"}},
-		{"unsupported key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        unshare: [W_0_0]\n    c1_c2:", []string{`not supported by neurogo`}},
+		{"unsupported key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        weight_shapes: [[scalar]]\n    c1_c2:", []string{`not supported by neurogo`}},
 		{"duplicate key", "        rf: [[5]]\n    c1_c2:", "        rf: [[5]]\n        rf: [[3]]\n    c1_c2:", []string{"synapse_pools.img_c1.rf: key given twice"}},
 		{"unknown activation", "        act: relu", "        act: rleu", []string{`bad.st_graph:90:9: neuron_pools.conv1.act: unknown activation "rleu" (did you mean "relu"?)`}},
 		{"unknown init", "        init W_0_0: id\n        init W_0_1: id", "        init W_0_0: idd\n        init W_0_1: id", []string{`synapse_pools.pred_pred.init W_0_0: unknown initialiser "idd"`}},
@@ -513,7 +513,8 @@ func TestBadFiles(t *testing.T) {
 
 // TestStatestreamSpellings: forms found in statestream's own examples:
 // backend (ignored), loss MSE/MAE (its code's spelling), min/max clipping
-// keys (rejected as unsupported, not as unknown).
+// bounds (read into SynapsePool.Min / Max; a bound of a missing parameter
+// is an error).
 func TestStatestreamSpellings(t *testing.T) {
 	src := `name: s
 backend: theano
@@ -532,8 +533,20 @@ plasticities:
 	if lf := n.Plasticity("l").LossFunction; lf != "mse" {
 		t.Errorf("MSE read as %q, want mse", lf)
 	}
-	bad := strings.Replace(src, "target: b}", "target: b, min W_0_0: -1}", 1)
-	if _, err := Parse([]byte(bad), "s", LoadOptions{}); err == nil || !strings.Contains(err.Error(), `s:7:36: synapse_pools.ab.min W_0_0: statestream key "min W_0_0" is not supported by neurogo`) {
-		t.Errorf("min W_0_0: %v", err)
+	bounded := strings.Replace(src, "target: b}", "target: b, min W_0_0: -1, max W_0_0: 2 * 1.5}", 1)
+	n, err = Parse([]byte(bounded), "s", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp := n.SP("ab"); sp.Min["W_0_0"] != -1 || sp.Max["W_0_0"] != 3 {
+		t.Errorf("bounds of W_0_0: min %v, max %v, want -1, 3", sp.Min, sp.Max)
+	}
+	bad := strings.Replace(src, "target: b}", "target: b, min W_0_1: -1}", 1)
+	if _, err := Parse([]byte(bad), "s", LoadOptions{}); err == nil || !strings.Contains(err.Error(), `s:7:36: synapse_pools.ab.min W_0_1:`) || !strings.Contains(err.Error(), "no factor 0 summand 1") {
+		t.Errorf("min W_0_1: %v", err)
+	}
+	bad = strings.Replace(src, "target: b}", "target: b, min W_0_0: 1, max W_0_0: 0}", 1)
+	if _, err := Parse([]byte(bad), "s", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "min 1 > max 0") {
+		t.Errorf("min > max: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package stream
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,13 +39,6 @@ const (
 // "id" are accepted as Id.
 func knownAct(a string) bool {
 	return a == "" || a == "id" || slices.Contains(knownActs, a)
-}
-
-// knownPact reports whether a is a pre-activation: an activation name or
-// statestream's expression form "B.relu($, thresh=T)".
-func knownPact(a string) bool {
-	_, _, ok := parsePact(a)
-	return ok
 }
 
 // parsePact splits a pre-activation (SynapsePool.Pact) into an activation
@@ -241,8 +235,8 @@ func (v *validator) pool(p *NeuronPool) {
 		}
 		size *= d
 	}
-	if !knownAct(p.Act) {
-		add("act", suggest(p.Act, knownActs), "unknown activation %q", p.Act)
+	if msg, sug := actProblem(p.Act); msg != "" {
+		add("act", sug, "%s", msg)
 	}
 	if p.BiasShape != "" && !slices.Contains(knownShapeModes, p.BiasShape) {
 		add("bias_shape", suggest(p.BiasShape, knownShapeModes), "unknown bias shape %q", p.BiasShape)
@@ -275,6 +269,13 @@ func (v *validator) pool(p *NeuronPool) {
 	}
 	v.period(p.Pos, p.KeyPos, sec, p.Name, p.Period, p.Offset)
 	params := p.ParamShapes()
+	for _, u := range p.Unshare {
+		if u != "b" && u != "g" {
+			add("unshare", "", "a neuron-pool's parameters are b and g, not %q", u)
+		} else if _, ok := params[u]; !ok {
+			add("unshare", "", "neuron-pool has no parameter %q (bias_shape / gain_shape is false)", u)
+		}
+	}
 	for _, k := range []string{"b", "g"} {
 		val, ok := p.Init[k]
 		if !ok {
@@ -368,12 +369,12 @@ func (v *validator) synapse(sp *SynapsePool) {
 		add("act", "", "act has %d entries, one per factor is needed (%d factors)", len(sp.Act), len(sp.Source))
 	}
 	for _, a := range sp.Act {
-		if !knownAct(a) {
-			add("act", suggest(a, knownActs), "unknown activation %q", a)
+		if msg, sug := actProblem(a); msg != "" {
+			add("act", sug, "%s", msg)
 		}
 	}
-	if !knownAct(sp.ACT) {
-		add("ACT", suggest(sp.ACT, knownActs), "unknown activation %q", sp.ACT)
+	if msg, sug := actProblem(sp.ACT); msg != "" {
+		add("ACT", sug, "%s", msg)
 	}
 	if lengths("pact", len(sp.Pact)) {
 		for f := range sp.Pact {
@@ -382,8 +383,8 @@ func (v *validator) synapse(sp *SynapsePool) {
 				continue
 			}
 			for _, a := range sp.Pact[f] {
-				if !knownPact(a) {
-					add("pact", suggest(a, knownActs), "unknown pre-activation %q (an activation name or B.relu($, thresh=T))", a)
+				if msg, sug := actProblem(a); msg != "" {
+					add("pact", sug, "pre-activation: %s", msg)
 				}
 			}
 		}
@@ -393,6 +394,37 @@ func (v *validator) synapse(sp *SynapsePool) {
 		for _, m := range sp.BiasShapes {
 			if m != "" && !slices.Contains(knownShapeModes, m) {
 				add("bias_shapes", suggest(m, knownShapeModes), "unknown bias shape %q", m)
+			}
+		}
+	}
+	v.shapes(sp, add, lengths)
+	for _, u := range sp.Unshare {
+		if msg := v.spParam(sp, u); msg != "" {
+			add("unshare", "", "%s", msg)
+		} else if _, shared := sp.Share[u]; shared {
+			add("unshare", "", "%s is shared from %q (share params): whether it is unshared is that synapse-pool's setting", u, sp.Share[u].Item)
+		}
+	}
+	for _, bound := range []struct {
+		key string
+		m   map[string]float64
+	}{{"min", sp.Min}, {"max", sp.Max}} {
+		keys := make([]string, 0, len(bound.m))
+		for k := range bound.m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			key := bound.key + " " + k
+			if msg := v.spParam(sp, k); msg != "" {
+				add(key, "", "%s", msg)
+				continue
+			}
+			if x := bound.m[k]; math.IsNaN(x) {
+				add(key, "", "the bound is not a number")
+			}
+			if hi, ok := sp.Max[k]; ok && bound.key == "min" && bound.m[k] > hi {
+				add(key, "", "min %g > max %g", bound.m[k], hi)
 			}
 		}
 	}
@@ -474,6 +506,77 @@ func (v *validator) synapse(sp *SynapsePool) {
 				}
 			}
 		}
+	}
+}
+
+// knownFactorShapes are the modes of factor_shapes and target_shapes.
+var knownFactorShapes = []string{"full", "feature", "spatial", "scalar"}
+
+// fitsShape reports whether values of shape mode small repeat into shape
+// mode big (full holds every mode; feature holds feature and scalar;
+// spatial holds spatial and scalar; scalar only scalar).
+func fitsShape(big, small string) bool {
+	switch big {
+	case "full":
+		return true
+	case "feature", "spatial":
+		return small == big || small == "scalar"
+	}
+	return small == "scalar"
+}
+
+// shapes checks factor_shapes, target_shapes and that each factor's bias
+// fits its factor.
+func (v *validator) shapes(sp *SynapsePool, add func(key, sug, format string, args ...any), lengths func(string, int) bool) {
+	if lengths("factor_shapes", len(sp.FactorShapes)) {
+		for _, m := range sp.FactorShapes {
+			if !slices.Contains(knownFactorShapes, m) {
+				add("factor_shapes", suggest(m, knownFactorShapes), "unknown factor shape %q (full, feature, spatial or scalar)", m)
+			}
+		}
+	}
+	if lengths("target_shapes", len(sp.TargetShapes)) {
+		for f := range sp.TargetShapes {
+			if len(sp.TargetShapes[f]) != len(sp.Source[f]) {
+				add("target_shapes", "", "target_shapes factor %d has %d entries, source has %d", f, len(sp.TargetShapes[f]), len(sp.Source[f]))
+				continue
+			}
+			for _, m := range sp.TargetShapes[f] {
+				if !slices.Contains(knownFactorShapes, m) {
+					add("target_shapes", suggest(m, knownFactorShapes), "unknown target shape %q (full, feature, spatial or scalar)", m)
+				}
+			}
+		}
+	}
+	for f, fac := range sp.Source {
+		fs := sp.FactorShape(f)
+		if !slices.Contains(knownFactorShapes, fs) {
+			continue
+		}
+		for a := range fac {
+			ts := sp.TargetShape(f, a)
+			if !slices.Contains(knownFactorShapes, ts) {
+				continue
+			}
+			if !fitsShape(fs, ts) {
+				add("target_shapes", "", "summand %d of factor %d has target shape %s, which does not fit its factor's shape %s", a, f, ts, fs)
+			}
+			if (ts == "feature" || ts == "scalar") && at(sp.RF, f, a, 0) != 0 {
+				key := "rf"
+				if len(sp.TargetShapes) == 0 {
+					key = "factor_shapes"
+				}
+				add(key, "", "summand %d of factor %d has shape %s: it is dense (rf 0), got rf %d", a, f, ts, at(sp.RF, f, a, 0))
+			}
+		}
+		if f < len(sp.BiasShapes) {
+			if b := sp.BiasShapes[f]; b != "" && b != "false" && slices.Contains(knownShapeModes, b) && !fitsShape(fs, b) {
+				add("bias_shapes", "", "factor %d: a %s bias does not fit the factor's shape %s", f, b, fs)
+			}
+		}
+	}
+	if (len(sp.FactorShapes) > 0 || len(sp.TargetShapes) > 0) && max(sp.Avgout, 1)*max(sp.Maxout, 1) > 1 {
+		add("factor_shapes", "", "factor_shapes / target_shapes with avgout or maxout are not supported")
 	}
 }
 
