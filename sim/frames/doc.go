@@ -99,11 +99,31 @@
 // probability p. NoNoise (and Rollout.Forward(false)) switches noise,
 // dropout and zoneout off.
 //
-// Activations: Id, relu, leakyrelu (slope 0.01 for x < 0), elu (α = 1),
-// selu (Klambauer et al. 2017), sigmoid, tanh, softmax (over the features
-// at each position), softplus, exp, abs, square, and statestream's log
-// and neglog (±ln max(x, 1e-6); zero derivative below the floor), mexp
-// (−exp), msquare (−x²) and gaussian (exp(−x²)).
+// Activations: Id, relu, leakyrelu (slope 0.1 for x < 0, statestream's
+// leak), elu (α = 1), selu (Klambauer et al. 2017), sigmoid, tanh, softmax
+// (over the features at each position), softplus, exp, abs, square, and
+// statestream's log and neglog (±ln max(x, 1e-6); zero derivative below
+// the floor), mexp (−exp), msquare (−x²) and gaussian (exp(−x²)) run as
+// loops of their own; every other activation statestream accepts —
+// spiky, relu with a threshold, expressions such as "$**2 + B.tanh($)"
+// (stream.NeuronPool.ActFunc) — runs elementwise through its parsed form,
+// value and derivative.
+//
+// Factor and target shapes (stream.SynapsePool.FactorShapes,
+// TargetShapes): a summand of shape feature (a dense map to C values),
+// spatial (one feature) or scalar (one value) is repeated into its
+// factor's shape when summed, and the factors into the target's [W, H, C]
+// when multiplied; their gradients sum over the repetitions.
+//
+// Unshared parameters (statestream's unshare, stream.NeuronPool.Unshare,
+// stream.SynapsePool.Unshare) hold one array per agent, agent after agent
+// (Sim.ParamShape has the agents axis first): each agent's products use
+// its own W or P (one matrix product per agent instead of one for the
+// batch), its own gain and bias, and the gradients of a rollout go to each
+// agent's slice; a synapse-pool sharing an unshared parameter uses it per
+// agent too. Bounds (stream.SynapsePool.Min, Max) clip a parameter at
+// construction and whenever ClipParam is called (package train/plastic
+// calls it after every update).
 //
 // Periods: a pool (synapse-pool) updates (contributes) in the step from
 // frame t only if t % Period == Offset; otherwise the pool keeps its state.
@@ -111,7 +131,8 @@
 // # Layouts
 //
 // States: agents·W·H·C float64, row-major [agent][x][y][feature]
-// (stream.Index). Parameters (stream.SynapsePool.ParamShapes):
+// (stream.Index). Parameters (stream.SynapsePool.ParamShapes; an unshared
+// one agents times):
 // convolution W_f_a (rf, rf, Cin, Cout) indexed [kx][ky][cin][cout] with
 // Cin = PPP if > 0 else the source's features; dense W_f_a
 // (Cin·Wsrc·Hsrc, C·W·H of the target), rows and columns in state layout

@@ -256,7 +256,7 @@ func TestActivations(t *testing.T) {
 	}{
 		{"Id", func(x float64) float64 { return x }},
 		{"relu", func(x float64) float64 { return math.Max(x, 0) }},
-		{"leakyrelu", func(x float64) float64 { return math.Max(x, 0.01*x) }},
+		{"leakyrelu", func(x float64) float64 { return math.Max(x, 0.1*x) }},
 		{"elu", func(x float64) float64 { return map[bool]float64{true: x, false: math.Exp(x) - 1}[x > 0] }},
 		{"selu", func(x float64) float64 {
 			return 1.0507009873554805 * map[bool]float64{true: x, false: 1.6732632423543772 * (math.Exp(x) - 1)}[x > 0]

@@ -169,6 +169,21 @@ func gradCases() []gradCase {
 	add("dense avgout 2 maxout 2, two factors", chain(2, [3]int{2, 2, 2}, [3]int{3, 1, 1}, func(sp *stream.SynapsePool, _ *stream.NeuronPool) {
 		sp.Source, sp.RF, sp.Avgout, sp.Maxout, sp.Act = [][]string{{"in"}, {"in"}}, [][]int{{0}, {0}}, 2, 2, []string{"tanh", "sigmoid"}
 	}), W, pr("sp", "sp", "W_1_0"))
+	// statestream's expression activations: elementwise, with their
+	// derivatives from the parsed expression.
+	for _, a := range []string{"$**2 + B.tanh($)", "B.exp($) * B.sigmoid($)", "B.elu($, alpha=0.5)",
+		"-$**3 / (1 + B.square($))", "B.softplus($) - 2*B.erf($)", "B.leakyrelu($, leak=0.3)"} {
+		add("pool act "+a, chain(2, [3]int{2, 2, 2}, [3]int{3, 2, 2}, func(sp *stream.SynapsePool, o *stream.NeuronPool) {
+			sp.RF, o.Act = [][]int{{1}}, a
+		}), W)
+		add("factor act "+a, chain(2, [3]int{2, 2, 2}, [3]int{3, 2, 2}, func(sp *stream.SynapsePool, _ *stream.NeuronPool) {
+			sp.RF, sp.Act, sp.ACT = [][]int{{1}}, []string{a}, "B.tanh($)*0.5"
+		}), W)
+	}
+	add("pact expression", chain(2, [3]int{2, 3, 3}, [3]int{3, 3, 3}, func(sp *stream.SynapsePool, _ *stream.NeuronPool) {
+		sp.RF, sp.Pact = [][]int{{3}}, [][]string{{"B.tanh($) * 2 + 0.1"}}
+	}), W)
+	cs = append(cs, unshareGradCases()...)
 	return cs
 }
 

@@ -25,17 +25,40 @@ import (
 //     features at the centre tap ((rf-1)/2, rf odd) of a convolution, on
 //     matching indices of a dense W or a P (identityMatch);
 //   - normal: N(0, 1); normal_M_S: N(M, S²);
-//   - uniform: U(-1, 1); uniform_A_B: U(A, B);
+//   - uniform: U(0, 1), as statestream draws it (numpy's uniform(0, 1));
+//     uniform_A_B: U(A, B);
 //   - bilin: the bilinear-interpolation kernel (Long et al. 2015's FCN
 //     upsampling filter) on matching features;
 //   - zero, or a number: that constant.
 func initParam(sp *stream.SynapsePool, name string, shape []int, seed uint64) ([]float64, error) {
+	return initParamSalt(sp, name, shape, seed, "")
+}
+
+// initParamAgents draws an unshared parameter: agents arrays of the
+// given shape one after the other, each drawn as initParam draws the
+// shared one but from a random stream of its own (the agent's index
+// joins the names).
+func initParamAgents(sp *stream.SynapsePool, name string, shape []int, seed uint64, agents int) ([]float64, error) {
+	d := make([]float64, 0, agents*prod(shape))
+	for a := range agents {
+		da, err := initParamSalt(sp, name, shape, seed, "\x00agent "+strconv.Itoa(a))
+		if err != nil {
+			return nil, err
+		}
+		d = append(d, da...)
+	}
+	return d, nil
+}
+
+// initParamSalt is initParam with salt appended to the names that seed
+// the random stream.
+func initParamSalt(sp *stream.SynapsePool, name string, shape []int, seed uint64, salt string) ([]float64, error) {
 	spec := sp.Init[name]
 	if spec == "" {
 		spec = "xavier"
 	}
 	h := fnv.New64a()
-	h.Write([]byte(sp.Name + "\x00" + name))
+	h.Write([]byte(sp.Name + "\x00" + name + salt))
 	rng := rand.New(rand.NewPCG(seed, h.Sum64()))
 	d := make([]float64, prod(shape))
 	conv := len(shape) == 4
@@ -131,10 +154,7 @@ func initParam(sp *stream.SynapsePool, name string, shape []int, seed uint64) ([
 			}
 		}
 	case "normal", "uniform":
-		a, b := 0.0, 1.0
-		if parts[0] == "uniform" {
-			a = -1
-		}
+		a, b := 0.0, 1.0 // N(0, 1), U(0, 1)
 		if len(parts) == 3 {
 			var ok1, ok2 bool
 			a, ok1 = num(parts[1])

@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
@@ -83,11 +84,12 @@ func (cpuMatMul) MatMul(m, n, k int, a, b, c []float64) {
 }
 
 // Activations (the statestream paper, appendix 6.1; statestream docs/neuron_pools.md).
-// leakyrelu uses slope leakySlope for negative inputs; elu has α = 1; selu
-// uses Klambauer et al. (2017)'s λ and α; softmax is taken over the
-// features at each position (and agent).
+// leakyrelu uses slope leakySlope for negative inputs (statestream's
+// leakyrelu(x, leak=0.1) = max(x, 0.1·x)); elu has α = 1; selu uses
+// Klambauer et al. (2017)'s λ and α; softmax is taken over the features at
+// each position (and agent).
 const (
-	leakySlope = 0.01
+	leakySlope = 0.1
 	seluLambda = 1.0507009873554804934193349852946
 	seluAlpha  = 1.6732632423543772848170429916717
 )
@@ -113,7 +115,61 @@ const (
 	actMexp
 	actMsquare
 	actGaussian
+	// actFunc is any other elementwise activation (statestream's
+	// expressions such as "$**2 + B.tanh($)", spiky, relu with a
+	// threshold): activation.fn computes it and its derivative.
+	actFunc
 )
+
+// activation is an activation as the executor runs it: a named kind with
+// loops of its own, or (kind actFunc) an elementwise function with its
+// derivative (stream.NeuronPool.ActFunc).
+type activation struct {
+	kind actKind
+	fn   func(x float64) (y, dy float64)
+}
+
+// newActivation returns the executor's form of an activation given by
+// stream's ActFunc methods: the named kind when there is one, else the
+// elementwise function.
+func newActivation(name string, fn func(x float64) (float64, float64), err error) (activation, error) {
+	if err != nil {
+		return activation{}, err
+	}
+	if name != "" {
+		if k, ok := actNames[name]; ok {
+			return activation{kind: k}, nil
+		}
+	}
+	if fn == nil {
+		return activation{}, fmt.Errorf("activation %q has no elementwise form", name)
+	}
+	return activation{kind: actFunc, fn: fn}, nil
+}
+
+// forward writes out = act(in) (softmax: over groups of c values).
+func (a activation) forward(in, out []float64, c int) {
+	if a.kind != actFunc {
+		actForward(a.kind, in, out, c)
+		return
+	}
+	for i, x := range in {
+		out[i], _ = a.fn(x)
+	}
+}
+
+// backward writes din = ∂act/∂in · dout given in and out = act(in); din
+// may be dout (each value is read before it is written).
+func (a activation) backward(in, out, dout, din []float64, c int) {
+	if a.kind != actFunc {
+		actBackward(a.kind, in, out, dout, din, c)
+		return
+	}
+	for i, x := range in {
+		_, d := a.fn(x)
+		din[i] = d * dout[i]
+	}
+}
 
 // logEps is the floor of the logarithm's argument: statestream's log and
 // neglog compute ±ln max(x, 1e-6).

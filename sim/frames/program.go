@@ -31,23 +31,106 @@ type term struct {
 	seqNew     bool
 	// pre-activation of the source state (statestream's pact): act(y − thresh)
 	hasPact bool
-	pact    actKind
+	pact    activation
 	thresh  float64
+	// out is the shape of the term's result (statestream's target_shapes):
+	// the factor's, or smaller and repeated into it (bcast)
+	out   shape
+	bcast bool
+	// wPer, pPer > 0: W (P) is unshared, wPer (pPer) values per agent
+	wPer, pPer int
+}
+
+// shape is a layout of per-agent values: p positions × c features
+// (statestream's full [C, W, H], feature [C, 1, 1], spatial [1, W, H],
+// scalar [1, 1, 1] as p = W·H or 1, c = C or 1).
+type shape struct{ p, c int }
+
+func (m shape) n() int { return m.p * m.c }
+
+// at is the index in m of position pos and feature feat of a layout m
+// repeats into (a dimension of extent 1 is repeated).
+func (m shape) at(pos, feat int) int {
+	if m.p == 1 {
+		pos = 0
+	}
+	if m.c == 1 {
+		feat = 0
+	}
+	return pos*m.c + feat
+}
+
+// bcastAdd adds src (agents × values of shape sm) into dst (agents ×
+// values of shape dm ⊇ sm), repeating src over the dimensions it lacks.
+func bcastAdd(dm, sm shape, agents int, src, dst []float64) {
+	dn, sn := dm.n(), sm.n()
+	for a := 0; a < agents; a++ {
+		d, s := dst[a*dn:(a+1)*dn], src[a*sn:(a+1)*sn]
+		for pos := 0; pos < dm.p; pos++ {
+			for c := 0; c < dm.c; c++ {
+				d[pos*dm.c+c] += s[sm.at(pos, c)]
+			}
+		}
+	}
+}
+
+// bcastReduce adds src (agents × values of shape sm) into dst (agents ×
+// values of shape dm ⊆ sm): the adjoint of bcastAdd.
+func bcastReduce(dm, sm shape, agents int, src, dst []float64) {
+	dn, sn := dm.n(), sm.n()
+	for a := 0; a < agents; a++ {
+		d, s := dst[a*dn:(a+1)*dn], src[a*sn:(a+1)*sn]
+		for pos := 0; pos < sm.p; pos++ {
+			for c := 0; c < sm.c; c++ {
+				d[dm.at(pos, c)] += s[pos*sm.c+c]
+			}
+		}
+	}
+}
+
+// biasIndex is the index of position pos and feature feat (of c
+// features) in a bias of shape mode mode: feature [c], full [positions,
+// c], spatial [positions], scalar [1].
+func biasIndex(mode string, pos, feat, c int) int {
+	switch mode {
+	case "full":
+		return pos*c + feat
+	case "spatial":
+		return pos
+	case "scalar":
+		return 0
+	}
+	return feat
 }
 
 type factor struct {
-	act   actKind
+	act   activation
 	terms []term
 	// bias b_f (statestream's bias_shapes) added before act: parameter
-	// index (-1: none) and shape mode
+	// index (-1: none), shape mode and, unshared, values per agent
 	bias     int
 	biasMode string
+	bPer     int
+	// m is the factor's shape (statestream's factor_shapes)
+	m shape
+}
+
+// biasAt returns the index in the factor bias of value k of a factor
+// buffer whose agent 0 is agent aoff.
+func (f *factor) biasAt(k, aoff int) int {
+	n := f.m.n()
+	r := k % n
+	i := biasIndex(f.biasMode, r/f.m.c, r%f.m.c, f.m.c)
+	if f.bPer > 0 {
+		i += (aoff + k/n) * f.bPer
+	}
+	return i
 }
 
 type spProg struct {
 	idx int
 	sp  *stream.SynapsePool
-	act actKind
+	act activation
 	// avgout, maxout ≥ 1: the factors have c = C·avgout·maxout features
 	// (n = W·H·c per agent); groups of avgout consecutive features are
 	// summed, then the maximum of groups of maxout is taken (statestream's
@@ -55,6 +138,9 @@ type spProg struct {
 	avgout, maxout int
 	c, n           int
 	factors        []factor
+	// full: every factor and term has the target's full shape (the
+	// product is computed in place in the first factor)
+	full           bool
 	noise          string
 	nA, nB         float64 // mean/std or min/max
 	period, offset int
@@ -88,6 +174,7 @@ type stage struct {
 	grp   *group
 	param int // gain/bias parameter
 	mode  string
+	per   int // > 0: the parameter is unshared, per values per agent
 }
 
 // poolProg is how a neuron-pool computes frame t+1 (the statestream paper, appendix 6.1;
@@ -99,7 +186,7 @@ type poolProg struct {
 	c, w, h, n     int // features, width, height, n = C·W·H
 	sps            []*spProg
 	stages         []stage
-	act            actKind
+	act            activation
 	batch          bool // a stage couples agents: not split into chunks
 	period, offset int
 	noise          string
@@ -132,6 +219,7 @@ type tape struct {
 	spOn []bool
 	// backward scratch (rollouts only)
 	g1, g2, gsum, gprod []float64
+	gterm               []float64     // ∂L/∂(a term repeated into its factor)
 	gcol, gppp          [][][]float64 // gcol: views of one shared buffer
 	gweff               [][][]float64
 }
@@ -157,8 +245,20 @@ func newTape(p *poolProg, s *Sim, agents int, sh *scratch) *tape {
 		sbuf := func() []float64 { return make([]float64, NS) }
 		var weff, ppp, col, sum, fac, gcol, gppp, gweff, pin, pre, gpin [][]float64
 		for _, f := range sp.factors {
-			if len(f.terms) > 1 && len(t.tmp) < NS {
-				t.tmp = sbuf()
+			need := 0
+			if len(f.terms) > 1 {
+				need = agents * f.m.n()
+			}
+			for _, tm := range f.terms {
+				if tm.bcast {
+					need = max(need, agents*tm.out.n())
+					if backward && len(t.gterm) < agents*tm.out.n() {
+						t.gterm = make([]float64, agents*tm.out.n())
+					}
+				}
+			}
+			if len(t.tmp) < need {
+				t.tmp = make([]float64, need)
 			}
 			for _, tm := range f.terms {
 				w := s.params[tm.wParam].data
@@ -194,10 +294,10 @@ func newTape(p *poolProg, s *Sim, agents int, sh *scratch) *tape {
 				}
 				pin, pre, gpin = append(pin, pi), append(pre, pr), append(gpin, gpi)
 			}
-			sm := sbuf()
+			sm := make([]float64, agents*f.m.n())
 			sum = append(sum, sm)
 			if backward {
-				fac = append(fac, sbuf())
+				fac = append(fac, make([]float64, agents*f.m.n()))
 			} else {
 				fac = append(fac, sm)
 			}
@@ -214,6 +314,11 @@ func newTape(p *poolProg, s *Sim, agents int, sh *scratch) *tape {
 			if reduced {
 				red = buf()
 			}
+		case !sp.full:
+			// factors of other shapes: the product needs its own buffer
+			pr := sbuf()
+			t.prod = append(t.prod, pr)
+			t.post = append(t.post, pr)
 		case reduced:
 			t.prod = append(t.prod, fac[0])
 			t.post = append(t.post, buf())
@@ -317,12 +422,26 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 		j := 0
 		for fi := range sp.factors {
 			f := &sp.factors[fi]
-			sum := t.sum[i][fi][slo:shi]
+			fn := f.m.n()
+			flo, fhi := a0*fn, a1*fn
+			sum := t.sum[i][fi][flo:fhi]
 			for ai := range f.terms {
 				tm := &f.terms[ai]
+				if tm.bcast {
+					// a smaller result repeated into the factor
+					tn := tm.out.n()
+					out := t.tmp[a0*tn : a1*tn]
+					p.termForward(s, t, e, i, j, tm, a0, a1, out, scratch)
+					if ai == 0 {
+						clear(sum)
+					}
+					bcastAdd(f.m, tm.out, a1-a0, out, sum)
+					j++
+					continue
+				}
 				out := sum
 				if ai > 0 {
-					out = t.tmp[slo:shi]
+					out = t.tmp[flo:fhi]
 				}
 				p.termForward(s, t, e, i, j, tm, a0, a1, out, scratch)
 				if ai > 0 {
@@ -335,16 +454,30 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 			if f.bias >= 0 {
 				b := s.params[f.bias].data
 				for k := range sum {
-					sum[k] += b[sp.modeIndex(f.biasMode, slo+k)]
+					sum[k] += b[f.biasAt(flo+k, e.aoff)]
 				}
 			}
-			actForward(f.act, sum, t.fac[i][fi][slo:shi], sp.c)
+			f.act.forward(sum, t.fac[i][fi][flo:fhi], f.m.c)
 		}
 		prod := t.prod[i][slo:shi]
-		copy(prod, t.fac[i][0][slo:shi])
-		for fi := 1; fi < len(sp.factors); fi++ {
-			for k, v := range t.fac[i][fi][slo:shi] {
-				prod[k] *= v
+		if sp.full {
+			copy(prod, t.fac[i][0][slo:shi])
+			for fi := 1; fi < len(sp.factors); fi++ {
+				for k, v := range t.fac[i][fi][slo:shi] {
+					prod[k] *= v
+				}
+			}
+		} else {
+			// each factor repeated over the dimensions it lacks
+			for k := range prod {
+				a, r := a0+k/sp.n, k%sp.n
+				pos, c := r/sp.c, r%sp.c
+				v := 1.0
+				for fi := range sp.factors {
+					f := &sp.factors[fi]
+					v *= t.fac[i][fi][a*f.m.n()+f.m.at(pos, c)]
+				}
+				prod[k] = v
 			}
 		}
 		post := t.post[i][lo:hi]
@@ -353,7 +486,7 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 			sp.reduce(prod, red)
 			prod = red
 		}
-		actForward(sp.act, prod, post, p.c)
+		sp.act.forward(prod, post, p.c)
 		if e.noisy && sp.noise != "" {
 			addNoise(post, sp.noise, sp.nA, sp.nB, e.seed, streamSPNoise, sp.idx, e.frame, e.aoff*n+lo)
 		}
@@ -390,15 +523,15 @@ func (p *poolProg) forward(s *Sim, t *tape, e *env, a0, a1 int, old, dst []float
 		case stGain:
 			par := s.params[st.param].data
 			for k := range out {
-				out[k] = in[k] * par[p.modeIndex(st.mode, lo+k)]
+				out[k] = in[k] * par[p.paramAt(st, lo+k, e.aoff)]
 			}
 		case stBias:
 			par := s.params[st.param].data
 			for k := range out {
-				out[k] = in[k] + par[p.modeIndex(st.mode, lo+k)]
+				out[k] = in[k] + par[p.paramAt(st, lo+k, e.aoff)]
 			}
 		case stAct:
-			actForward(p.act, in, out, p.c)
+			p.act.forward(in, out, p.c)
 		case stDropout:
 			m := t.mask[si][lo:hi]
 			if e.noisy {
@@ -478,6 +611,17 @@ func (p *poolProg) eachGroup(gr *group, a0, a1 int, fn func(k, g int)) {
 	}
 }
 
+// paramAt maps value k of the pool (agent 0 of the buffer being agent
+// aoff) to its index in the gain or bias of stage st (unshared: that
+// agent's slice).
+func (p *poolProg) paramAt(st *stage, k, aoff int) int {
+	i := p.modeIndex(st.mode, k)
+	if st.per > 0 {
+		i += (aoff + k/p.n) * st.per
+	}
+	return i
+}
+
 // modeIndex maps value k of the pool to its index in a bias/gain of the
 // shape mode: feature [C], full [W,H,C], spatial [W,H], scalar [1].
 func (p *poolProg) modeIndex(mode string, k int) int { return modeIndex(mode, k, p.n, p.c) }
@@ -519,26 +663,26 @@ func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, 
 			}
 			x = pre
 		}
-		actForward(tm.pact, x, pin, tm.cs)
+		tm.pact.forward(x, pin, tm.cs)
 		in = pin
 	}
 	if tm.ppp > 0 {
 		pp := t.ppp[i][j][a0*srcN*tm.ppp : a1*srcN*tm.ppp]
-		e.mm.MatMul(na*srcN, tm.ppp, tm.cs, in, s.params[tm.pParam].data, pp)
+		mulAgents(e.mm, na, srcN, tm.ppp, tm.cs, in, s.params[tm.pParam].data, pp, tm.pPer, e.aoff+a0)
 		in = pp
 	}
 	w := p.weight(s, t, i, j, tm)
-	cout, nout := p.sps[i].c, p.sps[i].n
+	cout, nout := tm.out.c, tm.out.n()
 	switch {
 	case tm.dense:
-		e.mm.MatMul(na, nout, tm.k, in, w, out)
+		mulAgents(e.mm, na, 1, nout, tm.k, in, w, out, tm.wPer, e.aoff+a0)
 	case tm.ident:
-		e.mm.MatMul(na*srcN, cout, tm.k, in, w, out)
+		mulAgents(e.mm, na, srcN, cout, tm.k, in, w, out, tm.wPer, e.aoff+a0)
 	case t.col[i][j] != nil:
 		rows := p.w * p.h
 		col := t.col[i][j][a0*rows*tm.k : a1*rows*tm.k]
 		im2col(tm, p.w, p.h, in, col, na)
-		e.mm.MatMul(na*rows, cout, tm.k, col, w, out)
+		mulAgents(e.mm, na, rows, cout, tm.k, col, w, out, tm.wPer, e.aoff+a0)
 	default:
 		rows := p.w * p.h
 		per := rows * tm.k // column values per agent
@@ -548,8 +692,24 @@ func (p *poolProg) termForward(s *Sim, t *tape, e *env, i, j int, tm *term, a0, 
 			nb := min(group, na-b0)
 			col := scratch[:nb*per]
 			im2col(tm, p.w, p.h, in[b0*inN:], col, nb)
-			e.mm.MatMul(nb*rows, cout, tm.k, col, w, out[b0*rows*cout:(b0+nb)*rows*cout])
+			mulAgents(e.mm, nb, rows, cout, tm.k, col, w, out[b0*rows*cout:(b0+nb)*rows*cout], tm.wPer, e.aoff+a0+b0)
 		}
+	}
+}
+
+// mulAgents computes, for agents agents of rows rows each, out = in·w
+// (in: agents·rows × k, w: k × n, out: agents·rows × n) in one product;
+// with per > 0 (an unshared w) agent a uses its own w, values
+// (a0+a)·per … (a0+a+1)·per of w, a0 being the absolute index of the
+// first agent.
+func mulAgents(mm MatMul, agents, rows, n, k int, in, w, out []float64, per, a0 int) {
+	if per == 0 {
+		mm.MatMul(agents*rows, n, k, in[:agents*rows*k], w, out[:agents*rows*n])
+		return
+	}
+	for a := 0; a < agents; a++ {
+		wa := w[(a0+a)*per : (a0+a+1)*per]
+		mm.MatMul(rows, n, k, in[a*rows*k:(a+1)*rows*k], wa, out[a*rows*n:(a+1)*rows*n])
 	}
 }
 
@@ -663,7 +823,7 @@ func (p *poolProg) backward(s *Sim, t *tape, e *env, agents int, gOut, gOld []fl
 			par := s.params[st.param].data
 			dp := gr.param[st.param]
 			for k := range gin {
-				idx := p.modeIndex(st.mode, k)
+				idx := p.paramAt(st, k, e.aoff)
 				gin[k] = g[k] * par[idx]
 				if dp != nil {
 					dp[idx] += g[k] * in[k]
@@ -674,11 +834,11 @@ func (p *poolProg) backward(s *Sim, t *tape, e *env, agents int, gOut, gOld []fl
 			copy(gin, g)
 			if dp != nil {
 				for k := range g {
-					dp[p.modeIndex(st.mode, k)] += g[k]
+					dp[p.paramAt(st, k, e.aoff)] += g[k]
 				}
 			}
 		case stAct:
-			actBackward(p.act, in, out, g, gin, p.c)
+			p.act.backward(in, out, g, gin, p.c)
 		case stDropout:
 			m := t.mask[si]
 			for k := range gin {
@@ -710,44 +870,64 @@ func (p *poolProg) backward(s *Sim, t *tape, e *env, agents int, gOut, gOld []fl
 			// through ACT into the reduced values, then back through the
 			// reduction (t.gsum is free until the factors below)
 			gred := t.gsum[:N]
-			actBackward(sp.act, t.red[i], t.post[i], g, gred, p.c)
+			sp.act.backward(t.red[i], t.post[i], g, gred, p.c)
 			sp.reduceBackward(t.prod[i], gred, gprod)
 		} else {
-			actBackward(sp.act, t.prod[i], t.post[i], g, gprod, p.c)
+			sp.act.backward(t.prod[i], t.post[i], g, gprod, p.c)
 		}
 		j := 0
 		for fi := range sp.factors {
 			f := &sp.factors[fi]
-			gs := t.gsum[:NS]
-			for k := range gs {
-				v := gprod[k]
-				for fj := range sp.factors {
-					if fj != fi {
-						v *= t.fac[i][fj][k]
+			gs := t.gsum[:agents*f.m.n()]
+			if sp.full {
+				for k := range gs {
+					v := gprod[k]
+					for fj := range sp.factors {
+						if fj != fi {
+							v *= t.fac[i][fj][k]
+						}
 					}
+					gs[k] = v
 				}
-				gs[k] = v
+			} else {
+				// the adjoint of repeating each factor into the product
+				clear(gs)
+				for k, gp := range gprod {
+					a, r := k/sp.n, k%sp.n
+					pos, c := r/sp.c, r%sp.c
+					v := gp
+					for fj := range sp.factors {
+						if fj != fi {
+							o := &sp.factors[fj]
+							v *= t.fac[i][fj][a*o.m.n()+o.m.at(pos, c)]
+						}
+					}
+					gs[a*f.m.n()+f.m.at(pos, c)] += v
+				}
 			}
-			// through act_f (in place is safe: actBackward reads dout[k] before writing din[k])
-			actBackwardInPlace(f.act, t.sum[i][fi], t.fac[i][fi], gs, sp.c)
+			// through act_f (in place is safe: backward reads dout[k] before writing din[k])
+			f.act.backward(t.sum[i][fi], t.fac[i][fi], gs, gs, f.m.c)
 			if f.bias >= 0 {
 				if db := gr.param[f.bias]; db != nil {
 					for k, v := range gs {
-						db[sp.modeIndex(f.biasMode, k)] += v
+						db[f.biasAt(k, e.aoff)] += v
 					}
 				}
 			}
 			for ai := range f.terms {
-				p.termBackward(s, t, e, i, j, &f.terms[ai], agents, gs, gr)
+				tm := &f.terms[ai]
+				if tm.bcast {
+					gt := t.gterm[:agents*tm.out.n()]
+					clear(gt)
+					bcastReduce(tm.out, f.m, agents, gs, gt)
+					p.termBackward(s, t, e, i, j, tm, agents, gt, gr)
+				} else {
+					p.termBackward(s, t, e, i, j, tm, agents, gs, gr)
+				}
 				j++
 			}
 		}
 	}
-}
-
-// actBackwardInPlace computes din = act'·dout into dout itself.
-func actBackwardInPlace(k actKind, in, out, g []float64, c int) {
-	actBackward(k, in, out, g, g, c)
 }
 
 // termBackward accumulates the gradients of one term given gs = ∂L/∂out.
@@ -772,7 +952,7 @@ func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, age
 		in = t.ppp[i][j]
 	}
 	w := p.weight(s, t, i, j, tm)
-	cout, nout := p.sps[i].c, p.sps[i].n
+	cout, nout := tm.out.c, tm.out.n()
 	dw := gr.param[tm.wParam]
 	if dw != nil && tm.wfn != wfnId {
 		clear(t.gweff[i][j])
@@ -795,54 +975,58 @@ func (p *poolProg) termBackward(s *Sim, t *tape, e *env, i, j int, tm *term, age
 	}
 	switch {
 	case tm.dense:
-		if dw != nil {
-			gemm(true, false, tm.k, nout, agents, 1, in, tm.k, gs, nout, 1, dw, nout)
-		}
-		if gin != nil {
-			gemm(false, true, agents, tm.k, nout, 1, gs, nout, w, nout, 1, gin, tm.k)
-		}
+		backAgents(agents, 1, nout, tm.k, in, w, gs, dw, gin, tm.wPer, e.aoff, 1)
 	case tm.ident:
-		rows := agents * srcN
-		if dw != nil {
-			gemm(true, false, tm.k, cout, rows, 1, in, tm.k, gs, cout, 1, dw, cout)
-		}
-		if gin != nil {
-			gemm(false, true, rows, tm.k, cout, 1, gs, cout, w, cout, 1, gin, tm.k)
-		}
+		backAgents(agents, srcN, cout, tm.k, in, w, gs, dw, gin, tm.wPer, e.aoff, 1)
 	default:
-		rows := agents * p.w * p.h
 		col := t.col[i][j]
-		if dw != nil {
-			gemm(true, false, tm.k, cout, rows, 1, col, tm.k, gs, cout, 1, dw, cout)
-		}
+		var gc []float64
 		if gin != nil {
-			gc := t.gcol[i][j]
-			gemm(false, true, rows, tm.k, cout, 1, gs, cout, w, cout, 0, gc, tm.k)
+			gc = t.gcol[i][j]
+		}
+		backAgents(agents, p.w*p.h, cout, tm.k, col, w, gs, dw, gc, tm.wPer, e.aoff, 0)
+		if gin != nil {
 			col2im(tm, p.w, p.h, gc, gin, agents)
 		}
 	}
 	if tm.ppp > 0 && gin != nil {
-		rows := agents * srcN
-		if dp := gr.param[tm.pParam]; dp != nil {
-			gemm(true, false, tm.cs, tm.ppp, rows, 1, y, tm.cs, gin, tm.ppp, 1, dp, tm.ppp)
-		}
-		if gsrc != nil {
-			gemm(false, true, rows, tm.cs, tm.ppp, 1, gin, tm.ppp, s.params[tm.pParam].data, tm.ppp, 1, gsrc, tm.cs)
-		}
+		backAgents(agents, srcN, tm.ppp, tm.cs, y[:agents*srcN*tm.cs], s.params[tm.pParam].data, gin, gr.param[tm.pParam], gsrc, tm.pPer, e.aoff, 1)
 	}
 	if tm.hasPact && gsrcState != nil {
 		gp := t.gpin[i][j]
-		actBackward(tm.pact, pactIn, y, gp, gp, tm.cs)
+		tm.pact.backward(pactIn, y, gp, gp, tm.cs)
 		for k, v := range gp {
 			gsrcState[k] += v
 		}
 	}
 }
 
-// modeIndex maps value k of the synapse-pool's factor layout (agents ×
-// positions × c) to its index in a factor bias of the shape mode (as
-// poolProg.modeIndex).
-func (sp *spProg) modeIndex(mode string, k int) int { return modeIndex(mode, k, sp.n, sp.c) }
+// backAgents is the backward pass of mulAgents given g = ∂L/∂out:
+// dw += inᵀ·g (nil: not wanted) and gin = β·gin + g·wᵀ (nil: not wanted),
+// per agent with its own slice of w and dw when per > 0 (a0: the absolute
+// index of the first agent).
+func backAgents(agents, rows, n, k int, in, w, g, dw, gin []float64, per, a0 int, beta float64) {
+	if per == 0 {
+		m := agents * rows
+		if dw != nil {
+			gemm(true, false, k, n, m, 1, in, k, g, n, 1, dw, n)
+		}
+		if gin != nil {
+			gemm(false, true, m, k, n, 1, g, n, w, n, beta, gin, k)
+		}
+		return
+	}
+	for a := 0; a < agents; a++ {
+		ia, ga := in[a*rows*k:(a+1)*rows*k], g[a*rows*n:(a+1)*rows*n]
+		wa := w[(a0+a)*per : (a0+a+1)*per]
+		if dw != nil {
+			gemm(true, false, k, n, rows, 1, ia, k, ga, n, 1, dw[(a0+a)*per:(a0+a+1)*per], n)
+		}
+		if gin != nil {
+			gemm(false, true, rows, k, n, 1, ga, n, wa, n, beta, gin[a*rows*k:(a+1)*rows*k], k)
+		}
+	}
+}
 
 // reduce applies avgout then maxout to in (agents × positions × c values,
 // c = C·avgout·maxout) into out (C per position): feature r of the

@@ -3,6 +3,7 @@ package frames
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -78,6 +79,20 @@ type param struct {
 	ref   stream.ParamRef
 	shape []int
 	data  []float64
+	// per > 0: unshared (statestream's unshare), per values per agent
+	per int
+	// lo, hi: clipping bounds (statestream's min / max; ±Inf: none)
+	lo, hi float64
+}
+
+// clip keeps every value within [lo, hi].
+func (p *param) clip() {
+	if math.IsInf(p.lo, -1) && math.IsInf(p.hi, 1) {
+		return
+	}
+	for i, v := range p.data {
+		p.data[i] = min(max(v, p.lo), p.hi)
+	}
 }
 
 type job struct{ pool, a0, a1 int }
@@ -212,13 +227,20 @@ func (s *Sim) build() error {
 		shapes := np.ParamShapes()
 		for _, nm := range []string{"b", "g"} {
 			if sh, ok := shapes[nm]; ok {
+				un := np.Unshared(nm)
+				if un {
+					sh = append([]int{s.agents}, sh...)
+				}
 				d := make([]float64, prod(sh))
 				if nm == "g" {
 					for i := range d {
 						d[i] = 1
 					}
 				}
-				s.addParam(stream.ParamRef{Kind: "np", Item: np.Name, Name: nm}, sh, d)
+				k := s.addParam(stream.ParamRef{Kind: "np", Item: np.Name, Name: nm}, sh, d)
+				if un {
+					s.params[k].per = len(d) / s.agents
+				}
 			}
 		}
 	}
@@ -238,34 +260,65 @@ func (s *Sim) build() error {
 		}
 		tgt := n.NeuronPools[s.byName[sp.Target]]
 		s.targeted[s.byName[sp.Target]] = true
-		prog := &spProg{idx: si, sp: sp, act: actNames[sp.ACT], noise: sp.Noise, period: max(sp.Period, 1), offset: sp.Offset,
+		act, err := newActivation(sp.ACTFunc())
+		if err != nil {
+			return fmt.Errorf("frames: synapse-pool %q: ACT: %w", sp.Name, err)
+		}
+		prog := &spProg{idx: si, sp: sp, act: act, noise: sp.Noise, period: max(sp.Period, 1), offset: sp.Offset,
 			avgout: max(sp.Avgout, 1), maxout: max(sp.Maxout, 1)}
 		prog.c = tgt.Shape[0] * prog.avgout * prog.maxout
 		prog.n = prog.c * tgt.Shape[1] * tgt.Shape[2]
+		full := shape{p: tgt.Shape[1] * tgt.Shape[2], c: prog.c}
+		modeShape := func(m string) shape {
+			switch m {
+			case "feature":
+				return shape{p: 1, c: prog.c}
+			case "spatial":
+				return shape{p: full.p, c: 1}
+			case "scalar":
+				return shape{p: 1, c: 1}
+			}
+			return full
+		}
+		prog.full = true
 		prog.nA, prog.nB = noiseParams(sp.Noise, sp.NoiseMean, sp.NoiseStd, sp.NoiseMin, sp.NoiseMax)
 		for f, fac := range sp.Source {
-			fa := factor{act: actId, bias: -1}
+			fa := factor{bias: -1, m: modeShape(sp.FactorShape(f))}
+			prog.full = prog.full && fa.m == full
+			if fa.act, err = newActivation(sp.ActFunc(f)); err != nil {
+				return fmt.Errorf("frames: synapse-pool %q: act of factor %d: %w", sp.Name, f, err)
+			}
 			if nm := fmt.Sprintf("b_%d", f); shapes[nm] != nil {
-				d := make([]float64, prod(shapes[nm]))
+				sh := shapes[nm]
+				if sp.Unshared(nm) {
+					sh = append([]int{s.agents}, sh...)
+				}
+				d := make([]float64, prod(sh))
 				if v, err := strconv.ParseFloat(sp.Init[nm], 64); err == nil {
 					for i := range d {
 						d[i] = v // statestream: a number, anything else 0
 					}
 				}
-				fa.bias, fa.biasMode = s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d), sp.BiasShapes[f]
-			}
-			if f < len(sp.Act) {
-				fa.act = actNames[sp.Act[f]]
+				fa.bias, fa.biasMode = s.addSPParam(sp, nm, sh, d), sp.BiasShapes[f]
 			}
 			for a, srcName := range fac {
 				src := n.NeuronPools[s.byName[srcName]]
 				tm := term{src: s.byName[srcName], cs: src.Shape[0], ws: src.Shape[1], hs: src.Shape[2],
-					ppp: at(sp.PPP, f, a, 0), rf: at(sp.RF, f, a, 0), dil: max(at(sp.Dilation, f, a, 1), 1), pParam: -1}
+					ppp: at(sp.PPP, f, a, 0), rf: at(sp.RF, f, a, 0), dil: max(at(sp.Dilation, f, a, 1), 1), pParam: -1,
+					out: modeShape(sp.TargetShape(f, a))}
+				tm.bcast = tm.out != fa.m
+				prog.full = prog.full && !tm.bcast
 				if f < len(sp.WeightFnc) && a < len(sp.WeightFnc[f]) {
 					tm.wfn = wfnNames[sp.WeightFnc[f][a]]
 				}
-				if act, th, _ := sp.PreActivation(f, a); actNames[act] != actId || th != 0 {
-					tm.hasPact, tm.pact, tm.thresh = true, actNames[act], th
+				if act, th, ok := sp.PreActivation(f, a); ok && (actNames[act] != actId || th != 0) {
+					tm.hasPact, tm.pact, tm.thresh = true, activation{kind: actNames[act]}, th
+				} else if !ok {
+					// an expression: the elementwise function
+					if tm.pact, err = newActivation(sp.PactFunc(f, a)); err != nil {
+						return fmt.Errorf("frames: synapse-pool %q: pact of source %q: %w", sp.Name, srcName, err)
+					}
+					tm.hasPact = tm.pact.kind != actId
 				}
 				tm.cin = tm.cs
 				// param creates a parameter, or records that it is another
@@ -275,11 +328,19 @@ func (s *Sim) build() error {
 						shared = append(shared, sharedParam{sp: si, f: f, a: len(fa.terms), isP: isP, name: nm, owner: r})
 						return -1, nil
 					}
-					d, err := initParam(sp, nm, shapes[nm], s.seed)
+					sh := shapes[nm]
+					var d []float64
+					var err error
+					if sp.Unshared(nm) {
+						d, err = initParamAgents(sp, nm, sh, s.seed, s.agents)
+						sh = append([]int{s.agents}, sh...)
+					} else {
+						d, err = initParam(sp, nm, sh, s.seed)
+					}
 					if err != nil {
 						return 0, err
 					}
-					return s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shapes[nm], d), nil
+					return s.addSPParam(sp, nm, sh, d), nil
 				}
 				if tm.ppp > 0 {
 					tm.cin = tm.ppp
@@ -315,6 +376,22 @@ func (s *Sim) build() error {
 		}
 		s.paramIdx[[3]string{"sp", n.SynapsePools[sh.sp].Name, sh.name}] = k
 	}
+	// Unshared parameters (per agent), also where used through share params.
+	for _, sp := range s.sps {
+		for fi := range sp.factors {
+			f := &sp.factors[fi]
+			if f.bias >= 0 {
+				f.bPer = s.params[f.bias].per
+			}
+			for ai := range f.terms {
+				tm := &f.terms[ai]
+				tm.wPer = s.params[tm.wParam].per
+				if tm.pParam >= 0 {
+					tm.pPer = s.params[tm.pParam].per
+				}
+			}
+		}
+	}
 	// Drivers mark the pools they write.
 	s.driven = make([]bool, len(n.NeuronPools))
 	for _, it := range n.Interfaces {
@@ -324,7 +401,11 @@ func (s *Sim) build() error {
 	}
 	// Neuron-pool programs.
 	for i, np := range n.NeuronPools {
-		p := &poolProg{idx: i, np: np, c: np.Shape[0], w: np.Shape[1], h: np.Shape[2], act: actNames[np.Act],
+		act, err := newActivation(np.ActFunc())
+		if err != nil {
+			return fmt.Errorf("frames: neuron-pool %q: act: %w", np.Name, err)
+		}
+		p := &poolProg{idx: i, np: np, c: np.Shape[0], w: np.Shape[1], h: np.Shape[2], act: act,
 			period: max(np.Period, 1), offset: np.Offset, noise: np.Noise, dropout: np.Dropout, zoneout: np.Zoneout}
 		p.n = p.c * p.w * p.h
 		p.nA, p.nB = noiseParams(np.Noise, np.NoiseMean, np.NoiseStd, np.NoiseMin, np.NoiseMax)
@@ -347,9 +428,9 @@ func (s *Sim) build() error {
 			}
 		}
 		if k, ok := s.paramIdx[[3]string{"np", np.Name, "g"}]; ok {
-			p.stages = append(p.stages, stage{kind: stGain, param: k, mode: np.GainShape})
+			p.stages = append(p.stages, stage{kind: stGain, param: k, mode: np.GainShape, per: s.params[k].per})
 		}
-		if p.act != actId {
+		if p.act.kind != actId {
 			p.stages = append(p.stages, stage{kind: stAct})
 		}
 		if k, ok := s.paramIdx[[3]string{"np", np.Name, "b"}]; ok {
@@ -357,7 +438,7 @@ func (s *Sim) build() error {
 			if mode == "" {
 				mode = "feature"
 			}
-			p.stages = append(p.stages, stage{kind: stBias, param: k, mode: mode})
+			p.stages = append(p.stages, stage{kind: stBias, param: k, mode: mode, per: s.params[k].per})
 		}
 		if np.Dropout > 0 {
 			p.stages = append(p.stages, stage{kind: stDropout})
@@ -434,8 +515,41 @@ func prod(sh []int) int {
 
 func (s *Sim) addParam(ref stream.ParamRef, shape []int, d []float64) int {
 	s.paramIdx[[3]string{ref.Kind, ref.Item, ref.Name}] = len(s.params)
-	s.params = append(s.params, &param{ref: stream.ParamRef{Kind: ref.Kind, Item: ref.Item, Name: ref.Name}, shape: slices.Clone(shape), data: d})
+	s.params = append(s.params, &param{ref: stream.ParamRef{Kind: ref.Kind, Item: ref.Item, Name: ref.Name}, shape: slices.Clone(shape), data: d,
+		lo: math.Inf(-1), hi: math.Inf(1)})
 	return len(s.params) - 1
+}
+
+// addSPParam adds parameter nm of synapse-pool sp (of the given shape,
+// with the agents axis first when unshared) with its clipping bounds,
+// which apply to its initial values at once.
+func (s *Sim) addSPParam(sp *stream.SynapsePool, nm string, shape []int, d []float64) int {
+	k := s.addParam(stream.ParamRef{Kind: "sp", Item: sp.Name, Name: nm}, shape, d)
+	p := s.params[k]
+	if sp.Unshared(nm) {
+		p.per = len(d) / s.agents
+	}
+	if v, ok := sp.Min[nm]; ok {
+		p.lo = v
+	}
+	if v, ok := sp.Max[nm]; ok {
+		p.hi = v
+	}
+	p.clip()
+	return k
+}
+
+// ClipParam clips a parameter to its bounds (statestream's "min W_f_a" /
+// "max W_f_a", stream.SynapsePool.Min and Max; nothing for a parameter
+// without bounds), as statestream does after every update; plasticities
+// call it after they change a parameter.
+func (s *Sim) ClipParam(ref stream.ParamRef) error {
+	i, err := s.paramIndex(ref)
+	if err != nil {
+		return err
+	}
+	s.params[i].clip()
+	return nil
 }
 
 // newGroup returns the grouping of a normalisation mode (statestream
