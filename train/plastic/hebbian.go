@@ -1,5 +1,7 @@
 package plastic
 
+import "github.com/neurogo/neurogo/toolkit/stream"
+
 // hebbEstimate writes the Hebbian estimate of a dense weight matrix W
 // (layout (ns, nt), row-major: W[i·nt + j] connects source unit i to target
 // unit j, the executor's dense layout) into dst:
@@ -40,6 +42,38 @@ func hebbEstimate(dst, x, y1, y0 []float64, agents, ns, nt int, sign float64) {
 			}
 		}
 	}
+}
+
+// hebbEstimateAgents is hebbEstimate for an unshared weight
+// (statestream's unshare): dst holds one (ns, nt) matrix per agent, and
+// agent a's is sign · x[a,i] · (y1[a,j] − y0[a,j]), its own outer product
+// without a mean over agents (statestream's hebbian plasticity for
+// unshared weights).
+func hebbEstimateAgents(dst, x, y1, y0 []float64, agents, ns, nt int, sign float64) {
+	m := ns * nt
+	for a := 0; a < agents; a++ {
+		var y0a []float64
+		if y0 != nil {
+			y0a = y0[a*nt : (a+1)*nt]
+		}
+		hebbEstimate(dst[a*m:(a+1)*m], x[a*ns:(a+1)*ns], y1[a*nt:(a+1)*nt], y0a, 1, ns, nt, sign)
+	}
+}
+
+// ownerUnshared reports whether the synapse-pool weight r holds one
+// matrix per agent: it is in its synapse-pool's unshare list, or it is
+// shared (share params) from one whose list has it.
+func ownerUnshared(net *stream.Net, r stream.ParamRef) bool {
+	sp := net.SP(r.Item)
+	if sp == nil {
+		return false
+	}
+	if o, ok := sp.Share[r.Name]; ok {
+		if osp := net.SP(o.Item); osp != nil {
+			return osp.Unshared(o.Name)
+		}
+	}
+	return sp.Unshared(r.Name)
 }
 
 // regGrad writes the descent direction of the L1/L2 regulariser

@@ -86,6 +86,7 @@ type plast struct {
 	sign       float64
 	dt         bool
 	ns, nt     int
+	unshared   bool // Hebbian: the weight holds one matrix per agent
 	period     int
 	enabled    bool
 	ready      bool // vars[i].Value holds an update to apply in Write
@@ -352,8 +353,13 @@ func checkHebb(net *stream.Net, spec *stream.Plasticity, p *plast) error {
 		}
 	}
 	p.ns, p.nt = net.Pool(spec.Source).Shape[0], net.Pool(spec.Target).Shape[0]
-	if n := len(p.vars[0].Value); n != p.ns*p.nt {
-		return errf("parameter[0]", "%s has %d values, want %d·%d", refString(r), n, p.ns, p.nt)
+	p.unshared = r.Item != "" && ownerUnshared(net, r)
+	want := p.ns * p.nt
+	if p.unshared {
+		want *= max(net.Agents, 1)
+	}
+	if n := len(p.vars[0].Value); n != want {
+		return errf("parameter[0]", "%s has %d values, want %d", refString(r), n, want)
 	}
 	return nil
 }
@@ -439,7 +445,11 @@ func (p *plast) combine(s *frames.Sim) error {
 		}
 		g := p.vars[0].Grad
 		// Ascent on the estimate: the optimiser descends along −ΔW.
-		hebbEstimate(g, x, y1, y0, s.Agents(), p.ns, p.nt, -p.sign)
+		if p.unshared {
+			hebbEstimateAgents(g, x, y1, y0, s.Agents(), p.ns, p.nt, -p.sign)
+		} else {
+			hebbEstimate(g, x, y1, y0, s.Agents(), p.ns, p.nt, -p.sign)
+		}
 		return nil
 	}
 	p.roll.ReduceParamGrad()
@@ -524,6 +534,10 @@ func (tr *Trainer) write(t int) error {
 			}
 			for j, d := range p.vars[i].Value {
 				w[j] += d
+			}
+			// statestream's bounds (min / max W_f_a) after every update
+			if err := tr.sim.ClipParam(r); err != nil {
+				return fmt.Errorf("plastic: plasticity %q, frame %d: %w", p.spec.Name, t, err)
 			}
 		}
 	}
