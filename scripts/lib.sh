@@ -187,9 +187,9 @@ vpip() {
     "$VENV/bin/python" -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-warn-conflicts "$@"
 }
 
-# ensure_python installs the pinned Python packages (requirements.txt) and
-# papermill's Go translator into .cache/venv when any is missing or at
-# another version.
+# ensure_python installs the pinned Python packages (requirements.txt),
+# papermill's Go translator and the sweep package into .cache/venv when any
+# is missing or at another version.
 ensure_python() { locked ensure_python_; }
 ensure_python_() {
   ensure_venv
@@ -217,6 +217,13 @@ PY
     vpip "neurogo_papermill" --no-deps ./python/neurogo_papermill || { echo "installing python/neurogo_papermill failed" >&2; exit 1; }
     rm -rf python/neurogo_papermill/build python/neurogo_papermill/*.egg-info
     echo "$sum" >"$stamp" 2>/dev/null || true
+  fi
+  # the sweep package (python/neurogo_sweep; `neurogo sweep` and its Dask
+  # workers import it), editable: the venv runs the checkout's code.
+  if ! "$VENV/bin/python" -c 'import importlib.metadata as m, neurogo_sweep; m.version("neurogo-sweep")' 2>/dev/null; then
+    log "installing the sweep package (python/neurogo_sweep, editable) into .cache/venv; ~10 s"
+    vpip "neurogo_sweep" --no-deps -e ./python/neurogo_sweep || { echo "installing python/neurogo_sweep failed" >&2; exit 1; }
+    rm -rf python/neurogo_sweep/build python/neurogo_sweep/*.egg-info
   fi
 }
 
