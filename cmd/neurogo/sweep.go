@@ -27,8 +27,8 @@ import (
 // package python/neurogo_sweep (installed into the venv .cache/venv by
 // scripts/start and scripts/test); this command runs it with the venv's
 // Python (`python -m neurogo_sweep ARGS…`; $NEUROGO_PYTHON overrides),
-// telling it where this binary is ($NEUROGO_BIN) so that workers on this
-// machine run the same neurogo. Two subcommands are the sweep's figures,
+// telling it where this binary is ($NEUROGO_BIN) so that local workers run
+// the same neurogo. Two subcommands are the sweep's figures,
 // drawn here with viz:
 //
 //	neurogo sweep plot --table results.csv --x PARAM --y METRIC --out BASE
