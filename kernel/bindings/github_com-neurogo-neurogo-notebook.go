@@ -13,15 +13,21 @@ func init() {
 		// function, constant and variable definitions
 		"AccuracyPlot":        reflect.ValueOf(notebook.AccuracyPlot),
 		"DefaultLiveInterval": reflect.ValueOf(notebook.DefaultLiveInterval),
+		"Explore":             reflect.ValueOf(notebook.Explore),
 		"HistoryPlot":         reflect.ValueOf(notebook.HistoryPlot),
 		"NewLive":             reflect.ValueOf(notebook.NewLive),
 		"NewProgress":         reflect.ValueOf(notebook.NewProgress),
+		"NewSlider":           reflect.ValueOf(notebook.NewSlider),
 		"ResponseTimePlot":    reflect.ValueOf(notebook.ResponseTimePlot),
 		"TCMPlot":             reflect.ValueOf(notebook.TCMPlot),
 
 		// type definitions
-		"Live":     reflect.ValueOf((*notebook.Live)(nil)),
-		"LivePlot": reflect.ValueOf((*notebook.LivePlot)(nil)),
-		"Progress": reflect.ValueOf((*notebook.Progress)(nil)),
+		"ExploreOptions": reflect.ValueOf((*notebook.ExploreOptions)(nil)),
+		"ExploreStats":   reflect.ValueOf((*notebook.ExploreStats)(nil)),
+		"Explorer":       reflect.ValueOf((*notebook.Explorer)(nil)),
+		"Live":           reflect.ValueOf((*notebook.Live)(nil)),
+		"LivePlot":       reflect.ValueOf((*notebook.LivePlot)(nil)),
+		"Progress":       reflect.ValueOf((*notebook.Progress)(nil)),
+		"Slider":         reflect.ValueOf((*notebook.Slider)(nil)),
 	}
 }

@@ -15,6 +15,7 @@ func init() {
 		// function, constant and variable definitions
 		"ControlProtocolVersion": reflect.ValueOf(constant.MakeFromLiteral("\"1.0.0\"", token.STRING, 0)),
 		"ControlTarget":          reflect.ValueOf(constant.MakeFromLiteral("\"jupyter.widget.control\"", token.STRING, 0)),
+		"FrontEnd":               reflect.ValueOf(widgets.FrontEnd),
 		"HBox":                   reflect.ValueOf(widgets.HBox),
 		"HandleComm":             reflect.ValueOf(widgets.HandleComm),
 		"Interact":               reflect.ValueOf(widgets.Interact),
