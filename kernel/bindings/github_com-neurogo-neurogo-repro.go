@@ -24,6 +24,7 @@ func init() {
 		"NewSPAMemoryNet":          reflect.ValueOf(repro.NewSPAMemoryNet),
 		"Retrieval":                reflect.ValueOf(repro.Retrieval),
 		"SPAMemory":                reflect.ValueOf(repro.SPAMemory),
+		"SPAMemoryPoint":           reflect.ValueOf(repro.SPAMemoryPoint),
 		"Score":                    reflect.ValueOf(repro.Score),
 		"SpikingMNIST":             reflect.ValueOf(repro.SpikingMNIST),
 		"StreamTwoPath":            reflect.ValueOf(repro.StreamTwoPath),
