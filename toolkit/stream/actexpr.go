@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -368,35 +367,15 @@ func (p *actParser) lex() error {
 		case c == ' ' || c == '\t':
 			i++
 		case c >= '0' && c <= '9' || c == '.' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9':
-			j := i
-			for j < len(rs) && (rs[j] >= '0' && rs[j] <= '9' || rs[j] == '.') {
-				j++
+			t, j, err := lexNumber(p.src, rs, i)
+			if err != nil {
+				return err
 			}
-			if j < len(rs) && (rs[j] == 'e' || rs[j] == 'E') {
-				k := j + 1
-				if k < len(rs) && (rs[k] == '+' || rs[k] == '-') {
-					k++
-				}
-				if k < len(rs) && rs[k] >= '0' && rs[k] <= '9' {
-					for k < len(rs) && rs[k] >= '0' && rs[k] <= '9' {
-						k++
-					}
-					j = k
-				}
-			}
-			text := string(rs[i:j])
-			v, err := strconv.ParseFloat(text, 64)
-			if err != nil || math.IsInf(v, 0) {
-				return &ExprError{Expr: p.src, Col: col, Msg: fmt.Sprintf("malformed number %q", text)}
-			}
-			p.toks = append(p.toks, token{kind: tokNum, text: text, num: v, col: col})
+			p.toks = append(p.toks, t)
 			i = j
 		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i
-			for j < len(rs) && (rs[j] == '_' || rs[j] >= 'a' && rs[j] <= 'z' || rs[j] >= 'A' && rs[j] <= 'Z' || rs[j] >= '0' && rs[j] <= '9') {
-				j++
-			}
-			p.toks = append(p.toks, token{kind: tokName, text: string(rs[i:j]), col: col})
+			t, j := lexName(rs, i)
+			p.toks = append(p.toks, t)
 			i = j
 		case c == '*' && i+1 < len(rs) && rs[i+1] == '*':
 			p.toks = append(p.toks, token{kind: tokOp, text: "**", col: col})
