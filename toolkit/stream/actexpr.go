@@ -296,7 +296,7 @@ func parseActivation(s string) (*actExpr, error) {
 		msg := fmt.Sprintf("unknown activation %q", src)
 		return nil, &ExprError{Expr: src, Col: 1, Msg: msg}
 	}
-	p := &actParser{src: src}
+	p := &actParser{tokenStream{src: src}}
 	if err := p.lex(); err != nil {
 		return nil, err
 	}
@@ -349,59 +349,20 @@ func (n *actNode) usesX() bool {
 }
 
 type actParser struct {
-	src  string
-	toks []token
-	pos  int
+	tokenStream
 }
 
 func (p *actParser) errAt(t token, format string, args ...any) error {
 	return &ExprError{Expr: p.src, Col: t.col, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *actParser) lex() error {
-	rs := []rune(p.src)
-	for i := 0; i < len(rs); {
-		c := rs[i]
-		col := i + 1
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9':
-			t, j, err := lexNumber(p.src, rs, i)
-			if err != nil {
-				return err
-			}
-			p.toks = append(p.toks, t)
-			i = j
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			t, j := lexName(rs, i)
-			p.toks = append(p.toks, t)
-			i = j
-		case c == '*' && i+1 < len(rs) && rs[i+1] == '*':
-			p.toks = append(p.toks, token{kind: tokOp, text: "**", col: col})
-			i += 2
-		case strings.ContainsRune("+-*/(),.=$", c):
-			p.toks = append(p.toks, token{kind: tokOp, text: string(c), col: col})
-			i++
-		default:
-			return &ExprError{Expr: p.src, Col: col, Msg: fmt.Sprintf("unexpected character %q (an activation expression has numbers, $, + - * / **, parentheses and B.<function>(…))", c)}
-		}
-	}
-	p.toks = append(p.toks, token{kind: tokEOF, col: len(rs) + 1})
-	return nil
-}
+// actOps are the operators of an activation expression, longest first.
+var actOps = []string{"**", "+", "-", "*", "/", "(", ")", ",", ".", "=", "$"}
 
-func (p *actParser) peek() token { return p.toks[p.pos] }
-func (p *actParser) next() token {
-	t := p.toks[p.pos]
-	if t.kind != tokEOF {
-		p.pos++
-	}
-	return t
-}
-func (p *actParser) isOp(s string) bool {
-	t := p.peek()
-	return t.kind == tokOp && t.text == s
+func (p *actParser) lex() error {
+	return p.scan(actOps, func(rs []rune, i int) (token, bool, error) {
+		return token{}, true, &ExprError{Expr: p.src, Col: i + 1, Msg: fmt.Sprintf("unexpected character %q (an activation expression has numbers, $, + - * / **, parentheses and B.<function>(…))", rs[i])}
+	})
 }
 
 // sum := product (('+' | '-') product)*

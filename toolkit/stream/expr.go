@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // ExprError is a failed evaluation of an arithmetic expression: the
@@ -36,7 +35,7 @@ const maxExprDepth = 100
 // and the column of the offending token, as are division by zero and
 // results that are not finite.
 func Eval(expr string, vars map[string]float64) (float64, error) {
-	p := &exprParser{src: expr, vars: vars}
+	p := &exprParser{tokenStream: tokenStream{src: expr}, vars: vars}
 	if err := p.lex(); err != nil {
 		return 0, err
 	}
@@ -80,10 +79,8 @@ func (t token) describe() string {
 }
 
 type exprParser struct {
-	src  string
+	tokenStream
 	vars map[string]float64
-	toks []token
-	pos  int
 }
 
 func (p *exprParser) errAt(t token, format string, args ...any) error {
@@ -93,61 +90,18 @@ func (p *exprParser) errAt(t token, format string, args ...any) error {
 	return &ExprError{Expr: p.src, Col: t.col, Msg: fmt.Sprintf(format, args...)}
 }
 
-func (p *exprParser) lex() error {
-	rs := []rune(p.src)
-	for i := 0; i < len(rs); {
-		c := rs[i]
-		col := i + 1
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-		case c >= '0' && c <= '9' || c == '.' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9':
-			t, j, err := lexNumber(p.src, rs, i)
-			if err != nil {
-				return err
-			}
-			p.toks = append(p.toks, t)
-			i = j
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			t, j := lexName(rs, i)
-			p.toks = append(p.toks, t)
-			i = j
-		case c == '*' || c == '/':
-			if i+1 < len(rs) && rs[i+1] == c {
-				p.toks = append(p.toks, token{kind: tokOp, text: string([]rune{c, c}), col: col})
-				i += 2
-			} else {
-				p.toks = append(p.toks, token{kind: tokOp, text: string(c), col: col})
-				i++
-			}
-		case strings.ContainsRune("+-%(),", c):
-			p.toks = append(p.toks, token{kind: tokOp, text: string(c), col: col})
-			i++
-		case c == '\'' || c == '"':
-			// Reported when the parser reaches it, so that an earlier
-			// problem (e.g. an unknown function) is named first.
-			p.toks = append(p.toks, token{kind: tokBad, text: "strings are not allowed in expressions", col: col})
-			i = len(rs)
-		default:
-			p.toks = append(p.toks, token{kind: tokBad, text: fmt.Sprintf("unexpected character %q (only numbers, names of globals, + - * / // %% **, parentheses, min, max, abs, int and round are allowed)", c), col: col})
-			i = len(rs)
-		}
-	}
-	p.toks = append(p.toks, token{kind: tokEOF, col: len(rs) + 1})
-	return nil
-}
+// exprOps are the operators of an arithmetic expression, longest first.
+var exprOps = []string{"**", "//", "*", "/", "+", "-", "%", "(", ")", ","}
 
-func (p *exprParser) peek() token { return p.toks[p.pos] }
-func (p *exprParser) next() token {
-	t := p.toks[p.pos]
-	if t.kind != tokEOF {
-		p.pos++
-	}
-	return t
-}
-func (p *exprParser) isOp(s string) bool {
-	t := p.peek()
-	return t.kind == tokOp && t.text == s
+func (p *exprParser) lex() error {
+	return p.scan(exprOps, func(rs []rune, i int) (token, bool, error) {
+		// reported when the parser reaches it, so that an earlier problem
+		// (e.g. an unknown function) is named first
+		if c := rs[i]; c == '\'' || c == '"' {
+			return token{kind: tokBad, text: "strings are not allowed in expressions", col: i + 1}, true, nil
+		}
+		return token{kind: tokBad, text: fmt.Sprintf("unexpected character %q (only numbers, names of globals, + - * / // %% **, parentheses, min, max, abs, int and round are allowed)", rs[i]), col: i + 1}, true, nil
+	})
 }
 
 func (p *exprParser) check(t token, v float64) (float64, error) {
@@ -392,4 +346,82 @@ func lexName(rs []rune, i int) (token, int) {
 		j++
 	}
 	return token{kind: tokName, text: string(rs[i:j]), col: i + 1}, j
+}
+
+// tokenStream is the tokens of an expression and the parser's place in
+// them.
+type tokenStream struct {
+	src  string
+	toks []token
+	pos  int
+}
+
+// scan splits src into tokens: numbers, names and the operators in ops
+// (longest first); blanks separate them. Any other character goes to
+// other, which returns an error or a token to keep and whether to stop
+// there. The tokens end with tokEOF.
+func (p *tokenStream) scan(ops []string, other func(rs []rune, i int) (token, bool, error)) error {
+	rs := []rune(p.src)
+	for i := 0; i < len(rs); {
+		c := rs[i]
+		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9':
+			t, j, err := lexNumber(p.src, rs, i)
+			if err != nil {
+				return err
+			}
+			p.toks = append(p.toks, t)
+			i = j
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			t, j := lexName(rs, i)
+			p.toks = append(p.toks, t)
+			i = j
+		default:
+			if op := matchOp(rs, i, ops); op != "" {
+				p.toks = append(p.toks, token{kind: tokOp, text: op, col: i + 1})
+				i += len([]rune(op))
+				continue
+			}
+			t, stop, err := other(rs, i)
+			if err != nil {
+				return err
+			}
+			p.toks = append(p.toks, t)
+			if stop {
+				i = len(rs)
+			} else {
+				i++
+			}
+		}
+	}
+	p.toks = append(p.toks, token{kind: tokEOF, col: len(rs) + 1})
+	return nil
+}
+
+// matchOp returns the first of ops that rs holds at i ("" if none).
+func matchOp(rs []rune, i int, ops []string) string {
+	for _, op := range ops {
+		r := []rune(op)
+		if i+len(r) <= len(rs) && string(rs[i:i+len(r)]) == op {
+			return op
+		}
+	}
+	return ""
+}
+
+func (p *tokenStream) peek() token { return p.toks[p.pos] }
+
+func (p *tokenStream) next() token {
+	t := p.toks[p.pos]
+	if t.kind != tokEOF {
+		p.pos++
+	}
+	return t
+}
+
+func (p *tokenStream) isOp(s string) bool {
+	t := p.peek()
+	return t.kind == tokOp && t.text == s
 }
