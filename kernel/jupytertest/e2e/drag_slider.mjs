@@ -14,42 +14,15 @@
 // It prints one JSON line (the last line of stdout) and exits 0 when the
 // drag moved the slider, the plot kept changing and the decoded value
 // followed, 1 otherwise. It never downloads a browser.
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
 import path from 'node:path';
+import { labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
 
-const env = process.env;
-const base = env.E2E_URL;
-const token = env.E2E_TOKEN || '';
-const notebook = env.E2E_NOTEBOOK || 'neurogo-explorer.ipynb';
-const screenshot = env.E2E_SCREENSHOT || 'jupyterlab-explorer-drag.png';
-const plotShot = env.E2E_PLOT_SCREENSHOT || 'jupyterlab-explorer-plot.png';
-const timeout = Number(env.E2E_TIMEOUT_MS || 120000);
-const executablePath = env.E2E_CHROMIUM || '/usr/bin/chromium';
-const kernelDisplayName = env.E2E_KERNEL_DISPLAY_NAME || '';
+const cfg = labEnv({ notebook: 'neurogo-explorer.ipynb', screenshot: 'jupyterlab-explorer-drag.png' });
+const { screenshot, timeout } = cfg;
+const plotShot = process.env.E2E_PLOT_SCREENSHOT || 'jupyterlab-explorer-plot.png';
 
 const result = { ok: false, steps: [], errors: [], console: [], texts: [] };
-const t0 = Date.now();
-function step(msg) {
-  const s = `${((Date.now() - t0) / 1000).toFixed(1)}s ${msg}`;
-  result.steps.push(s);
-  process.stderr.write(`[e2e] ${s}\n`);
-}
-
-function escapeRe(s) {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-async function acceptKernelDialog(page) {
-  const dialog = page.locator('.jp-Dialog', { hasText: 'Select Kernel' });
-  try {
-    await dialog.first().waitFor({ state: 'visible', timeout: 3000 });
-  } catch (_) {
-    return;
-  }
-  step('"Select Kernel" dialog appeared; accepting');
-  await dialog.locator('.jp-Dialog-button.jp-mod-accept').first().click();
-}
+const step = stepper(result);
 
 // countSrcChanges counts the changes of the img's src over ms milliseconds
 // (each is a new frame: the widget sets a new blob URL per PNG).
@@ -92,42 +65,10 @@ function parseProbe(t) {
 }
 
 async function main() {
-  if (!base) throw new Error('E2E_URL is not set');
-  fs.mkdirSync(path.dirname(path.resolve(screenshot)), { recursive: true });
-  step(`launch ${executablePath}`);
-  const browser = await chromium.launch({
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    timeout,
-  });
+  const browser = await launch(cfg, step);
   try {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
-    const page = await context.newPage();
-    page.setDefaultTimeout(timeout);
-    page.on('console', (m) => {
-      if (m.type() === 'error' && result.console.length < 50) result.console.push(m.text());
-    });
-    page.on('pageerror', (e) => result.errors.push(`pageerror: ${e.message}`));
-
-    await page.goto(`${base}/lab/tree/${encodeURI(notebook)}?token=${encodeURIComponent(token)}`,
-      { waitUntil: 'domcontentloaded' });
-    await page.locator('.jp-NotebookPanel .jp-Notebook .jp-Cell').first().waitFor({ state: 'visible' });
-    const idle = kernelDisplayName
-      ? new RegExp(`^\\s*${escapeRe(kernelDisplayName)} \\| Idle\\s*$`)
-      : /\| Idle\s*$/;
-    await page.locator('.jp-StatusBar-TextItem', { hasText: idle }).first().waitFor({ state: 'visible' });
-    step('kernel idle');
-    await page.waitForTimeout(1500);
-
-    await page.locator('.lm-MenuBar-item', { hasText: /^Run$/ }).first().click();
-    await page
-      .locator('.lm-Menu-item', { has: page.locator('.lm-Menu-itemLabel', { hasText: /^Run All Cells$/ }) })
-      .first()
-      .click();
-    await acceptKernelDialog(page);
-    step('Run All Cells');
+    const page = await openNotebook(browser, cfg, result, step, { width: 1200, height: 1000 });
+    await runAllCells(page, result, step);
 
     const cells = page.locator('.jp-NotebookPanel .jp-Notebook .jp-CodeCell');
     const handle = cells.nth(0).locator('.widget-slider .noUi-handle').first();
