@@ -201,6 +201,22 @@ def lab_server(tmp_path: Path, neurogo_kernelspec):
 
 @pytest.mark.e2e
 @pytest.mark.timeout(600)
+def run_script(name: str, env: dict, log_tail) -> tuple:
+    """Runs the playwright script name with env and returns the process and
+    the JSON result it prints last; fails the test (with the server's log)
+    when it times out or prints none."""
+    try:
+        p = subprocess.run([NODE, str(HERE / name)], cwd=str(HERE), env=env,
+                           capture_output=True, text=True, timeout=NODE_TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"{name} did not finish within {NODE_TIMEOUT}s; stderr:\n{e.stderr}\nserver log:\n{log_tail()}")
+    lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
+    try:
+        return p, json.loads(lines[-1])
+    except (IndexError, json.JSONDecodeError):
+        pytest.fail(f"{name} printed no result (exit {p.returncode}):\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}\nserver log:\n{log_tail()}")
+
+
 def test_jupyterlab_runs_neurogo_notebook(tmp_path, neurogo_kernelspec):
     check_requirements()
     with lab_server(tmp_path, neurogo_kernelspec) as (url, token, root, log_tail):
@@ -225,18 +241,7 @@ def run_notebook_in_lab(url, token, root, log_tail, neurogo_kernelspec):
         E2E_CHROMIUM=CHROMIUM,
         E2E_KERNEL_DISPLAY_NAME=neurogo_kernelspec.display_name,
     )
-    try:
-        p = subprocess.run(
-            [NODE, str(HERE / "run_e2e.mjs")], cwd=str(HERE), env=env,
-            capture_output=True, text=True, timeout=NODE_TIMEOUT,
-        )
-    except subprocess.TimeoutExpired as e:
-        pytest.fail(f"run_e2e.mjs did not finish within {NODE_TIMEOUT}s; stderr:\n{e.stderr}\nserver log:\n{log_tail()}")
-    lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
-    try:
-        res = json.loads(lines[-1])
-    except (IndexError, json.JSONDecodeError):
-        pytest.fail(f"run_e2e.mjs printed no result (exit {p.returncode}):\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}\nserver log:\n{log_tail()}")
+    p, res = run_script("run_e2e.mjs", env, log_tail)
     context = (
         f"\nsteps: {res.get('steps')}\nerrors: {res.get('errors')}\nbrowser console errors: {res.get('console')}"
         f"\ntexts: {res.get('texts')}\nimages: {res.get('images')}\nserver log:\n{log_tail()}"
@@ -315,16 +320,7 @@ def test_jupyterlab_drag_slider_changes_plot(tmp_path, neurogo_kernelspec):
             E2E_PLOT_SCREENSHOT=str(plot), E2E_TIMEOUT_MS="120000", E2E_CHROMIUM=CHROMIUM,
             E2E_KERNEL_DISPLAY_NAME=neurogo_kernelspec.display_name,
         )
-        try:
-            p = subprocess.run([NODE, str(HERE / "drag_slider.mjs")], cwd=str(HERE), env=env,
-                               capture_output=True, text=True, timeout=NODE_TIMEOUT)
-        except subprocess.TimeoutExpired as e:
-            pytest.fail(f"drag_slider.mjs did not finish within {NODE_TIMEOUT}s; stderr:\n{e.stderr}\nserver log:\n{log_tail()}")
-        lines = [ln for ln in p.stdout.splitlines() if ln.strip()]
-        try:
-            res = json.loads(lines[-1])
-        except (IndexError, json.JSONDecodeError):
-            pytest.fail(f"drag_slider.mjs printed no result (exit {p.returncode}):\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}\nserver log:\n{log_tail()}")
+        p, res = run_script("drag_slider.mjs", env, log_tail)
         (ARTIFACTS / "jupyterlab-explorer.json").write_text(json.dumps(
             {k: res.get(k) for k in ("labFrames", "labFPS", "before", "after", "readoutBefore", "readoutAfter")}) + "\n")
         context = (f"\nsteps: {res.get('steps')}\nerrors: {res.get('errors')}\nbrowser console errors: {res.get('console')}"
