@@ -11,6 +11,8 @@ import (
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/math/fixed"
+
+	"github.com/neurogo/neurogo/viz"
 )
 
 // The live explorer's frames are drawn here rather than with package viz:
@@ -30,24 +32,25 @@ const (
 	cAxis
 	cGrid
 	cSpike
-	cLine0 // first line colour; the Okabe–Ito colours follow
+	cLine0 // first line colour; viz's series colours follow
 )
 
-var framePalette = color.Palette{
-	color.RGBA{255, 255, 255, 255},
-	color.RGBA{34, 34, 34, 255},
-	color.RGBA{136, 136, 136, 255},
-	color.RGBA{228, 228, 228, 255},
-	color.RGBA{20, 20, 60, 255},
-	// Okabe–Ito (yellow left out: too pale on white).
-	color.RGBA{0, 114, 178, 255},
-	color.RGBA{213, 94, 0, 255},
-	color.RGBA{0, 158, 115, 255},
-	color.RGBA{204, 121, 167, 255},
-	color.RGBA{230, 159, 0, 255},
-	color.RGBA{86, 180, 233, 255},
-	color.RGBA{0, 0, 0, 255},
-}
+// framePalette is the frames' colours: the fixed ones above, then the
+// first nLineColors of viz's series colours, so a line has the colour it
+// has in the toolkit's other plots.
+var framePalette = func() color.Palette {
+	p := color.Palette{
+		color.RGBA{255, 255, 255, 255},
+		color.RGBA{34, 34, 34, 255},
+		color.RGBA{136, 136, 136, 255},
+		color.RGBA{228, 228, 228, 255},
+		color.RGBA{20, 20, 60, 255},
+	}
+	for i := range nLineColors {
+		p = append(p, viz.SeriesColor(i))
+	}
+	return p
+}()
 
 const nLineColors = 7
 
