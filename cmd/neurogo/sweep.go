@@ -18,8 +18,8 @@ import (
 
 	"github.com/neurogo/neurogo/kernel"
 	"github.com/neurogo/neurogo/repro"
+	"github.com/neurogo/neurogo/sim/bench"
 	"github.com/neurogo/neurogo/viz"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // cmdSweep is `neurogo sweep …`: parameter sweeps of a notebook or a
@@ -211,7 +211,7 @@ func sweepFigure(groups []sweepGroup, n int, x, y, title string) (*viz.Plot, err
 		if _, err := strconv.ParseFloat(gr.label, 64); err != nil {
 			numeric = false
 		}
-		m, lo, hi := sweepMeanCI(gr.values)
+		m, lo, hi := bench.MeanCI(gr.values)
 		g.Values, g.Lower, g.Upper = append(g.Values, m), append(g.Lower, lo), append(g.Upper, hi)
 	}
 	if title == "" {
@@ -219,25 +219,6 @@ func sweepFigure(groups []sweepGroup, n int, x, y, title string) (*viz.Plot, err
 	}
 	return viz.Points(cats, []viz.BarGroup{g}, viz.PointsOptions{Connect: numeric && len(cats) > 1,
 		Frame: viz.Frame{Title: title, XLabel: x, YLabel: y}})
-}
-
-// sweepMeanCI is the mean and 95 % interval (Student t) of v; a single
-// value is its own interval.
-func sweepMeanCI(v []float64) (mean, lo, hi float64) {
-	for _, x := range v {
-		mean += x
-	}
-	mean /= float64(len(v))
-	if len(v) < 2 {
-		return mean, mean, mean
-	}
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - mean) * (x - mean)
-	}
-	sd := math.Sqrt(ss / float64(len(v)-1))
-	h := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975) * sd / math.Sqrt(float64(len(v)))
-	return mean, mean - h, mean + h
 }
 
 // sweepSPAFigure draws Fig. 9 of the NengoDL paper from the records of a

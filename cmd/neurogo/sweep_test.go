@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/neurogo/neurogo/sim/bench"
 )
 
 func TestParsePoint(t *testing.T) {
@@ -125,7 +127,7 @@ func TestSweepPlot(t *testing.T) {
 	if n != 4 || len(groups) != 3 || groups[0].label != "2" || groups[1].label != "5" || groups[2].label != "10" {
 		t.Fatalf("groups %+v (n %d): want 2, 5, 10 from 4 done rows", groups, n)
 	}
-	if m, lo, hi := sweepMeanCI(groups[2].values); math.Abs(m-0.6) > 1e-12 || !(lo < 0.6 && hi > 0.6) {
+	if m, lo, hi := bench.MeanCI(groups[2].values); math.Abs(m-0.6) > 1e-12 || !(lo < 0.6 && hi > 0.6) {
 		t.Errorf("n=10: mean %v [%v, %v], want 0.6 inside an interval", m, lo, hi)
 	}
 	base := filepath.Join(dir, "summary")
