@@ -6,9 +6,9 @@
 //
 //   - Progress: train's progress bar (train.Progress) shown live inside
 //     a kernel, through train.ProgressView: as widgets (a bar, the
-//     epochs, a loss plot) where the front end draws Jupyter widgets,
-//     else as an HTML bar; outside a kernel it writes the same lines as
-//     train.Progress.
+//     epochs, a loss plot) in one display with an HTML bar beside them,
+//     which front ends without Jupyter widgets show instead; outside a
+//     kernel it writes the same lines as train.Progress.
 //   - Explore: a model running in the background, in real time, with its
 //     inputs bound to sliders (Slider) and its spikes and decoded values
 //     drawn live (at up to 20 frames per second) with pause, resume and

@@ -14,36 +14,35 @@ import (
 
 // Progress is train's progress bar (train.Progress: Keras-style lines
 // written to W) that, inside a notebook kernel, shows itself live instead,
-// updated in place at most once per Interval:
+// updated at most once per Interval. In a kernel it is shown as Jupyter
+// widgets — a progress bar over the whole run, the current epoch's
+// status, the finished epochs' lines and a live plot of the loss per batch
+// (and of val_loss at the epochs' ends) — in one display output that also
+// carries an HTML bar and the epochs' lines as text, so that every front
+// end shows what it can:
 //
-//   - where the front end is known to draw Jupyter widgets
-//     (widgets.FrontEnd: its widget manager opened the control comm), or
-//     with Widgets set, as widgets: a progress bar over the whole run,
-//     the current epoch's status, the finished epochs' lines and a live
-//     plot of the loss per batch (and of val_loss at the epochs' ends);
-//   - otherwise (papermill, nbclient, neurogo run, front ends without
-//     widgets, and a JupyterLab whose widget manager has not opened the
-//     control comm, which it does when it reconnects to a running kernel
-//     but not when it starts one), or with HTML set, as an HTML bar: the
-//     finished epochs as lines, the current one as a bar with its elapsed
-//     time, ETA and logs.
+//   - front ends that draw widgets (JupyterLab 4, Notebook 7, VS Code)
+//     show the widgets, which update through their comms;
+//   - front ends without a widget manager close the widgets' comms; the
+//     bar then falls back to the HTML form, updated in place;
+//   - headless runs (papermill, nbclient, neurogo run) and renderers of
+//     saved notebooks without widget state show the HTML bar, which is
+//     brought up to date when training ends.
 //
-// Outside a kernel it behaves exactly as train.Progress.
+// With HTML set, only the HTML bar is shown. Outside a kernel Progress
+// behaves exactly as train.Progress.
 //
 //	hist, err := m.Fit(x, y, train.FitOptions{Epochs: 10, BatchSize: 32,
 //		Callbacks: []train.Callback{notebook.NewProgress(os.Stdout)}})
 type Progress struct {
 	train.Progress        // W and Interval; View is set by OnTrainBegin
 	ID             string // display id in a notebook (default "neurogo-fit")
-	// HTML shows the HTML bar even where the front end draws widgets.
+	// HTML shows only the HTML bar, never the widgets.
 	HTML bool
-	// Widgets shows the widgets in any kernel (unless HTML is set). A
-	// notebook run headless then stores widget views, which renderers
-	// without the widgets' state show as text.
-	Widgets bool
 
 	shown bool
-	w     *progressWidgets // nil: HTML (or outside a kernel)
+	w     *progressWidgets // nil: HTML only (or outside a kernel)
+	html  display.Value    // the HTML bar and text of the latest update
 }
 
 // NewProgress returns a progress bar that is shown live in a notebook
@@ -61,7 +60,8 @@ func (p *Progress) OnTrainBegin(m *train.Model, info train.FitInfo) error {
 	}
 	p.shown = false
 	p.w = nil
-	if !p.HTML && display.Active() && (p.Widgets || widgets.FrontEnd()) {
+	p.html = display.Value{}
+	if !p.HTML && display.Active() {
 		p.w = newProgressWidgets(info)
 	}
 	p.View = progressView{p}
@@ -88,12 +88,12 @@ func (p *Progress) OnEpochEnd(m *train.Model, epoch int, logs train.Logs) error 
 	return p.Progress.OnEpochEnd(m, epoch, logs)
 }
 
-// OnTrainEnd leaves the widgets' final state and, beside them, the
-// finished epochs as text (what a notebook saved without widget state
-// shows).
+// OnTrainEnd leaves the widgets' final state and brings the HTML bar and
+// text beside them up to date (what a notebook saved without widget
+// state, or a front end without widgets, shows).
 func (p *Progress) OnTrainEnd(m *train.Model, h *train.History) error {
-	if p.w != nil && p.shown {
-		return display.Update(p.ID, p.w.value())
+	if p.w != nil && p.shown && !p.w.refused() {
+		return display.Update(p.ID, p.w.value(p.html))
 	}
 	return p.Progress.OnTrainEnd(m, h)
 }
@@ -105,14 +105,30 @@ func (v progressView) ShowProgress(u train.ProgressUpdate) (bool, error) {
 	if !display.Active() {
 		return false, nil
 	}
-	if w := v.p.w; w != nil {
-		w.show(u)
-		if !v.p.shown {
-			v.p.shown = true
-			return true, display.Show(v.p.ID, w.value())
+	p := v.p
+	p.html = htmlBar(u)
+	if w := p.w; w != nil {
+		if !w.refused() {
+			w.show(u)
+			if !p.shown {
+				p.shown = true
+				return true, display.Show(p.ID, w.value(p.html))
+			}
+			return true, nil
 		}
-		return true, nil
+		// The front end closed the widgets' comms: it has no widget
+		// manager, and shows the HTML bar of the display instead.
 	}
+	if !p.shown {
+		p.shown = true
+		return true, display.Show(p.ID, p.html)
+	}
+	return true, display.Update(p.ID, p.html)
+}
+
+// htmlBar is the HTML form of an update: the finished epochs as lines,
+// the current one as a bar with its status; and the same as text.
+func htmlBar(u train.ProgressUpdate) display.Value {
 	var b strings.Builder
 	b.WriteString(`<div style="font-family:monospace;font-size:12px">`)
 	for _, h := range u.Finished {
@@ -121,18 +137,17 @@ func (v progressView) ShowProgress(u train.ProgressUpdate) (bool, error) {
 		}
 		fmt.Fprintf(&b, "<div>%s</div>", html.EscapeString(h))
 	}
+	lines := append([]string(nil), u.Finished...)
+	if !u.EpochEnd || len(lines) == 0 { // at an epoch's end its line is the last finished one
+		lines = append(lines, u.Line)
+	}
 	pct := 100 * u.Done / max(u.Batches, 1)
 	fmt.Fprintf(&b, `<div>Epoch %d/%d <progress value="%d" max="100" style="width:30ex"></progress> %s</div></div>`,
 		u.Epoch, u.Epochs, pct, html.EscapeString(u.Status))
-	val := display.Value{Data: map[string]any{
+	return display.Value{Data: map[string]any{
 		display.MIMEHTML: b.String(),
-		display.MIMEText: strings.Join(append(u.Finished, u.Line), "\n"),
+		display.MIMEText: strings.Join(lines, "\n"),
 	}}
-	if !v.p.shown {
-		v.p.shown = true
-		return true, display.Show(v.p.ID, val)
-	}
-	return true, display.Update(v.p.ID, val)
 }
 
 // progressWidgets is the widget form of a Progress: a bar over the whole
@@ -145,8 +160,8 @@ type progressWidgets struct {
 	finished *widgets.Box
 	image    *widgets.Image
 	box      *widgets.Box
-	lines    []string // text of the finished epochs, and the current line
-	nDone    int      // finished epochs shown as labels
+	noView   bool // shown without a widget view (the kernel has no comms)
+	nDone    int  // finished epochs shown as labels
 
 	lossX, loss []float64 // batch index (from 1) and loss
 	valX, val   []float64 // epoch end and validation loss
@@ -167,13 +182,24 @@ func newProgressWidgets(info train.FitInfo) *progressWidgets {
 	return w
 }
 
-// value is the display value: the widgets, and the progress as text for
-// front ends that cannot draw them.
-func (w *progressWidgets) value() display.Value {
+// value is the display value: the widgets, and beside them the HTML bar
+// and text of the latest update (html) for front ends and renderers that
+// cannot draw the widgets.
+func (w *progressWidgets) value(html display.Value) display.Value {
 	b := w.box.MIMEBundle()
-	b[display.MIMEText] = strings.Join(w.lines, "\n")
+	if b[widgets.ViewMIME] == nil {
+		w.noView = true
+	}
+	for k, v := range html.Data {
+		b[k] = v
+	}
 	return display.Value{Data: b}
 }
+
+// refused reports whether the widgets cannot be drawn: the front end
+// closed their comms, as a front end without a widget manager does with
+// every widget comm, or the kernel has no comms for them.
+func (w *progressWidgets) refused() bool { return w.noView || w.bar.Closed() }
 
 func (w *progressWidgets) addLoss(epoch, batch int, v float64) {
 	w.lossX = append(w.lossX, float64(epoch*max(w.info.Batches, 1)+batch+1))
@@ -190,10 +216,6 @@ func (w *progressWidgets) show(u train.ProgressUpdate) {
 	w.bar.SetValue((float64(u.Epoch-1) + float64(u.Done)/float64(max(u.Batches, 1))) / float64(total))
 	w.bar.SetDescription(fmt.Sprintf("Epoch %d/%d", u.Epoch, u.Epochs))
 	w.status.SetValue(fmt.Sprintf("%d/%d %s", u.Done, u.Batches, u.Status))
-	w.lines = append(append([]string(nil), u.Finished...), u.Line)
-	if u.EpochEnd {
-		w.lines = w.lines[:len(w.lines)-1]
-	}
 	if n := len(u.Finished); n > w.nDone {
 		kids := w.finished.Children()
 		for _, l := range u.Finished[w.nDone:] {

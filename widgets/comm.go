@@ -67,16 +67,18 @@ func logf(format string, args ...any) {
 	}
 }
 
-// FrontEnd reports whether a front end that draws widgets is connected:
-// its widget manager has opened the control comm (ControlTarget), as the
-// widget managers of JupyterLab 4 and Notebook 7 (ipywidgets 8) do when
-// they connect to the kernel. Headless runners (papermill, nbclient,
-// neurogo run) and front ends without a widget manager never open it.
-// Code that has both a widget and a plain display uses it to choose.
+// FrontEnd reports whether a front end that draws widgets has connected
+// to this kernel: its widget manager opened the control comm
+// (ControlTarget) to fetch the widgets' state, as the widget managers of
+// JupyterLab 4 and Notebook 7 (ipywidgets 8) do when they connect to a
+// running kernel (after a page reload), and closed it once answered. A
+// widget manager that connects while the kernel starts may not open it,
+// so false does not mean that widgets are not drawn; Widget.Closed tells
+// when a front end refused a widget.
 func FrontEnd() bool {
 	registry.Lock()
 	defer registry.Unlock()
-	return len(registry.controls) > 0
+	return registry.managers > 0
 }
 
 // Targets returns the comm targets this package serves, for comm_info and
@@ -91,7 +93,8 @@ var errNoFrontEnd = errors.New("widgets: no front end (not running inside a neur
 var registry = struct {
 	sync.Mutex
 	models   map[string]*model
-	controls map[string]bool
+	controls map[string]bool // open control comms
+	managers int             // control comms ever opened
 }{models: map[string]*model{}, controls: map[string]bool{}}
 
 func register(m *model) {
@@ -118,6 +121,7 @@ func HandleComm(kind, commID, target string, data map[string]any, buffers [][]by
 		case ControlTarget:
 			registry.Lock()
 			registry.controls[commID] = true
+			registry.managers++
 			registry.Unlock()
 			return nil
 		case Target:

@@ -458,6 +458,18 @@ func (c core) MIMEBundle() map[string]any { return c.m.bundle() }
 // String describes the widget in one line (its text/plain form).
 func (c core) String() string { return c.m.describe() }
 
+// Closed reports whether the front end has closed the widget's comm. A
+// front end without a widget manager (JupyterLab or Notebook without the
+// widgets extension) closes every widget comm the kernel opens, so a
+// widget it closed is not being drawn; code that shows a widget beside a
+// plain form (HTML, text) can then keep only the plain one up to date.
+// Showing the widget again opens a new comm.
+func (c core) Closed() bool {
+	c.m.mu.Lock()
+	defer c.m.mu.Unlock()
+	return c.m.opened && c.m.closed
+}
+
 func (c core) base() *model { return c.m }
 
 // modelOf returns the model of a widget of this package (nil otherwise).

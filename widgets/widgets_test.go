@@ -314,9 +314,13 @@ func TestControlCommAndTargets(t *testing.T) {
 }
 
 // TestFrontEnd: a front end draws widgets once its widget manager has
-// opened the control comm, and no longer when it closed it.
+// opened the control comm, also after it closed it again (as JupyterLab's
+// does once the widgets' state has been sent).
 func TestFrontEnd(t *testing.T) {
 	withTransport(t)
+	registry.Lock()
+	registry.managers = 0 // other tests open control comms
+	registry.Unlock()
 	if FrontEnd() {
 		t.Fatal("FrontEnd before any control comm")
 	}
@@ -329,8 +333,41 @@ func TestFrontEnd(t *testing.T) {
 	if err := HandleComm("close", "fe-ctl", "", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if FrontEnd() {
-		t.Error("FrontEnd true after the control comm closed")
+	if !FrontEnd() {
+		t.Error("FrontEnd false after the control comm was answered and closed")
+	}
+}
+
+// TestClosedByFrontEnd: a widget whose comm the front end closed (as one
+// without a widget manager does) reports Closed, sends no updates, and is
+// opened again when it is shown again.
+func TestClosedByFrontEnd(t *testing.T) {
+	f := withTransport(t)
+	p := NewProgress(0, 1)
+	if p.Closed() {
+		t.Fatal("Closed before it was shown")
+	}
+	p.MIMEBundle()
+	if p.Closed() {
+		t.Fatal("Closed right after it was shown")
+	}
+	if err := HandleComm("close", p.ModelID(), "", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !p.Closed() {
+		t.Fatal("not Closed after the front end closed its comm")
+	}
+	f.mu.Lock()
+	n := len(f.msgs)
+	f.mu.Unlock()
+	p.SetValue(0.5)
+	f.mu.Lock()
+	if len(f.msgs) != n {
+		t.Errorf("a closed widget sent %d messages", len(f.msgs)-n)
+	}
+	f.mu.Unlock()
+	if b := p.MIMEBundle(); b[ViewMIME] == nil || p.Closed() {
+		t.Errorf("shown again: %v, Closed %v", b, p.Closed())
 	}
 }
 

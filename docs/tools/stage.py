@@ -93,6 +93,28 @@ def executed(nb):
     return any(c.get("outputs") for c in nb.get("cells", []) if c.get("cell_type") == "code")
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def without_widgets(nb):
+    """nb without Jupyter widgets: the widgets' saved state (which would make
+    the page load the widget manager from a CDN) and the widget views of
+    outputs, which keep the forms every renderer shows (the HTML bar and
+    text of a training progress, a widget's text/plain). Returns the
+    number of views removed."""
+    nb.get("metadata", {}).pop("widgets", None)
+    n = 0
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if WIDGET_VIEW in data:
+                del data[WIDGET_VIEW]
+                n += 1
+                if not data:
+                    data["text/plain"] = "(a Jupyter widget)"
+    return n
+
+
 def stage_tutorials(root, out, executed_dir):
     entries, manifest = [], {}
     dst = out / "docs" / "tutorials"
@@ -119,7 +141,10 @@ def stage_tutorials(root, out, executed_dir):
             log(f"warning: no executed copy of {name}; the site shows it without outputs "
                 f"(scripts/docs refresh-tutorials {name}, or build --executed DIR)")
         path, where, nb = chosen
-        shutil.copyfile(path, dst / name)
+        views = without_widgets(nb)
+        (dst / name).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+        if views:
+            log(f"tutorial {name}: {views} widget views shown in their plain forms (no widget state on the site)")
         md = "".join("".join(c.get("source", [])) + "\n" for c in nb.get("cells", [])
                      if c.get("cell_type") == "markdown")
         title = nav_title(first_heading(md, src_nb.stem))

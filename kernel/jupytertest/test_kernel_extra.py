@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import random
 import re
 import time
@@ -988,49 +989,84 @@ def test_output_streams_while_the_cell_runs(kc: Any) -> None:
     assert seen["idle"] - seen["from goroutine"] > 1.0, seen
 
 
-def test_fit_shows_live_progress_and_history(kc):
-    """train.Fit with package notebook's Progress and LivePlot callbacks:
-    both are shown under their display ids and updated in place while
-    training runs (update_display_data), throttled to at most 10 updates a
-    second; the history PNG is declared at its CSS size with no SVG."""
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def fit_cell(name: str) -> str:
+    """A cell that fits a small model for 4 epochs (2 batches each, 150 ms
+    at each epoch's end) with package notebook's Progress and LivePlot."""
+    return f"""
+{name}Net := toolkit.New("live", 1)
+{name}X := {name}Net.Const("x", 0)
+{name}A := {name}Net.Ensemble("a", 10, 1)
+{name}Net.Connect({name}X, {name}A).Synapse = nil
+{name}P := {name}Net.Probe("p", {name}A, "")
+{name}M, err := train.New({name}Net)
+if err != nil {{
+    panic(err)
+}}
+if err := {name}M.Compile(train.Config{{Optimizer: &optim.Adam{{}}, Loss: map[*toolkit.Probe]loss.Loss{{{name}P: loss.MSE{{}}}}}}); err != nil {{
+    panic(err)
+}}
+{name}Xs, _ := train.ArrayFromRows([][]float64{{{{0.1}}, {{0.5}}, {{-0.3}}, {{0.9}}}}, 1)
+{name}Ys, _ := train.ArrayFromRows([][]float64{{{{0.01}}, {{0.25}}, {{0.09}}, {{0.81}}}}, 1)
+{name}Slow := train.CallbackFuncs{{EpochEnd: func(m *train.Model, epoch int, logs train.Logs) error {{
+    time.Sleep(150 * time.Millisecond)
+    return nil
+}}}}
+_, err = {name}M.Fit(map[*toolkit.Node]*train.Array{{{name}X: {name}Xs}}, map[*toolkit.Probe]*train.Array{{{name}P: {name}Ys}},
+    train.FitOptions{{Epochs: 4, BatchSize: 2, Callbacks: []train.Callback{{notebook.NewProgress(nil), &notebook.LivePlot{{}}, {name}Slow}}}})
+if err != nil {{
+    panic(err)
+}}
+"""
+
+
+def need_fit(kc: Any) -> None:
     need(kc, "time", "github.com/neurogo/neurogo/notebook",
          "github.com/neurogo/neurogo/toolkit", "github.com/neurogo/neurogo/train",
          "github.com/neurogo/neurogo/train/loss", "github.com/neurogo/neurogo/train/optim")
-    code = """
-ngLiveNet := toolkit.New("live", 1)
-ngLiveX := ngLiveNet.Const("x", 0)
-ngLiveA := ngLiveNet.Ensemble("a", 10, 1)
-ngLiveNet.Connect(ngLiveX, ngLiveA).Synapse = nil
-ngLiveP := ngLiveNet.Probe("p", ngLiveA, "")
-ngLiveM, err := train.New(ngLiveNet)
-if err != nil {
-    panic(err)
-}
-if err := ngLiveM.Compile(train.Config{Optimizer: &optim.Adam{}, Loss: map[*toolkit.Probe]loss.Loss{ngLiveP: loss.MSE{}}}); err != nil {
-    panic(err)
-}
-ngLiveXs, _ := train.ArrayFromRows([][]float64{{0.1}, {0.5}, {-0.3}, {0.9}}, 1)
-ngLiveYs, _ := train.ArrayFromRows([][]float64{{0.01}, {0.25}, {0.09}, {0.81}}, 1)
-ngSlow := train.CallbackFuncs{EpochEnd: func(m *train.Model, epoch int, logs train.Logs) error {
-    time.Sleep(150 * time.Millisecond)
-    return nil
-}}
-_, err = ngLiveM.Fit(map[*toolkit.Node]*train.Array{ngLiveX: ngLiveXs}, map[*toolkit.Probe]*train.Array{ngLiveP: ngLiveYs},
-    train.FitOptions{Epochs: 4, BatchSize: 2, Callbacks: []train.Callback{notebook.NewProgress(nil), &notebook.LivePlot{}, ngSlow}})
-if err != nil {
-    panic(err)
-}
-"""
-    _, outputs = run_ok(kc, code)
 
-    def by_id(kind: str, did: str) -> list[dict[str, Any]]:
-        return [o for o in of_type(outputs, kind) if o["content"].get("transient", {}).get("display_id") == did]
 
-    bar, bar_updates = by_id("display_data", "neurogo-fit"), by_id("update_display_data", "neurogo-fit")
-    assert len(bar) == 1 and "<progress" in bar[0]["content"]["data"]["text/html"], describe({}, outputs)
-    assert len(bar_updates) >= 3, f"{len(bar_updates)} progress updates"
-    assert "Epoch 4/4" in bar_updates[-1]["content"]["data"]["text/plain"]
-    plot, plot_updates = by_id("display_data", "neurogo-history"), by_id("update_display_data", "neurogo-history")
+def by_id(outputs: list[dict[str, Any]], kind: str, did: str) -> list[dict[str, Any]]:
+    return [o for o in of_type(outputs, kind) if o["content"].get("transient", {}).get("display_id") == did]
+
+
+def test_fit_shows_live_progress_and_history(kc):
+    """train.Fit with package notebook's Progress and LivePlot callbacks,
+    seen by a client that keeps the widgets' comms open (as JupyterLab's
+    widget manager and nbclient do): the progress is one display of
+    widgets — a bar, labels and the loss plot, opened as comms and updated
+    through them while training runs — that also carries the HTML bar and
+    text, brought up to date once when training ends. The history plot is
+    shown under its own display id and updated in place; its PNG is
+    declared at its CSS size with no SVG."""
+    need_fit(kc)
+    _, outputs = run_ok(kc, fit_cell("ngLive"))
+
+    bar, bar_updates = by_id(outputs, "display_data", "neurogo-fit"), by_id(outputs, "update_display_data", "neurogo-fit")
+    assert len(bar) == 1, describe({}, outputs)
+    first = bar[0]["content"]["data"]
+    assert WIDGET_VIEW in first and "<progress" in first["text/html"] and "text/plain" in first, sorted(first)
+    assert len(bar_updates) == 1, f"{len(bar_updates)} progress display updates, want the final one"
+    final = bar_updates[0]["content"]["data"]
+    assert final[WIDGET_VIEW] == first[WIDGET_VIEW], (final[WIDGET_VIEW], first[WIDGET_VIEW])
+    assert "Epoch 4/4" in final["text/plain"] and "Epoch 4/4" in final["text/html"], final
+
+    models = {m["content"]["comm_id"]: m["content"]["data"]["state"]["_model_name"]
+              for m in of_type(outputs, "comm_open")}
+    assert first[WIDGET_VIEW]["model_id"] in models, "the displayed box was not opened as a comm"
+    names = sorted(models.values())
+    assert "FloatProgressModel" in names and "ImageModel" in names and "VBoxModel" in names, names
+    bar_id = next(i for i, n in models.items() if n == "FloatProgressModel")
+    values = [m["content"]["data"]["state"]["value"] for m in of_type(outputs, "comm_msg")
+              if m["content"]["comm_id"] == bar_id and "value" in m["content"]["data"].get("state", {})]
+    assert len(values) >= 3 and values[-1] == 1, f"progress bar values {values}"
+    images = [m for m in of_type(outputs, "comm_msg")
+              if models.get(m["content"]["comm_id"]) == "ImageModel" and m.get("buffers")]
+    assert images, "the loss plot was never sent"
+
+    plot, plot_updates = by_id(outputs, "display_data", "neurogo-history"), by_id(outputs, "update_display_data", "neurogo-history")
     assert len(plot) == 1 and "image/png" in plot[0]["content"]["data"], describe({}, outputs)
     assert len(plot_updates) >= 2, f"{len(plot_updates)} history updates"
     assert all("image/png" in u["content"]["data"] for u in plot_updates)
@@ -1038,3 +1074,36 @@ if err != nil {
         assert set(o["content"]["data"]) == {"image/png", "text/plain"}, sorted(o["content"]["data"])
         assert o["content"]["data"]["text/plain"].startswith("<viz.TrainingHistory ")
         assert o["content"]["metadata"]["image/png"]["width"] in (420, 840), o["content"]["metadata"]
+
+
+def test_fit_progress_falls_back_to_html(kc):
+    """A front end without a widget manager (JupyterLab or Notebook without
+    the widgets extension) closes every widget comm the kernel opens. The
+    client here does so as each comm_open arrives, while the cell runs;
+    the progress display is then kept up to date as the HTML bar, updated
+    in place without the widget view."""
+    need_fit(kc)
+    msg_id = kc.execute(fit_cell("ngRefuse"))
+    outputs: list[dict[str, Any]] = []
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            m = kc.get_iopub_msg(timeout=1)
+        except queue.Empty:
+            continue
+        if m.get("parent_header", {}).get("msg_id") != msg_id:
+            continue
+        outputs.append(m)
+        if m["msg_type"] == "comm_open" and m["content"].get("target_name") == "jupyter.widget":
+            kc.shell_channel.send(kc.session.msg("comm_close", {"comm_id": m["content"]["comm_id"], "data": {}}))
+        if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+            break
+    reply = get_reply(kc, msg_id)
+    assert reply["content"]["status"] == "ok", describe(reply, outputs)
+
+    bar, bar_updates = by_id(outputs, "display_data", "neurogo-fit"), by_id(outputs, "update_display_data", "neurogo-fit")
+    assert len(bar) == 1 and "<progress" in bar[0]["content"]["data"]["text/html"], describe({}, outputs)
+    assert len(bar_updates) >= 3, f"{len(bar_updates)} progress updates"
+    for u in bar_updates:
+        assert WIDGET_VIEW not in u["content"]["data"] and "<progress" in u["content"]["data"]["text/html"], u
+    assert "Epoch 4/4" in bar_updates[-1]["content"]["data"]["text/plain"]

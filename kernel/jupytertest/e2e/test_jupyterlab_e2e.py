@@ -15,6 +15,13 @@ the slider, and keeps screenshots of the page and of the plot
 (jupyterlab-explorer-drag.png, jupyterlab-explorer-plot.png) and the frame
 rate the page saw (jupyterlab-explorer.json).
 
+A third test (fit_progress.mjs) trains a small model with
+notebook.NewProgress in a freshly started kernel and checks that Lab draws
+the progress as widgets — the bar moving while training runs, a label per
+finished epoch and the loss plot — not the HTML fallback; and, with Lab's
+widget manager disabled, that the HTML fallback bar is drawn and updated
+instead (screenshots jupyterlab-fit-progress-widgets.png and -html.png).
+
 Requirements: JupyterLab in the Python that runs pytest (it starts
 `sys.executable -m jupyterlab`; scripts/test runs the venv .cache/venv),
 Chromium (NEUROGO_CHROMIUM, default /usr/bin/chromium), node, and `npm ci`
@@ -26,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -122,12 +130,18 @@ def check_requirements() -> None:
 
 
 @contextlib.contextmanager
-def lab_server(tmp_path: Path, neurogo_kernelspec):
-    """A JupyterLab server on a free loopback port; yields (url, token, root, log_tail)."""
+def lab_server(tmp_path: Path, neurogo_kernelspec, disabled_extensions: tuple[str, ...] = ()):
+    """A JupyterLab server on a free loopback port, with the Lab extensions
+    named in disabled_extensions disabled (as `jupyter labextension disable`
+    does); yields (url, token, root, log_tail)."""
     root = tmp_path / "notebooks"
     root.mkdir()
     for d in ("config", "runtime", "lab-settings", "lab-workspaces", "data"):
         (tmp_path / d).mkdir()
+    if disabled_extensions:
+        (tmp_path / "config" / "labconfig").mkdir()
+        (tmp_path / "config" / "labconfig" / "page_config.json").write_text(
+            json.dumps({"disabledExtensions": {name: True for name in disabled_extensions}}))
     port = free_port()
     token = secrets.token_hex(16)
     # share/jupyter of the installed kernelspec (…/share/jupyter/kernels/neurogo)
@@ -329,3 +343,98 @@ def test_jupyterlab_drag_slider_changes_plot(tmp_path, neurogo_kernelspec):
         assert res["labFrames"] > 0, "no frames reached the page" + context
         for f in (shot, plot):
             assert f.is_file() and f.stat().st_size > 1000, f"screenshot {f} missing or empty"
+
+
+# --- training progress as widgets in a freshly started kernel -------------
+
+FIT_EPOCHS = 6
+
+CELL_FIT = '''import (
+	"time"
+
+	"github.com/neurogo/neurogo/notebook"
+	"github.com/neurogo/neurogo/toolkit"
+	"github.com/neurogo/neurogo/train"
+	"github.com/neurogo/neurogo/train/loss"
+	"github.com/neurogo/neurogo/train/optim"
+)
+
+net := toolkit.New("square", 1)
+x := net.Const("x", 0)
+a := net.Ensemble("a", 50, 1)
+net.Connect(x, a).Synapse = nil
+p := net.Probe("p", a, "")
+m, err := train.New(net)
+if err != nil {
+	panic(err)
+}
+if err := m.Compile(train.Config{Optimizer: &optim.Adam{}, Loss: map[*toolkit.Probe]loss.Loss{p: loss.MSE{}}}); err != nil {
+	panic(err)
+}
+xs, _ := train.ArrayFromRows([][]float64{{0.1}, {0.5}, {-0.3}, {0.9}, {-0.7}, {0.2}}, 1)
+ys, _ := train.ArrayFromRows([][]float64{{0.01}, {0.25}, {0.09}, {0.81}, {0.49}, {0.04}}, 1)
+slow := train.CallbackFuncs{BatchEnd: func(*train.Model, int, int, train.Logs) error {
+	time.Sleep(250 * time.Millisecond) // long enough to watch the bar move
+	return nil
+}}
+_, err = m.Fit(map[*toolkit.Node]*train.Array{x: xs}, map[*toolkit.Probe]*train.Array{p: ys},
+	train.FitOptions{Epochs: %d, BatchSize: 2, Callbacks: []train.Callback{notebook.NewProgress(nil), slow}})
+if err != nil {
+	panic(err)
+}''' % FIT_EPOCHS
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("mode", ["widgets", "html"])
+def test_jupyterlab_fit_progress(tmp_path, neurogo_kernelspec, mode):
+    """Training in a kernel JupyterLab has just started.
+
+    widgets: the progress is drawn as widgets (Lab's widget manager renders
+    the widget view of the display), the bar moves while training runs and
+    ends full and green, every finished epoch has its label, the loss plot
+    is an Image widget, and the HTML fallback bar is not drawn.
+
+    html: Lab runs with its widget manager (@jupyter-widgets/jupyterlab-manager)
+    disabled, so it closes the widgets' comms; the display falls back to the
+    HTML bar, which moves through the epochs while training runs and ends
+    at the last epoch, full; no widget is drawn.
+
+    Kept in $NEUROGO_ARTIFACTS: a screenshot of the cell's outputs
+    (jupyterlab-fit-progress-MODE.png) and what the page saw
+    (jupyterlab-fit-progress-MODE.json)."""
+    check_requirements()
+    disabled = ("@jupyter-widgets/jupyterlab-manager",) if mode == "html" else ()
+    with lab_server(tmp_path, neurogo_kernelspec, disabled) as (url, token, root, log_tail):
+        nb = nbformat.v4.new_notebook()
+        nb.metadata["kernelspec"] = {"name": "neurogo", "display_name": "Go (neurogo)", "language": "go"}
+        nb.metadata["language_info"] = {"name": "go", "file_extension": ".go", "mimetype": "text/x-go"}
+        nb.cells = [nbformat.v4.new_code_cell(CELL_FIT)]
+        nb_name = "neurogo-fit.ipynb"
+        nbformat.write(nb, str(root / nb_name))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shot = ARTIFACTS / f"jupyterlab-fit-progress-{mode}.png"
+        if shot.exists():
+            shot.unlink()
+        env = dict(os.environ)
+        env.update(
+            E2E_URL=url, E2E_TOKEN=token, E2E_NOTEBOOK=nb_name, E2E_SCREENSHOT=str(shot),
+            E2E_TIMEOUT_MS="120000", E2E_CHROMIUM=CHROMIUM, E2E_EPOCHS=str(FIT_EPOCHS), E2E_MODE=mode,
+            E2E_KERNEL_DISPLAY_NAME=neurogo_kernelspec.display_name,
+        )
+        p, res = run_script("fit_progress.mjs", env, log_tail)
+        (ARTIFACTS / f"jupyterlab-fit-progress-{mode}.json").write_text(json.dumps(
+            {k: res.get(k) for k in ("widths", "labels", "htmlBars", "lossImage", "htmlSamples", "htmlText", "widgetBars")})
+            + "\n")
+        context = (f"\nsteps: {res.get('steps')}\nerrors: {res.get('errors')}\nbrowser console errors: {res.get('console')}"
+                   f"\nbar widths: {res.get('widths')}\nlabels: {res.get('labels')}\nHTML bars: {res.get('htmlBars')}"
+                   f"\nloss image: {res.get('lossImage')}\nHTML samples: {res.get('htmlSamples')}"
+                   f"\nwidget bars: {res.get('widgetBars')}\nserver log:\n{log_tail()}")
+        assert p.returncode == 0 and res["ok"], f"JupyterLab training progress ({mode}) e2e failed" + context
+        if mode == "widgets":
+            finished = [lbl for lbl in res["labels"] if re.match(rf"Epoch \d+/{FIT_EPOCHS} 3/3 \[=+\] .* loss: ", lbl)]
+            assert len(finished) == FIT_EPOCHS, f"{len(finished)} finished epochs' labels" + context
+        else:
+            for e in range(1, FIT_EPOCHS + 1):
+                assert f"Epoch {e}/{FIT_EPOCHS}" in res["htmlText"], f"epoch {e} missing from the HTML bar" + context
+        assert shot.is_file() and shot.stat().st_size > 1000, f"screenshot {shot} missing or empty"
