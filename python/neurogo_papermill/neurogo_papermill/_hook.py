@@ -22,6 +22,11 @@ class _Finder(importlib.abc.MetaPathFinder):
 
         def exec_module(module):
             original(module)
+            translator = sys.modules.get("neurogo_papermill.translator")
+            if translator is not None and not hasattr(translator, "register"):
+                # papermill is being imported by neurogo_papermill.translator
+                # itself, which registers the translator when it has loaded
+                return
             try:
                 from neurogo_papermill.translator import register
 

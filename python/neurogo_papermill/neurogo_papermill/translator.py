@@ -168,3 +168,10 @@ def register(module=None):
         import papermill.translators as module
     module.papermill_translators.register("go", GoTranslator)
     module.papermill_translators.register("neurogo", GoTranslator)
+
+
+if Translator is not object:
+    # papermill is installed: register now, whichever of the two modules was
+    # imported first (the import hook of _hook.py registers the translator
+    # when papermill.translators is imported before this module)
+    register()

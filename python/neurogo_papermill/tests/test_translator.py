@@ -74,3 +74,20 @@ def test_papermill_sees_parameters(tmp_path):
     params = papermill.inspect_notebook(str(path))
     assert params["n_neurons"]["inferred_type_name"] == "int"
     assert params["title"]["default"] == '"t"'
+
+
+@pytest.mark.parametrize("first", ["neurogo_papermill.translator", "papermill.translators", "papermill"])
+def test_registered_whichever_module_is_imported_first(first):
+    """A fresh interpreter that imports the translator module before
+    papermill (or papermill first) ends with the Go translator registered
+    and prints nothing on stderr."""
+    import subprocess
+    import sys
+
+    code = (f"import {first}\n"
+            "import papermill.translators as pt\n"
+            "print(pt.papermill_translators.find_translator('neurogo', 'go').__name__)\n")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "GoTranslator", p.stdout
+    assert p.stderr == "", p.stderr

@@ -53,10 +53,6 @@ def coerce_params(nb, points, name="notebook"):
     a parameters cell, or without the Go translator's parser, the points
     are returned as they are."""
     try:
-        # papermill's translators first: importing them registers the Go
-        # translator (neurogo_papermill's import hook), which then imports
-        # neurogo_papermill.translator whole
-        import papermill.translators  # noqa: F401
         from neurogo_papermill.translator import inspect_parameters
     except ImportError:
         return points
