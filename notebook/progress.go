@@ -21,8 +21,9 @@ import (
 // carries an HTML bar and the epochs' lines as text, so that every front
 // end shows what it can:
 //
-//   - front ends that draw widgets (JupyterLab 4, Notebook 7, VS Code)
-//     show the widgets, which update through their comms;
+//   - front ends that draw widgets (JupyterLab 4 and others with
+//     ipywidgets 8's widget manager) show the widgets, which update
+//     through their comms;
 //   - front ends without a widget manager close the widgets' comms; the
 //     bar then falls back to the HTML form, updated in place;
 //   - headless runs (papermill, nbclient, neurogo run) and renderers of

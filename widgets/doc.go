@@ -4,8 +4,9 @@
 //
 // The widgets speak the Jupyter widgets message protocol (version 2.1,
 // ipywidgets 8, @jupyter-widgets/controls 2.0.0) over Jupyter comms, so
-// JupyterLab 4 and VS Code draw them with their stock widget manager: no
-// front-end code of neurogo's own is involved. Each widget is a model in
+// JupyterLab 4, and other front ends with ipywidgets 8's widget manager
+// (Notebook 7, VS Code's Jupyter extension), draw them with their stock
+// widget manager: no front-end code of neurogo's own is involved. Each widget is a model in
 // the front end; its comm is opened (with the full state, and the layout
 // and style models it refers to) the first time it is displayed.
 //
