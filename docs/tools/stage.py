@@ -144,7 +144,7 @@ def stage_tutorials(root, out, executed_dir):
         views = without_widgets(nb)
         (dst / name).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
         if views:
-            log(f"tutorial {name}: {views} widget views shown in their plain forms (no widget state on the site)")
+            log(f"tutorial {name}: {views} widget view{'' if views == 1 else 's'} shown in plain form (no widget state on the site)")
         md = "".join("".join(c.get("source", [])) + "\n" for c in nb.get("cells", [])
                      if c.get("cell_type") == "markdown")
         title = nav_title(first_heading(md, src_nb.stem))
