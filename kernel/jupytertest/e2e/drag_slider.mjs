@@ -15,7 +15,7 @@
 // drag moved the slider, the plot kept changing and the decoded value
 // followed, 1 otherwise. It never downloads a browser.
 import path from 'node:path';
-import { labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
+import { failed, labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
 
 const cfg = labEnv({ notebook: 'neurogo-explorer.ipynb', screenshot: 'jupyterlab-explorer-drag.png' });
 const { screenshot, timeout } = cfg;
@@ -124,13 +124,7 @@ async function main() {
       !!b && !!a && result.readoutAfter !== result.readoutBefore && a.slider > b.slider + 0.1 &&
       Math.abs(a.decoded - a.slider) < 0.25 && errTexts.length === 0;
   } catch (e) {
-    result.errors.push(String(e && e.stack ? e.stack : e));
-    try {
-      const pages = browser.contexts().flatMap((c) => c.pages());
-      if (pages.length) await pages[0].screenshot({ path: screenshot, fullPage: true });
-    } catch (_) {
-      /* best effort */
-    }
+    await failed(browser, result, e, screenshot);
   } finally {
     await browser.close();
   }

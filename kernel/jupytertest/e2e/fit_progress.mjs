@@ -14,7 +14,7 @@
 // it found (the last line of stdout) and exits 0 when the widgets were
 // drawn and followed the training, 1 otherwise.
 import path from 'node:path';
-import { labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
+import { dismissNews, failed, labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
 
 const cfg = labEnv({ notebook: 'neurogo-fit.ipynb', screenshot: 'jupyterlab-fit-progress.png' });
 const epochs = Number(process.env.E2E_EPOCHS || 6);
@@ -77,15 +77,7 @@ async function main() {
     }
     step(`labels ${JSON.stringify(result.labels)}; loss image ${JSON.stringify(result.lossImage)}`);
 
-    await page.locator('.Toastify__toast button', { hasText: /^No$/ }).first()
-      .click({ timeout: 2000 }).then(() => page.waitForTimeout(1000)).catch(() => {});
-    // The cell's outputs (the notebook scrolls inside its panel, so a
-    // page screenshot would show the code only).
-    const area = page.locator('.jp-NotebookPanel .jp-Notebook .jp-CodeCell').nth(0).locator('.jp-OutputArea');
-    await area.first().scrollIntoViewIfNeeded();
-    await area.first().screenshot({ path: cfg.screenshot });
-    result.screenshot = path.resolve(cfg.screenshot);
-    step(`screenshot of the outputs ${result.screenshot}`);
+    await shootOutputs(page);
     const partial = result.widths.filter((w) => w > 0 && w < 100);
     result.ok =
       result.widths.length > 0 && result.widths[result.widths.length - 1] >= 100 &&
@@ -94,19 +86,21 @@ async function main() {
       result.htmlBars === 0 &&
       result.lossImage !== null && result.lossImage.natural[0] > 0;
   } catch (e) {
-    result.errors.push(String(e && e.stack ? e.stack : e));
-    try {
-      const pages = browser.contexts().flatMap((c) => c.pages());
-      if (pages.length) {
-        await pages[0].screenshot({ path: cfg.screenshot, fullPage: true });
-        result.screenshot = path.resolve(cfg.screenshot);
-      }
-    } catch (_) {
-      /* best effort */
-    }
+    await failed(browser, result, e, cfg.screenshot);
   } finally {
     await browser.close();
   }
+}
+
+// shootOutputs saves a screenshot of the cell's outputs (the notebook
+// scrolls inside its panel, so a page screenshot would show the code only).
+async function shootOutputs(page) {
+  await dismissNews(page);
+  const area = page.locator('.jp-NotebookPanel .jp-Notebook .jp-CodeCell').nth(0).locator('.jp-OutputArea');
+  await area.first().scrollIntoViewIfNeeded();
+  await area.first().screenshot({ path: cfg.screenshot });
+  result.screenshot = path.resolve(cfg.screenshot);
+  step(`screenshot of the outputs ${result.screenshot}`);
 }
 
 // htmlFallback: without a widget manager Lab closes the widgets' comms and
@@ -133,13 +127,7 @@ async function htmlFallback(page, out) {
   step(`HTML bar samples: ${JSON.stringify(result.htmlSamples)}`);
   result.htmlText = (await out.first().textContent()) || '';
   result.widgetBars = await page.locator('.widget-hprogress').count();
-  await page.locator('.Toastify__toast button', { hasText: /^No$/ }).first()
-    .click({ timeout: 2000 }).then(() => page.waitForTimeout(1000)).catch(() => {});
-  const area = page.locator('.jp-NotebookPanel .jp-Notebook .jp-CodeCell').nth(0).locator('.jp-OutputArea');
-  await area.first().scrollIntoViewIfNeeded();
-  await area.first().screenshot({ path: cfg.screenshot });
-  result.screenshot = path.resolve(cfg.screenshot);
-  step(`screenshot of the outputs ${result.screenshot}`);
+  await shootOutputs(page);
   const last = result.htmlSamples[result.htmlSamples.length - 1];
   const epochsSeen = new Set(result.htmlSamples.map((s) => s.epoch));
   result.ok = last !== undefined && last.epoch === String(epochs) && last.value >= 100 &&

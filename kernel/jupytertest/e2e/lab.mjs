@@ -1,7 +1,8 @@
 // Shared steps of the JupyterLab end-to-end scripts (run_e2e.mjs,
-// drag_slider.mjs): the environment they read, a step log, Chromium's
+// drag_slider.mjs, fit_progress.mjs): the environment they read, a step log, Chromium's
 // launch, opening a notebook until its kernel is idle, and running all
-// cells. It never downloads a browser.
+// cells, dismissing Lab's news toast, and the screenshot of a failed run.
+// It never downloads a browser.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -119,4 +120,30 @@ export async function runAllCells(page, result, step) {
   }
   step(`Shift+Enter pressed ${n} times`);
   await acceptKernelDialog(page, result, step);
+}
+
+// dismissNews answers "No" to Lab's "official Jupyter news?" toast if it is
+// shown (best effort), so that it does not cover a screenshot.
+export async function dismissNews(page) {
+  await page
+    .locator('.Toastify__toast button', { hasText: /^No$/ })
+    .first()
+    .click({ timeout: 2000 })
+    .then(() => page.waitForTimeout(1000))
+    .catch(() => {});
+}
+
+// failed records error e in result and, best effort, saves a screenshot of
+// the first open page to file (noted in result.screenshot).
+export async function failed(browser, result, e, file) {
+  result.errors.push(String(e && e.stack ? e.stack : e));
+  try {
+    const pages = browser.contexts().flatMap((c) => c.pages());
+    if (pages.length) {
+      await pages[0].screenshot({ path: file, fullPage: true });
+      result.screenshot = path.resolve(file);
+    }
+  } catch (_) {
+    /* best effort */
+  }
 }

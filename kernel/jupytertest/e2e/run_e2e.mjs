@@ -15,7 +15,7 @@
 // exits 0 when both outputs appeared, 1 otherwise. It never downloads a
 // browser: playwright-core only drives the Chromium given.
 import path from 'node:path';
-import { labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
+import { dismissNews, failed, labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
 
 const cfg = labEnv({ notebook: 'neurogo-e2e.ipynb', screenshot: 'jupyterlab-e2e.png' });
 const screenshot = cfg.screenshot;
@@ -46,14 +46,7 @@ async function main() {
     await img.first().waitFor({ state: 'visible' });
     step('image output visible');
 
-    // Best effort: dismiss the "official Jupyter news?" toast before the
-    // screenshot.
-    await page
-      .locator('.Toastify__toast button', { hasText: /^No$/ })
-      .first()
-      .click({ timeout: 2000 })
-      .then(() => page.waitForTimeout(1000))
-      .catch(() => {});
+    await dismissNews(page);
     result.kernelName = await page
       .locator('.jp-NotebookPanel-toolbar [data-jp-item-name="kernelName"]')
       .first()
@@ -87,16 +80,7 @@ async function main() {
       result.texts[0].includes(expectText) &&
       result.images.some((im) => im.srcPrefix.startsWith('data:image/png'));
   } catch (e) {
-    result.errors.push(String(e && e.stack ? e.stack : e));
-    try {
-      const pages = browser.contexts().flatMap((c) => c.pages());
-      if (pages.length) {
-        await pages[0].screenshot({ path: screenshot, fullPage: true });
-        result.screenshot = path.resolve(screenshot);
-      }
-    } catch (_) {
-      /* best effort */
-    }
+    await failed(browser, result, e, screenshot);
   } finally {
     await browser.close();
   }
