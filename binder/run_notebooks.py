@@ -65,6 +65,15 @@ def _rss(pid):
         return 0
 
 
+def _comm(pid):
+    """The command name of pid (neurogo, compile, link, ...)."""
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return "?"
+
+
 def _is_kernel(pid):
     """Whether pid is a kernel: neurogo's ("neurogo kernel ...") or
     ipykernel ("python -m ipykernel_launcher ...", whose Go executor is a
@@ -93,6 +102,7 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         self.root, self.interval = root, interval
         self.peak_kernel = self.peak_total = 0
+        self.peak_parts = []  # (command, MiB) of the kernel's tree at its peak, largest first
         self.samples = 0
         self.stop = threading.Event()
 
@@ -101,12 +111,17 @@ class Sampler(threading.Thread):
             kids = _children_map()
             tree = _subtree(self.root, kids)
             total = sum(_rss(p) for p in tree)
-            kernel = 0
+            kernel, parts = 0, []
             for p in tree:
                 if _is_kernel(p):
-                    kernel += sum(_rss(q) for q in _subtree(p, kids))
+                    for q in _subtree(p, kids):
+                        r = _rss(q)
+                        kernel += r
+                        parts.append((_comm(q), r))
             self.peak_total = max(self.peak_total, total)
-            self.peak_kernel = max(self.peak_kernel, kernel)
+            if kernel > self.peak_kernel:
+                self.peak_kernel = kernel
+                self.peak_parts = sorted(((c, round(r / MIB)) for c, r in parts if r), key=lambda x: -x[1])
             self.samples += 1
             self.stop.wait(self.interval)
 
@@ -158,8 +173,9 @@ def run_one(path, outdir, limit_s, limit_mib, kill_s):
     if seconds > limit_s:
         reasons.append(f"{seconds:.0f} s > {limit_s:.0f} s")
     peak_k, peak_t = sampler.peak_kernel / MIB, sampler.peak_total / MIB
+    parts = ", ".join(f"{c} {m}" for c, m in sampler.peak_parts[:5])
     if peak_k > limit_mib:
-        reasons.append(f"kernel + executor peak {peak_k:.0f} MiB > {limit_mib:.0f} MiB")
+        reasons.append(f"kernel + executor peak {peak_k:.0f} MiB > {limit_mib:.0f} MiB ({parts})")
     if not reasons and not sampler.samples:
         reasons.append("no memory sample taken")
     if reasons and not errors and rc != 0 and not killed:
@@ -172,6 +188,7 @@ def run_one(path, outdir, limit_s, limit_mib, kill_s):
         "seconds": round(seconds, 1),
         "peak_kernel_mib": round(peak_k, 1),
         "peak_total_mib": round(peak_t, 1),
+        "peak_processes_mib": sampler.peak_parts[:5],
         "figures": figures,
         "errors": len(errors),
         "passed": not reasons,
@@ -188,7 +205,8 @@ def cmd_run(args):
         status = "ok" if r["passed"] else "FAILED"
         print(f"binder check: {r['notebook']}: {status}, {r['seconds']:.1f} s, "
               f"peak {r['peak_kernel_mib']:.0f} MiB kernel + executor "
-              f"({r['peak_total_mib']:.0f} MiB with papermill), {r['figures']} figures"
+              f"({r['peak_total_mib']:.0f} MiB with papermill; at the peak: "
+              f"{', '.join(f'{c} {m}' for c, m in r['peak_processes_mib'])}), {r['figures']} figures"
               + (f" — {r['reason']}" if r["reason"] else ""), flush=True)
     with open(args.out, "w") as f:
         json.dump(results, f, indent=1)

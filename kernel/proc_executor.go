@@ -123,6 +123,8 @@ type execServer struct {
 	// commRef is the Ref of the front-end comm message being handled (0:
 	// none); comm messages sent meanwhile carry it.
 	commRef atomic.Uint64
+	// releasing: releaseMemory's collection is running.
+	releasing atomic.Bool
 
 	syncMu sync.Mutex
 	seq    int
@@ -214,6 +216,7 @@ func (s *execServer) serve(m *ipcMsg) {
 			msg := "the cell's result could not be sent to the kernel: " + err.Error()
 			_ = s.syncSend(&ipcMsg{Type: "error", ID: m.ID, EName: "Error", EValue: msg, Traceback: []string{red("Error") + ": " + msg}})
 		}
+		s.releaseMemory()
 	case "complete":
 		var r Completion
 		protect(func() { r = s.ex.Complete(m.Code, m.CursorPos) })
@@ -224,6 +227,23 @@ func (s *execServer) serve(m *ipcMsg) {
 		protect(func() { text, found = s.ex.Inspect(m.Code, m.CursorPos, m.DetailLevel) })
 		_ = s.conn.Send(&ipcMsg{Type: "inspect_reply", ID: m.ID, Text: text, Found: found})
 	}
+}
+
+// releaseMemory returns the memory the finished cell freed to the system,
+// in the background: a full collection, then debug.FreeOSMemory. Without
+// it the executor keeps the pages of the cell's garbage (the Go runtime
+// returns them only gradually) while the next cell is compiled beside it,
+// and the compiler's and linker's memory adds to them; on a small machine
+// (Binder's 2 GB) that sum is the peak of a notebook. One release runs at
+// a time; a cell that ends while one runs skips its own.
+func (s *execServer) releaseMemory() {
+	if !s.releasing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.releasing.Store(false)
+		debug.FreeOSMemory()
+	}()
 }
 
 // protect runs f, turning a panic of the kernel's own code into nothing

@@ -15,7 +15,7 @@
 // drag moved the slider, the plot kept changing and the decoded value
 // followed, 1 otherwise. It never downloads a browser.
 import path from 'node:path';
-import { failed, labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
+import { dismissNews, failed, labEnv, launch, openNotebook, runAllCells, stepper } from './lab.mjs';
 
 const cfg = labEnv({ notebook: 'neurogo-explorer.ipynb', screenshot: 'jupyterlab-explorer-drag.png' });
 const { screenshot, timeout } = cfg;
@@ -111,6 +111,7 @@ async function main() {
     result.after = parseProbe(after);
     step(`after the drag: ${after.trim()}`);
     await img.screenshot({ path: plotShot });
+    await dismissNews(page);
     await page.screenshot({ path: screenshot, fullPage: true });
     result.screenshot = path.resolve(screenshot);
     result.plotScreenshot = path.resolve(plotShot);
