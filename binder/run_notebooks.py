@@ -225,7 +225,9 @@ def cmd_render(args):
       "as a non-root user, and executes each notebook with papermill through the kernelspec "
       "postBuild installed. Peak memory is the largest sum of resident set sizes, sampled "
       "every 100 ms, of the kernel and all its descendants (the executor and the compilers "
-      "of cell builds); the last column adds papermill. A notebook fails above "
+      "of cell builds), with the largest processes at that moment (the executor and the "
+      "kernel are both `neurogo`; `link`, `ld` and `compile` build a cell); the column after "
+      "adds papermill. A notebook fails above "
       f"{lim['seconds']:.0f} s, above {lim['kernel_mib']:.0f} MiB, on an error output or a "
       "non-zero papermill exit.\n\n")
     w(f"- Command: `{doc['command']}`\n")
@@ -238,12 +240,13 @@ def cmd_render(args):
     w(f"- Resolved against the frozen base: {base}\n")
     w(f"- Total time of `binder/check`: {doc['total_seconds']:.0f} s "
       f"(postBuild {doc['postbuild_seconds']:.0f} s)\n\n")
-    w("| notebook | time (s) | peak kernel + executor (MiB) | peak with papermill (MiB) "
-      "| figures | result |\n")
-    w("| --- | ---: | ---: | ---: | ---: | --- |\n")
+    w("| notebook | time (s) | peak kernel + executor (MiB) | at the peak (MiB) "
+      "| peak with papermill (MiB) | figures | result |\n")
+    w("| --- | ---: | ---: | --- | ---: | ---: | --- |\n")
     for r in doc["notebooks"]:
         res = "pass" if r["passed"] else "FAIL: " + r["reason"].replace("|", "\\|")
-        w(f"| {r['notebook']} | {r['seconds']:.1f} | {r['peak_kernel_mib']:.0f} "
+        parts = ", ".join(f"{c} {m}" for c, m in r.get("peak_processes_mib", [])[:3]) or "—"
+        w(f"| {r['notebook']} | {r['seconds']:.1f} | {r['peak_kernel_mib']:.0f} | {parts} "
           f"| {r['peak_total_mib']:.0f} | {r['figures']} | {res} |\n")
     return 0
 
