@@ -21,6 +21,44 @@ func loadTestdata(t *testing.T, name string) *stream.Net {
 	return n
 }
 
+// testdataSim loads a network file of toolkit/stream/testdata (strict)
+// and builds its simulator, closed when the test ends.
+func testdataSim(t *testing.T, name string, opt Options) (*stream.Net, *Sim) {
+	t.Helper()
+	n := loadTestdata(t, name)
+	s, err := New(n, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return n, s
+}
+
+// paramShape is a parameter and the shape it must have.
+type paramShape struct {
+	ref   stream.ParamRef
+	shape []int
+}
+
+// checkParamShapes checks the shapes of parameters.
+func checkParamShapes(t *testing.T, s *Sim, want []paramShape) {
+	t.Helper()
+	for _, c := range want {
+		sh, err := s.ParamShape(c.ref)
+		if err != nil || !slices.Equal(sh, c.shape) {
+			t.Errorf("%v: shape %v (%v), want %v", c.ref, sh, err, c.shape)
+		}
+	}
+}
+
+// fillParams sets every parameter of s to draws of r in [-scale, scale).
+func fillParams(r *rand.Rand, s *Sim, scale float64) {
+	for _, ref := range s.Params() {
+		v, _ := s.Param(ref)
+		fill(r, v, scale)
+	}
+}
+
 // unshareGradCases are gradient cases of unshared parameters (one set per
 // agent) and of factor / target shapes.
 func unshareGradCases() []gradCase {
@@ -88,12 +126,7 @@ func unshareGradCases() []gradCase {
 // few frames) and expression pre-activations, frame by frame against the
 // closed forms.
 func TestExpressionActivations(t *testing.T) {
-	n := loadTestdata(t, "activations.st_graph")
-	s, err := New(n, Options{Seed: 1, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	_, s := testdataSim(t, "activations.st_graph", Options{Seed: 1, Workers: 1})
 	xs := []float64{-0.6, -0.2, 0.2, 0.4, 0.6, 1.0, 1.5}
 	x, _ := s.State("x")
 	for i := range x {
@@ -159,16 +192,8 @@ func TestExpressionActivations(t *testing.T) {
 // computes what a one-agent network with that agent's parameters
 // computes.
 func TestUnshareFile(t *testing.T) {
-	n := loadTestdata(t, "unshare.st_graph")
-	s, err := New(n, Options{Seed: 2, Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, c := range []struct {
-		ref   stream.ParamRef
-		shape []int
-	}{
+	n, s := testdataSim(t, "unshare.st_graph", Options{Seed: 2, Workers: 2})
+	checkParamShapes(t, s, []paramShape{
 		{pr("np", "hidden", "b"), []int{3, 4}},
 		{pr("sp", "img_hid", "W_0_0"), []int{3, 3, 3, 2, 4}},
 		{pr("sp", "hid_code", "W_0_0"), []int{3, 64, 5}},
@@ -176,12 +201,7 @@ func TestUnshareFile(t *testing.T) {
 		{pr("sp", "code_error", "W_0_0"), []int{3, 5, 3}},
 		{pr("sp", "code_pred", "W_0_0"), []int{3, 5, 3}},
 		{pr("sp", "pred_error", "W_0_0"), []int{3, 3}},
-	} {
-		sh, err := s.ParamShape(c.ref)
-		if err != nil || !slices.Equal(sh, c.shape) {
-			t.Errorf("%v: shape %v (%v), want %v", c.ref, sh, err, c.shape)
-		}
-	}
+	})
 	W, _ := s.Param(pr("sp", "img_hid", "W_0_0"))
 	per := len(W) / 3
 	if slices.Equal(W[:per], W[per:2*per]) {
@@ -193,10 +213,7 @@ func TestUnshareFile(t *testing.T) {
 		t.Error("code_pred does not use code_error's array")
 	}
 	r := rand.New(rand.NewPCG(8, 9))
-	for _, ref := range s.Params() {
-		v, _ := s.Param(ref)
-		fill(r, v, 0.5)
-	}
+	fillParams(r, s, 0.5)
 	states := map[string][]float64{}
 	for _, np := range n.NeuronPools {
 		v, _ := s.State(np.Name)
@@ -260,16 +277,8 @@ func TestUnshareFile(t *testing.T) {
 // where that exists: a feature factor repeats over positions, so c is
 // equal at every position.
 func TestFactorShapesFile(t *testing.T) {
-	n := loadTestdata(t, "factor_shapes.st_graph")
-	s, err := New(n, Options{Seed: 3, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for _, c := range []struct {
-		ref   stream.ParamRef
-		shape []int
-	}{
+	_, s := testdataSim(t, "factor_shapes.st_graph", Options{Seed: 3, Workers: 1})
+	checkParamShapes(t, s, []paramShape{
 		{pr("sp", "full_feature", "W_0_0"), []int{3, 3, 1, 2}},
 		{pr("sp", "full_feature", "W_1_0"), []int{36, 2}},
 		{pr("sp", "spatial_scalar", "W_0_0"), []int{3, 3, 1, 1}},
@@ -277,19 +286,11 @@ func TestFactorShapesFile(t *testing.T) {
 		{pr("sp", "spatial_scalar", "b_0"), []int{3, 3}},
 		{pr("sp", "spatial_scalar", "b_1"), []int{1}},
 		{pr("sp", "mixed", "W_0_1"), []int{3, 3, 1, 1}},
-	} {
-		sh, err := s.ParamShape(c.ref)
-		if err != nil || !slices.Equal(sh, c.shape) {
-			t.Errorf("%v: shape %v (%v), want %v", c.ref, sh, err, c.shape)
-		}
-	}
+	})
 	r := rand.New(rand.NewPCG(1, 2))
 	img, _ := s.State("image")
 	fill(r, img, 1)
-	for _, ref := range s.Params() {
-		v, _ := s.Param(ref)
-		fill(r, v, 0.5)
-	}
+	fillParams(r, s, 0.5)
 	if err := s.Step(); err != nil {
 		t.Fatal(err)
 	}
@@ -328,12 +329,7 @@ func TestFactorShapesFile(t *testing.T) {
 // [−1, 2] and stays there while a plasticity pushes it beyond (tested in
 // train/plastic); here the initial values and ClipParam.
 func TestBoundsFile(t *testing.T) {
-	n := loadTestdata(t, "bounds.st_graph")
-	s, err := New(n, Options{Seed: 4, Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	_, s := testdataSim(t, "bounds.st_graph", Options{Seed: 4, Workers: 1})
 	plain, _ := s.Param(pr("sp", "plain", "W_0_0"))
 	if lo, hi := slices.Min(plain), slices.Max(plain); lo < 0 || hi >= 1 || hi-lo < 0.9 {
 		t.Errorf("uniform draws span [%g, %g], want [0, 1)", lo, hi)

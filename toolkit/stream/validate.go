@@ -353,17 +353,12 @@ func (v *validator) synapse(sp *SynapsePool) {
 	match("dilation", sp.Dilation)
 	match("ppp", sp.PPP)
 	if lengths("weight_fnc", len(sp.WeightFnc)) {
-		for f := range sp.WeightFnc {
-			if len(sp.WeightFnc[f]) != len(sp.Source[f]) {
-				add("weight_fnc", "", "weight_fnc factor %d has %d entries, source has %d", f, len(sp.WeightFnc[f]), len(sp.Source[f]))
-				continue
+		perSourceNames(sp, "weight_fnc", sp.WeightFnc, knownWeightFncs, add, func(w string) string {
+			if w == "" || w == "id" {
+				return ""
 			}
-			for _, w := range sp.WeightFnc[f] {
-				if w != "" && w != "id" && !slices.Contains(knownWeightFncs, w) {
-					add("weight_fnc", suggest(w, knownWeightFncs), "unknown weight function %q", w)
-				}
-			}
-		}
+			return fmt.Sprintf("unknown weight function %q", w)
+		})
 	}
 	if len(sp.Act) != 0 && len(sp.Act) != len(sp.Source) {
 		add("act", "", "act has %d entries, one per factor is needed (%d factors)", len(sp.Act), len(sp.Source))
@@ -525,6 +520,27 @@ func fitsShape(big, small string) bool {
 	return small == "scalar"
 }
 
+// perSourceNames checks a key that gives a name per source of each factor
+// (weight_fnc, target_shapes): as many names as sources, each in known;
+// unknown describes a name outside known ("" accepts it).
+func perSourceNames(sp *SynapsePool, key string, names [][]string, known []string,
+	add func(key, sug, format string, args ...any), unknown func(string) string) {
+	for f := range names {
+		if len(names[f]) != len(sp.Source[f]) {
+			add(key, "", "%s factor %d has %d entries, source has %d", key, f, len(names[f]), len(sp.Source[f]))
+			continue
+		}
+		for _, n := range names[f] {
+			if slices.Contains(known, n) {
+				continue
+			}
+			if msg := unknown(n); msg != "" {
+				add(key, suggest(n, known), "%s", msg)
+			}
+		}
+	}
+}
+
 // shapes checks factor_shapes, target_shapes and that each factor's bias
 // fits its factor.
 func (v *validator) shapes(sp *SynapsePool, add func(key, sug, format string, args ...any), lengths func(string, int) bool) {
@@ -536,17 +552,9 @@ func (v *validator) shapes(sp *SynapsePool, add func(key, sug, format string, ar
 		}
 	}
 	if lengths("target_shapes", len(sp.TargetShapes)) {
-		for f := range sp.TargetShapes {
-			if len(sp.TargetShapes[f]) != len(sp.Source[f]) {
-				add("target_shapes", "", "target_shapes factor %d has %d entries, source has %d", f, len(sp.TargetShapes[f]), len(sp.Source[f]))
-				continue
-			}
-			for _, m := range sp.TargetShapes[f] {
-				if !slices.Contains(knownFactorShapes, m) {
-					add("target_shapes", suggest(m, knownFactorShapes), "unknown target shape %q (full, feature, spatial or scalar)", m)
-				}
-			}
-		}
+		perSourceNames(sp, "target_shapes", sp.TargetShapes, knownFactorShapes, add, func(m string) string {
+			return fmt.Sprintf("unknown target shape %q (full, feature, spatial or scalar)", m)
+		})
 	}
 	for f, fac := range sp.Source {
 		fs := sp.FactorShape(f)
